@@ -1,0 +1,106 @@
+package cni
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Agent keeps one node's pod network configured.
+type Agent struct {
+	Client       kubernetes.Interface
+	NodeName     string
+	PodNetwork   *net.IPNet // the whole cluster's pod CIDR
+	ConfDir      string
+	ManageRoutes bool // false when cloud routes carry cross-node traffic
+	Logf         func(format string, args ...any)
+}
+
+// Run reconciles on every Node change and every resync period until ctx ends.
+func (a *Agent) Run(ctx context.Context, resync time.Duration) error {
+	factory := informers.NewSharedInformerFactory(a.Client, resync)
+	nodes := factory.Core().V1().Nodes()
+	kick := make(chan struct{}, 1)
+	notify := func(any) {
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	}
+	if _, err := nodes.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: notify, DeleteFunc: notify, UpdateFunc: func(_, n any) { notify(n) },
+	}); err != nil {
+		return err
+	}
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+	for {
+		list, err := nodes.Lister().List(labels.Everything())
+		if err == nil {
+			err = a.Reconcile(list)
+		}
+		if err != nil {
+			a.Logf("reconcile: %v", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-kick:
+		case <-time.After(resync):
+		}
+	}
+}
+
+// Reconcile applies the configuration the current Node list asks for.
+func (a *Agent) Reconcile(nodes []*corev1.Node) error {
+	if err := enableForwarding(); err != nil {
+		return err
+	}
+	if err := EnsureMasquerade(a.PodNetwork); err != nil {
+		return err
+	}
+	if a.ManageRoutes {
+		if err := SyncRoutes(DesiredRoutes(a.NodeName, nodes)); err != nil {
+			return err
+		}
+	}
+	for _, n := range nodes {
+		if n.Name == a.NodeName {
+			return a.writeConf(n.Spec.PodCIDR)
+		}
+	}
+	return fmt.Errorf("node %s not found", a.NodeName)
+}
+
+// writeConf writes the CNI configuration once the node has a pod CIDR; the
+// kubelet reports the node NotReady until then.
+func (a *Agent) writeConf(podCIDR string) error {
+	if podCIDR == "" {
+		return nil
+	}
+	want := Conflist(podCIDR)
+	path := filepath.Join(a.ConfDir, ConfFile)
+	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, want) {
+		return nil
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, want, 0o644); err != nil {
+		return err
+	}
+	a.Logf("wrote %s for pod CIDR %s", path, podCIDR)
+	return os.Rename(tmp, path)
+}
+
+func enableForwarding() error {
+	return os.WriteFile("/proc/sys/net/ipv4/ip_forward", []byte("1"), 0o644)
+}

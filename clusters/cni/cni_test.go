@@ -1,0 +1,73 @@
+package cni
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+)
+
+func node(name, cidr, ip string) *corev1.Node {
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.NodeSpec{PodCIDR: cidr}}
+	if ip != "" {
+		n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeHostName, Address: name}, {Type: corev1.NodeInternalIP, Address: ip}}
+	}
+	return n
+}
+
+func TestDesiredRoutes(t *testing.T) {
+	nodes := []*corev1.Node{
+		node("b", "10.244.2.0/24", "172.18.0.3"),
+		node("self", "10.244.0.0/24", "172.18.0.2"),
+		node("a", "10.244.1.0/24", "172.18.0.4"),
+		node("no-cidr", "", "172.18.0.5"),
+		node("no-ip", "10.244.3.0/24", ""),
+		node("v6", "fd00::/64", "fc00::1"),
+	}
+	got := DesiredRoutes("self", nodes)
+	var s []string
+	for _, r := range got {
+		s = append(s, r.Dst.String()+" via "+r.Via.String())
+	}
+	want := "10.244.1.0/24 via 172.18.0.4,10.244.2.0/24 via 172.18.0.3"
+	if strings.Join(s, ",") != want {
+		t.Fatalf("got %v, want %s", s, want)
+	}
+}
+
+func TestConflistIsValidJSON(t *testing.T) {
+	var doc struct {
+		Plugins []struct {
+			Type string
+			IPAM struct{ Ranges [][]struct{ Subnet string } }
+		}
+	}
+	if err := json.Unmarshal(Conflist("10.244.1.0/24"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Plugins[0].Type != "ptp" || doc.Plugins[0].IPAM.Ranges[0][0].Subnet != "10.244.1.0/24" {
+		t.Fatalf("unexpected %+v", doc)
+	}
+}
+
+func TestManifestParsesAfterKindTemplating(t *testing.T) {
+	m := strings.ReplaceAll(Manifest("example/cni:v1"), "{{ .PodSubnet }}", "10.244.0.0/16")
+	docs := strings.Split(m, "\n---\n")
+	if len(docs) != 4 {
+		t.Fatalf("want 4 documents, got %d", len(docs))
+	}
+	var ds struct {
+		Kind string
+		Spec struct{ Template struct{ Spec struct{ Containers []struct{ Image string; Args []string; Env []any } } } }
+	}
+	if err := yaml.Unmarshal([]byte(docs[3]), &ds); err != nil {
+		t.Fatal(err)
+	}
+	c := ds.Spec.Template.Spec.Containers[0]
+	if ds.Kind != "DaemonSet" || c.Image != "example/cni:v1" || c.Args[0] != "--pod-network=10.244.0.0/16" || len(c.Env) == 0 {
+		t.Fatalf("unexpected DaemonSet %+v", ds)
+	}
+}

@@ -1,0 +1,89 @@
+package cni
+
+import "strings"
+
+// Manifest is the agent's DaemonSet and RBAC in the form kind installs from
+// /kind/manifests/default-cni.yaml: kind fills in {{ .PodSubnet }} and adds
+// CONTROL_PLANE_ENDPOINT, so the agent needs neither kube-proxy nor DNS.
+func Manifest(image string) string {
+	return strings.ReplaceAll(manifest, "IMAGE", image)
+}
+
+const manifest = `# would you kindly template this file
+# would you kindly patch this file
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: handover-cni
+  namespace: kube-system
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: handover-cni
+rules:
+- apiGroups: [""]
+  resources: ["nodes"]
+  verbs: ["get", "list", "watch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: handover-cni
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: handover-cni
+subjects:
+- kind: ServiceAccount
+  name: handover-cni
+  namespace: kube-system
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: handover-cni
+  namespace: kube-system
+  labels:
+    app: handover-cni
+spec:
+  selector:
+    matchLabels:
+      app: handover-cni
+  template:
+    metadata:
+      labels:
+        app: handover-cni
+    spec:
+      hostNetwork: true
+      serviceAccountName: handover-cni
+      priorityClassName: system-node-critical
+      tolerations:
+      - operator: Exists
+      containers:
+      - name: agent
+        image: IMAGE
+        imagePullPolicy: IfNotPresent
+        args:
+        - --pod-network={{ .PodSubnet }}
+        - --conf-dir=/etc/cni/net.d
+        env:
+        - name: NODE_NAME
+          valueFrom:
+            fieldRef:
+              fieldPath: spec.nodeName
+        securityContext:
+          privileged: true
+        resources:
+          requests:
+            cpu: 10m
+            memory: 20Mi
+        volumeMounts:
+        - name: cni-conf
+          mountPath: /etc/cni/net.d
+      volumes:
+      - name: cni-conf
+        hostPath:
+          path: /etc/cni/net.d
+          type: DirectoryOrCreate
+`

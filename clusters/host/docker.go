@@ -1,0 +1,101 @@
+package host
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	kexec "sigs.k8s.io/kind/pkg/exec"
+)
+
+// DockerLog is where a dockerd started by Prepare writes its log.
+const DockerLog = "/var/log/handover-dockerd.log"
+
+// DockerReachable reports whether the Docker daemon answers.
+func DockerReachable(ctx context.Context) bool {
+	_, err := kexec.Output(kexec.CommandContext(ctx, "docker", "info", "--format", "{{.ServerVersion}}"))
+	return err == nil
+}
+
+func ensureDocker(ctx context.Context, record func(string)) error {
+	if DockerReachable(ctx) {
+		return nil
+	}
+	if _, err := exec.LookPath("dockerd"); err != nil {
+		if err := installDocker(ctx); err != nil {
+			return err
+		}
+		record("installed Debian's docker.io")
+	}
+	if err := startDocker(ctx); err != nil {
+		return err
+	}
+	record("started dockerd (log: " + DockerLog + ")")
+	return nil
+}
+
+func installDocker(ctx context.Context) error {
+	if _, err := os.Stat("/etc/debian_version"); err != nil {
+		return errorf("Docker is not installed and this is not a Debian host: install Docker, start it, and run again")
+	}
+	if os.Geteuid() != 0 {
+		return errorf("Docker is not installed: run `handover host prepare` as root, or install Debian's docker.io yourself")
+	}
+	env := append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	for _, args := range [][]string{{"update", "-qq"}, {"install", "-y", "-qq", "docker.io"}} {
+		cmd := kexec.CommandContext(ctx, "apt-get", args...).SetEnv(env...)
+		if _, err := kexec.CombinedOutputLines(cmd); err != nil {
+			return errorf("installing docker.io: %w", err)
+		}
+	}
+	return nil
+}
+
+// startDocker starts the daemon through systemd where systemd runs the host,
+// otherwise as a detached process, then waits for it to answer.
+func startDocker(ctx context.Context) error {
+	if systemdIsInit() {
+		if err := kexec.CommandContext(ctx, "systemctl", "start", "docker").Run(); err != nil {
+			return errorf("systemctl start docker: %w", err)
+		}
+	} else if err := spawnDockerd(); err != nil {
+		return err
+	}
+	return waitDocker(ctx, 60*time.Second)
+}
+
+func systemdIsInit() bool {
+	comm, err := os.ReadFile("/proc/1/comm")
+	return err == nil && strings.TrimSpace(string(comm)) == "systemd"
+}
+
+func spawnDockerd() error {
+	logf, err := os.OpenFile(DockerLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return errorf("opening %s: %w", DockerLog, err)
+	}
+	defer logf.Close()
+	cmd := exec.Command("dockerd")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return errorf("starting dockerd: %w", err)
+	}
+	return cmd.Process.Release()
+}
+
+func waitDocker(ctx context.Context, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	for !DockerReachable(ctx) {
+		select {
+		case <-ctx.Done():
+			return errorf("dockerd did not answer within %s; see %s", limit, DockerLog)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package kindcluster
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/kind/pkg/cluster"
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
+	"sigs.k8s.io/kind/pkg/log"
+)
+
+// Cluster is a handle on an existing kind cluster.
+type Cluster struct {
+	Name     string
+	Logger   log.Logger
+	provider *cluster.Provider
+}
+
+// Open returns a handle on cluster name, failing if it has no nodes.
+func Open(name string, logger log.Logger) (*Cluster, error) {
+	c := newHandle(name, logger)
+	ns, err := c.provider.ListNodes(name)
+	if err != nil {
+		return nil, fmt.Errorf("listing nodes of cluster %q: %w", name, err)
+	}
+	if len(ns) == 0 {
+		return nil, fmt.Errorf("no cluster named %q: create it with `handover cluster create --name %s`", name, name)
+	}
+	return c, nil
+}
+
+func newHandle(name string, logger log.Logger) *Cluster {
+	return &Cluster{Name: name, Logger: logger,
+		provider: cluster.NewProvider(cluster.ProviderWithDocker(), cluster.ProviderWithLogger(logger))}
+}
+
+// Nodes lists the cluster's Kubernetes node containers (not the balancer).
+func (c *Cluster) Nodes() ([]nodes.Node, error) {
+	all, err := c.provider.ListInternalNodes(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].String() < all[j].String() })
+	return all, nil
+}
+
+// ControlPlanes lists control-plane nodes, sorted by name.
+func (c *Cluster) ControlPlanes() ([]nodes.Node, error) {
+	all, err := c.provider.ListNodes(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	return nodeutils.ControlPlaneNodes(all)
+}
+
+// balancer returns the control-plane balancer container, or nil.
+func (c *Cluster) balancer() (nodes.Node, error) {
+	all, err := c.provider.ListNodes(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	return nodeutils.ExternalLoadBalancerNode(all)
+}
+
+// node finds a node container by name.
+func (c *Cluster) node(name string) (nodes.Node, error) {
+	all, err := c.provider.ListNodes(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, n := range all {
+		if n.String() == name {
+			return n, nil
+		}
+		names = append(names, n.String())
+	}
+	return nil, fmt.Errorf("cluster %q has no node %q (nodes: %s)", c.Name, name, strings.Join(names, ", "))
+}
+
+// Kubeconfig returns an admin kubeconfig reachable from this host.
+func (c *Cluster) Kubeconfig() (string, error) {
+	return c.provider.KubeConfig(c.Name, false)
+}
+
+// RESTConfig returns a client configuration through the cluster endpoint.
+func (c *Cluster) RESTConfig() (*rest.Config, error) {
+	kc, err := c.Kubeconfig()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kc))
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = "handover"
+	return cfg, nil
+}
+
+// Client returns a clientset through the cluster endpoint.
+func (c *Cluster) Client() (kubernetes.Interface, error) {
+	cfg, err := c.RESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	return kubernetes.NewForConfig(cfg)
+}
+
+// internalEndpoint is host:port of the API as nodes reach it.
+func (c *Cluster) internalEndpoint() (string, error) {
+	kc, err := c.provider.KubeConfig(c.Name, true)
+	if err != nil {
+		return "", err
+	}
+	cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kc))
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimPrefix(cfg.Host, "https://"), nil
+}
+
+// run executes a command in a node and returns its trimmed output; errors
+// carry the command and its output.
+func run(ctx context.Context, n nodes.Node, name string, args ...string) (string, error) {
+	var out strings.Builder
+	cmd := n.CommandContext(ctx, name, args...).SetStdout(&out).SetStderr(&out)
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("on %s: %s %s: %w: %s", n, name, strings.Join(args, " "), err, strings.TrimSpace(out.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
+}

@@ -1,0 +1,115 @@
+package kindcluster
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
+	"sigs.k8s.io/kind/pkg/cluster"
+	kexec "sigs.k8s.io/kind/pkg/exec"
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/host"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/clusters/topology"
+)
+
+// CreateOptions tune Create. Zero values get defaults.
+type CreateOptions struct {
+	Logger log.Logger
+	// KubeconfigPath is where the kubeconfig is merged ("" = kind's default:
+	// $KUBECONFIG or ~/.kube/config, context kind-NAME).
+	KubeconfigPath string
+	// Wait bounds how long Create waits for every node and system pod.
+	Wait time.Duration
+	// Retain keeps the nodes of a failed create for debugging.
+	Retain bool
+}
+
+// Create makes an HA kind cluster of the given shape and waits until every
+// node is Ready and every kube-system pod runs. On failure or interruption
+// (ctx cancelled) it deletes what it made, unless Retain is set.
+func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster, error) {
+	if o.Wait == 0 {
+		o.Wait = 5 * time.Minute
+	}
+	if err := Preflight(ctx, t); err != nil {
+		return nil, err
+	}
+	c := newHandle(t.Name, o.Logger)
+	if err := recordHostSysctls(c); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- c.provider.Create(t.Name,
+			cluster.CreateWithV1Alpha4Config(kindConfig(t)),
+			cluster.CreateWithNodeImage(nodeimage.NodeImage(t.Kubernetes)),
+			cluster.CreateWithWaitForReady(o.Wait),
+			cluster.CreateWithKubeconfigPath(o.KubeconfigPath),
+			cluster.CreateWithRetain(o.Retain),
+			cluster.CreateWithDisplayUsage(false),
+			cluster.CreateWithDisplaySalutation(false))
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	if err == nil {
+		err = c.WaitHealthy(ctx, o.Wait)
+	}
+	if err != nil && !o.Retain {
+		o.Logger.V(0).Infof("Create failed; deleting cluster %q ...", t.Name)
+		if derr := c.Delete(context.Background(), o.KubeconfigPath); derr != nil {
+			o.Logger.Warnf("cleanup after failed create: %v", derr)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("creating cluster %q: %w", t.Name, err)
+	}
+	return c, nil
+}
+
+// Preflight checks everything Create needs before it touches anything.
+func Preflight(ctx context.Context, t topology.Topology) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	if !host.DockerReachable(ctx) {
+		return fmt.Errorf("Docker is not reachable: start it, or run `handover host prepare`")
+	}
+	image := nodeimage.NodeImage(t.Kubernetes)
+	if kexec.CommandContext(ctx, "docker", "image", "inspect", image).Run() != nil {
+		return fmt.Errorf("node image %s not found: run `handover images build %s`", image, t.Kubernetes)
+	}
+	existing, err := newHandle(t.Name, log.NoopLogger{}).provider.ListNodes(t.Name)
+	if err != nil {
+		return fmt.Errorf("listing existing clusters: %w", err)
+	}
+	if len(existing) > 0 {
+		return fmt.Errorf("a cluster named %q already exists: delete it with `handover cluster delete --name %s` or pick another --name", t.Name, t.Name)
+	}
+	return nil
+}
+
+// kindConfig turns a topology into kind's cluster configuration.
+func kindConfig(t topology.Topology) *v1alpha4.Cluster {
+	cfg := &v1alpha4.Cluster{
+		TypeMeta: v1alpha4.TypeMeta{Kind: "Cluster", APIVersion: "kind.x-k8s.io/v1alpha4"},
+		Name:     t.Name,
+		Networking: v1alpha4.Networking{
+			PodSubnet:     t.PodSubnet,
+			ServiceSubnet: t.ServiceSubnet,
+		},
+	}
+	for i := 0; i < t.ControlPlanes; i++ {
+		cfg.Nodes = append(cfg.Nodes, v1alpha4.Node{Role: v1alpha4.ControlPlaneRole})
+	}
+	for i := 0; i < t.Workers; i++ {
+		cfg.Nodes = append(cfg.Nodes, v1alpha4.Node{Role: v1alpha4.WorkerRole})
+	}
+	return cfg
+}

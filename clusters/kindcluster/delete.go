@@ -1,0 +1,43 @@
+package kindcluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	kexec "sigs.k8s.io/kind/pkg/exec"
+	"sigs.k8s.io/kind/pkg/log"
+)
+
+// Delete removes a cluster's containers (and their anonymous volumes), its
+// kubeconfig entry, the kind network once no cluster uses it, and restores
+// the host kernel settings kubelets change once no cluster is left. It is
+// safe on a half-created or already deleted cluster.
+func (c *Cluster) Delete(ctx context.Context, kubeconfigPath string) error {
+	if err := c.provider.Delete(c.Name, kubeconfigPath); err != nil {
+		return fmt.Errorf("deleting cluster %q: %w", c.Name, err)
+	}
+	if err := removeNetworkIfUnused(ctx); err != nil {
+		return err
+	}
+	return restoreHostSysctls(c)
+}
+
+// DeleteByName deletes a cluster without requiring it to exist.
+func DeleteByName(ctx context.Context, name, kubeconfigPath string, logger log.Logger) error {
+	return newHandle(name, logger).Delete(ctx, kubeconfigPath)
+}
+
+func removeNetworkIfUnused(ctx context.Context) error {
+	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "network", "inspect", "--format", "{{len .Containers}}", dockerNetwork))
+	if err != nil {
+		return nil // no such network
+	}
+	if strings.TrimSpace(string(out)) != "0" {
+		return nil
+	}
+	if err := kexec.CommandContext(ctx, "docker", "network", "rm", dockerNetwork).Run(); err != nil {
+		return fmt.Errorf("removing docker network %q: %w", dockerNetwork, err)
+	}
+	return nil
+}

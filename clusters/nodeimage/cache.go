@@ -1,0 +1,94 @@
+package nodeimage
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// DefaultCacheDir is where built artifacts live between runs.
+func DefaultCacheDir() string {
+	if d := os.Getenv("HANDOVER_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "handover")
+	}
+	return filepath.Join(os.TempDir(), "handover-cache")
+}
+
+// Key hashes the parts that decide an artifact's content.
+type Key struct{ h []string }
+
+// Add appends labelled inputs.
+func (k *Key) Add(label string, values ...string) *Key {
+	k.h = append(k.h, label)
+	k.h = append(k.h, values...)
+	return k
+}
+
+// AddFiles appends the contents of files.
+func (k *Key) AddFiles(paths ...string) error {
+	sorted := append([]string(nil), paths...)
+	sort.Strings(sorted)
+	for _, p := range sorted {
+		sum, err := fileSum(p)
+		if err != nil {
+			return err
+		}
+		k.Add(filepath.Base(p), sum)
+	}
+	return nil
+}
+
+// String is a short hex digest of everything added.
+func (k *Key) String() string {
+	h := sha256.New()
+	for _, s := range k.h {
+		fmt.Fprintf(h, "%d:%s;", len(s), s)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func fileSum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cachedDir returns dir/name/key, building it with build into a temporary
+// directory first if absent; a half-built artifact is never seen as done.
+func cachedDir(root, name, key string, build func(dir string) error) (string, bool, error) {
+	final := filepath.Join(root, name, key)
+	if _, err := os.Stat(filepath.Join(final, ".done")); err == nil {
+		return final, true, nil
+	}
+	tmp := final + ".partial"
+	_ = os.RemoveAll(tmp)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return "", false, err
+	}
+	if err := build(tmp); err != nil {
+		_ = os.RemoveAll(tmp)
+		return "", false, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".done"), nil, 0o644); err != nil {
+		return "", false, err
+	}
+	_ = os.RemoveAll(final)
+	if err := os.Rename(tmp, final); err != nil {
+		return "", false, err
+	}
+	return final, false, nil
+}

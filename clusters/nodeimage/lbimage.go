@@ -1,0 +1,80 @@
+package nodeimage
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	kexec "sigs.k8s.io/kind/pkg/exec"
+)
+
+// KeyLabel marks images with the cache key they were built from.
+const KeyLabel = "dev.handover.key"
+
+var lbImageConst = regexp.MustCompile(`const Image = "([^"]+)"`)
+
+// KindLoadBalancerImage reads the balancer image name kind runs for HA
+// clusters from the kind module's source, so a kind upgrade cannot silently
+// leave the stand-in under a stale name.
+func KindLoadBalancerImage(kindDir string) (string, error) {
+	p := filepath.Join(kindDir, "pkg", "cluster", "internal", "loadbalancer", "const.go")
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("reading kind's load balancer image name: %w", err)
+	}
+	m := lbImageConst.FindSubmatch(raw)
+	if m == nil {
+		return "", fmt.Errorf("no `const Image` in %s: kind changed how it names its balancer", p)
+	}
+	return string(m[1]), nil
+}
+
+// busyboxApplets are the commands kind's balancer bootstrap and config
+// updates run besides bash.
+var busyboxApplets = []string{"sh", "mkdir", "cp", "chmod", "mv", "sleep", "cat", "ls", "rm", "echo", "test", "ps"}
+
+// loadBalancerImage loads the stand-in for kind's Envoy balancer into Docker
+// under the exact name kind runs: bash and busybox for kind's bootstrap
+// command, and handover-envoy installed as `envoy`.
+func (b *Builder) loadBalancerImage(ctx context.Context, own string) error {
+	ref, err := KindLoadBalancerImage(b.kindDir)
+	if err != nil {
+		return err
+	}
+	root, _, err := b.rootfs(ctx)
+	if err != nil {
+		return err
+	}
+	files := append(baseFiles(), mergedUsrLinks()...)
+	files = append(files,
+		file{Path: "/usr/bin/busybox", Mode: 0o755, Src: filepath.Join(root, "usr/bin/busybox")},
+		file{Path: "/usr/bin/bash", Mode: 0o755, Src: filepath.Join(root, "usr/bin/bash-static")},
+		file{Path: "/usr/local/bin/envoy", Mode: 0o755, Src: filepath.Join(own, "handover-envoy")},
+		file{Path: "/home/envoy", Mode: 0o755, Dir: true},
+	)
+	for _, a := range busyboxApplets {
+		files = append(files, file{Path: "/usr/bin/" + a, Link: "busybox"})
+	}
+	tar, err := b.cachedImage(imageSpec{Refs: []string{ref}, Files: files})
+	if err != nil {
+		return err
+	}
+	return b.dockerLoad(ctx, ref, tar)
+}
+
+// dockerLoad loads an archive unless Docker already has that exact image.
+func (b *Builder) dockerLoad(ctx context.Context, ref string, tar archive) error {
+	if imageLabel(ctx, ref, KeyLabel) == tar.Key {
+		return nil
+	}
+	return b.step("Loading "+ref+" into Docker", func() error {
+		f, err := os.Open(tar.Path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return kexec.CommandContext(ctx, "docker", "load").SetStdin(f).Run()
+	})
+}

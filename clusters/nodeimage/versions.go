@@ -1,0 +1,61 @@
+package nodeimage
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Release pins what one Kubernetes version's node image contains. Image tags
+// are the ones that version's kubeadm asks for.
+type Release struct {
+	Kubernetes string // e.g. v1.30.14
+	Module     string // directory under modules/ pinning the Kubernetes build
+	Etcd       string // etcd version built from the module proxy, e.g. 3.5.15
+	EtcdTag    string // tag kubeadm expects, e.g. 3.5.15-0
+	CoreDNS    string // CoreDNS version (image tag is "v" + this)
+	Pause      []string
+}
+
+// Releases are the Kubernetes versions handover can build node images for.
+var Releases = map[string]Release{
+	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}},
+	"v1.31.14": {Kubernetes: "v1.31.14", Module: "kubernetes-v1.31", Etcd: "3.5.24", EtcdTag: "3.5.24-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
+}
+
+// DefaultVersions are built by `handover images build` with no arguments.
+var DefaultVersions = []string{"v1.30.14", "v1.31.14"}
+
+// SandboxPause is the pause tag containerd's sandbox_image names.
+const SandboxPause = "3.10"
+
+// Lookup returns the release for a version or an error listing the choices.
+func Lookup(version string) (Release, error) {
+	if !strings.HasPrefix(version, "v") {
+		version = "v" + version
+	}
+	r, ok := Releases[version]
+	if !ok {
+		return Release{}, fmt.Errorf("unknown Kubernetes version %q: choose one of %s", version, strings.Join(Known(), ", "))
+	}
+	return r, nil
+}
+
+// Known lists supported versions, sorted.
+func Known() []string {
+	out := make([]string, 0, len(Releases))
+	for v := range Releases {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NodeImage is the local image name for a version's node image.
+func NodeImage(version string) string { return "handover.local/node:" + version }
+
+// Minor returns "1.30" for "v1.30.14".
+func (r Release) Minor() string {
+	parts := strings.SplitN(strings.TrimPrefix(r.Kubernetes, "v"), ".", 3)
+	return parts[0] + "." + parts[1]
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/clusters/topology"
+)
+
+func newClusterCommand(g *globals) *cobra.Command {
+	c := &cobra.Command{Use: "cluster", Short: "Create, change and delete kind clusters"}
+	c.AddCommand(newClusterCreate(g), newClusterDelete(g), newClusterAddNode(g), newClusterRemoveNode(g), newClusterKubeconfig(g))
+	return c
+}
+
+func newClusterCreate(g *globals) *cobra.Command {
+	t := topology.Default()
+	var configPath, kubeconfig string
+	var wait time.Duration
+	var retain bool
+	cmd := &cobra.Command{
+		Use:   "create",
+		Short: "Create a multi-control-plane kind cluster from locally built node images",
+		Long: `create makes a kind cluster whose control planes sit behind one stable
+endpoint (kind's balancer, served by handover's stand-in), and waits until every
+node is Ready and every kube-system pod runs. The shape comes from flags or from
+a topology file (--config); giving both is an error. Build the node image first
+with ` + "`handover images build`" + `.
+
+Topology file fields: name, kubernetes, controlPlanes, workers, podSubnet,
+serviceSubnet. The kubeconfig is merged where kind writes it ($KUBECONFIG or
+~/.kube/config, context kind-NAME) unless --kubeconfig is given.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if configPath != "" {
+				for _, f := range []string{"name", "control-planes", "workers", "kubernetes"} {
+					if cmd.Flags().Changed(f) {
+						return fmt.Errorf("--%s and --config both set the topology: use one", f)
+					}
+				}
+				var err error
+				if t, err = topology.Load(configPath); err != nil {
+					return err
+				}
+			}
+			if err := t.Validate(); err != nil {
+				return err
+			}
+			start := time.Now()
+			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
+			if _, err := kindcluster.Create(cmd.Context(), t, kindcluster.CreateOptions{Logger: g.logger,
+				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}); err != nil {
+				return err
+			}
+			g.logger.V(0).Infof("Cluster %q ready in %s. Try: kubectl --context kind-%s get nodes", t.Name, time.Since(start).Round(time.Second), t.Name)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&t.Name, "name", t.Name, "cluster name")
+	f.IntVar(&t.ControlPlanes, "control-planes", t.ControlPlanes, "number of control-plane nodes")
+	f.IntVar(&t.Workers, "workers", t.Workers, "number of worker nodes")
+	f.StringVar(&t.Kubernetes, "kubernetes", t.Kubernetes, fmt.Sprintf("Kubernetes version %v", nodeimage.Known()))
+	f.StringVar(&configPath, "config", "", "topology YAML file (instead of the shape flags)")
+	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to write (default: kind's)")
+	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
+	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
+	return cmd
+}
+
+func newClusterDelete(g *globals) *cobra.Command {
+	var name, kubeconfig string
+	cmd := &cobra.Command{
+		Use:   "delete",
+		Short: "Delete a cluster and everything it made on this host",
+		Long: `delete removes the cluster's node and balancer containers with their volumes,
+its kubeconfig entry, the kind Docker network once no cluster uses it, and
+restores the host kernel settings kubelets change once no cluster is left. It
+also cleans up after a failed or interrupted create.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			g.logger.V(0).Infof("Deleting cluster %q ...", name)
+			return kindcluster.DeleteByName(cmd.Context(), name, kubeconfig, g.logger)
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to clean (default: kind's)")
+	return cmd
+}
+
+func newClusterAddNode(g *globals) *cobra.Command {
+	var name, role, version string
+	cmd := &cobra.Command{
+		Use:   "add-node",
+		Short: "Join a new control-plane or worker node to a live cluster",
+		Long: `add-node starts a node container like kind's, joins it with kubeadm (a control
+plane gets the cluster's certificates and a stacked etcd member), adds it to the
+control-plane balancer once its API server is healthy, and waits until it is
+Ready. It prints the new node's name.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if role != kindcluster.RoleControlPlane && role != kindcluster.RoleWorker {
+				return fmt.Errorf("--role %q: use control-plane or worker", role)
+			}
+			c, err := kindcluster.Open(name, g.logger)
+			if err != nil {
+				return err
+			}
+			node, err := c.AddNode(cmd.Context(), kindcluster.AddNodeOptions{Role: role, Kubernetes: version})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), node)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	cmd.Flags().StringVar(&role, "role", kindcluster.RoleWorker, "control-plane or worker")
+	cmd.Flags().StringVar(&version, "kubernetes", "", "node image version (default: the cluster's)")
+	return cmd
+}
+
+func newClusterRemoveNode(g *globals) *cobra.Command {
+	var name string
+	cmd := &cobra.Command{
+		Use:   "remove-node NODE",
+		Short: "Drain and remove a node from a live cluster",
+		Long: `remove-node drains the node, and for a control plane first takes it out of the
+balancer, stops its API server gracefully and removes its etcd member, then
+deletes the Node object and the container.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := kindcluster.Open(name, g.logger)
+			if err != nil {
+				return err
+			}
+			return c.RemoveNode(cmd.Context(), args[0])
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	return cmd
+}
+
+func newClusterKubeconfig(g *globals) *cobra.Command {
+	var name string
+	cmd := &cobra.Command{
+		Use:   "kubeconfig",
+		Short: "Print an admin kubeconfig for the cluster",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := kindcluster.Open(name, g.logger)
+			if err != nil {
+				return err
+			}
+			kc, err := c.Kubeconfig()
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(cmd.OutOrStdout(), kc)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	return cmd
+}

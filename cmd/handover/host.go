@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handover-sh/handover/clusters/host"
+)
+
+func newHostCommand(g *globals) *cobra.Command {
+	c := &cobra.Command{Use: "host", Short: "Inspect and prepare this machine"}
+	c.AddCommand(&cobra.Command{
+		Use:   "prepare",
+		Short: "Install and start Docker, and work around a short capability bounding set",
+		Long: `prepare makes this machine able to run kind nodes. Each step checks first and
+does nothing if it is not needed:
+  - on a Debian host without Docker, installs Debian's docker.io;
+  - starts dockerd if it is not answering (through systemd where systemd runs
+    the host, otherwise as a background process logging to ` + host.DockerLog + `);
+  - if the capability bounding set lacks capabilities that --privileged asks
+    for (this makes runc fail with "unable to apply caps"), installs a small
+    runtime wrapper that drops them from each container's spec, and registers
+    it as Docker's default runtime;
+  - raises inotify limits that several nested kubelets need.
+It needs root for the changes it makes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			g.logger.V(0).Info("Preparing host ...")
+			done, err := host.Prepare(cmd.Context(), host.Options{Logger: g.logger, WrapperSource: self})
+			if err != nil {
+				return err
+			}
+			if len(done) == 0 {
+				g.logger.V(0).Info("Host already prepared: nothing to do.")
+			}
+			return nil
+		},
+	})
+	return c
+}

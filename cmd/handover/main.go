@@ -1,0 +1,33 @@
+// Command handover rehearses the in-tree to out-of-tree cloud-controller
+// migration (Leader Migration) on kind clusters built on this machine.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/handover-sh/handover/clusters/host"
+	"github.com/handover-sh/handover/clusters/host/capfilter"
+)
+
+func main() {
+	// Installed under the wrapper's name, this binary is the OCI runtime
+	// wrapper that `handover host prepare` registers with Docker.
+	if filepath.Base(os.Args[0]) == host.WrapperName {
+		if err := capfilter.Main(os.Args); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRootCommand().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "ERROR:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/kind/pkg/cmd"
+	"sigs.k8s.io/kind/pkg/log"
+)
+
+// globals carries flags shared by every subcommand.
+type globals struct {
+	verbosity int32
+	logger    log.Logger
+}
+
+func newRootCommand() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "handover",
+		Short: "Rehearse the in-tree to out-of-tree cloud-controller migration on kind",
+		Long: `handover builds offline kind node images, creates multi-control-plane kind
+clusters on a simulated cloud, and rehearses the Leader Migration of the cloud
+controllers from kube-controller-manager to cloud-controller-manager.
+
+Start with:
+  handover host prepare     # make Docker usable on this machine
+  handover images build     # build node images offline (cached)
+  handover cluster create   # a 3 control-plane, 2 worker cluster`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(*cobra.Command, []string) {
+			g.logger = newLogger(g.verbosity)
+		},
+	}
+	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
+	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g))
+	return root
+}
+
+func newLogger(v int32) log.Logger {
+	l := cmd.NewLogger()
+	if s, ok := l.(interface{ SetVerbosity(log.Level) }); ok {
+		s.SetVerbosity(log.Level(v))
+	}
+	return l
+}

@@ -1,0 +1,248 @@
+package lbproxy
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Checker probes one backend address; nil means healthy.
+type Checker func(ctx context.Context, address string) error
+
+// Config tunes health checking and dialing. Zero values get defaults.
+type Config struct {
+	ConnectTimeout     time.Duration
+	CheckInterval      time.Duration
+	CheckTimeout       time.Duration
+	UnhealthyThreshold int
+	HealthyThreshold   int
+	Check              Checker // nil: a TCP connect check
+}
+
+func (c *Config) defaults() {
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = 250 * time.Millisecond
+	}
+	if c.CheckInterval == 0 {
+		c.CheckInterval = 2 * time.Second
+	}
+	if c.CheckTimeout == 0 {
+		c.CheckTimeout = 3 * time.Second
+	}
+	if c.UnhealthyThreshold == 0 {
+		c.UnhealthyThreshold = 2
+	}
+	if c.HealthyThreshold == 0 {
+		c.HealthyThreshold = 1
+	}
+	if c.Check == nil {
+		c.Check = TCPCheck
+	}
+}
+
+// BackendStatus is a point-in-time view of one backend.
+type BackendStatus struct {
+	Address string
+	Healthy bool
+	Active  int64 // open relayed connections
+}
+
+type backend struct {
+	address   string
+	healthy   atomic.Bool
+	active    atomic.Int64
+	fails     int
+	successes int
+	stop      context.CancelFunc
+}
+
+// Proxy relays connections to a replaceable set of backends.
+type Proxy struct {
+	cfg      Config
+	mu       sync.Mutex
+	backends []*backend
+	next     atomic.Uint64
+	ctx      context.Context
+}
+
+// New returns a proxy whose health checks live as long as ctx.
+func New(ctx context.Context, cfg Config) *Proxy {
+	cfg.defaults()
+	return &Proxy{cfg: cfg, ctx: ctx}
+}
+
+// SetBackends replaces the backend set. Addresses already known keep their
+// health state; new ones start unhealthy until their first passing check.
+func (p *Proxy) SetBackends(addresses []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old := map[string]*backend{}
+	for _, b := range p.backends {
+		old[b.address] = b
+	}
+	var next []*backend
+	for _, a := range dedupe(addresses) {
+		if b, ok := old[a]; ok {
+			next = append(next, b)
+			delete(old, a)
+			continue
+		}
+		b := &backend{address: a}
+		ctx, cancel := context.WithCancel(p.ctx)
+		b.stop = cancel
+		go p.watch(ctx, b)
+		next = append(next, b)
+	}
+	for _, b := range old {
+		b.stop()
+	}
+	p.backends = next
+}
+
+// Status reports every backend, sorted by address.
+func (p *Proxy) Status() []BackendStatus {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]BackendStatus, 0, len(p.backends))
+	for _, b := range p.backends {
+		out = append(out, BackendStatus{Address: b.address, Healthy: b.healthy.Load(), Active: b.active.Load()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Address < out[j].Address })
+	return out
+}
+
+// Serve accepts connections on ln until ctx ends.
+func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
+	go func() { <-ctx.Done(); ln.Close() }()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				continue
+			}
+			return err
+		}
+		go p.relay(conn)
+	}
+}
+
+// candidates orders backends for one connection: healthy ones round robin;
+// if none is healthy, every backend (better a try than a certain refusal).
+func (p *Proxy) candidates() []*backend {
+	p.mu.Lock()
+	all := append([]*backend(nil), p.backends...)
+	p.mu.Unlock()
+	var healthy []*backend
+	for _, b := range all {
+		if b.healthy.Load() {
+			healthy = append(healthy, b)
+		}
+	}
+	if len(healthy) == 0 {
+		healthy = all
+	}
+	if len(healthy) == 0 {
+		return nil
+	}
+	start := int(p.next.Add(1) % uint64(len(healthy)))
+	return append(healthy[start:], healthy[:start]...)
+}
+
+func (p *Proxy) relay(client net.Conn) {
+	defer client.Close()
+	for _, b := range p.candidates() {
+		upstream, err := net.DialTimeout("tcp", b.address, p.cfg.ConnectTimeout)
+		if err != nil {
+			continue
+		}
+		b.active.Add(1)
+		pipe(client, upstream)
+		b.active.Add(-1)
+		return
+	}
+}
+
+// pipe copies both ways, propagating half-closes, until both sides finish.
+func pipe(a, b net.Conn) {
+	defer b.Close()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	copyHalf := func(dst, src net.Conn) {
+		defer wg.Done()
+		_, _ = io.Copy(dst, src)
+		if cw, ok := dst.(interface{ CloseWrite() error }); ok {
+			_ = cw.CloseWrite()
+		} else {
+			_ = dst.Close()
+		}
+	}
+	go copyHalf(a, b)
+	go copyHalf(b, a)
+	wg.Wait()
+}
+
+func (p *Proxy) watch(ctx context.Context, b *backend) {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		cctx, cancel := context.WithTimeout(ctx, p.cfg.CheckTimeout)
+		err := p.cfg.Check(cctx, b.address)
+		cancel()
+		p.record(b, err == nil)
+		t.Reset(p.cfg.CheckInterval)
+	}
+}
+
+func (p *Proxy) record(b *backend, ok bool) {
+	if ok {
+		b.fails = 0
+		b.successes++
+		if b.successes >= p.cfg.HealthyThreshold {
+			b.healthy.Store(true)
+		}
+		return
+	}
+	b.successes = 0
+	b.fails++
+	if b.fails >= p.cfg.UnhealthyThreshold {
+		b.healthy.Store(false)
+	}
+}
+
+// TCPCheck passes when a TCP connection can be opened.
+func TCPCheck(ctx context.Context, address string) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", address)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+// ErrNoBackends is returned by helpers when a proxy has nothing to relay to.
+var ErrNoBackends = errors.New("no backends")
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
