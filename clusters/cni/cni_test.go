@@ -61,7 +61,17 @@ func TestManifestParsesAfterKindTemplating(t *testing.T) {
 	}
 	var ds struct {
 		Kind string
-		Spec struct{ Template struct{ Spec struct{ Containers []struct{ Image string; Args []string; Env []any } } } }
+		Spec struct {
+			Template struct {
+				Spec struct {
+					Containers []struct {
+						Image string
+						Args  []string
+						Env   []any
+					}
+				}
+			}
+		}
 	}
 	if err := yaml.Unmarshal([]byte(docs[3]), &ds); err != nil {
 		t.Fatal(err)

@@ -3,20 +3,176 @@ package kindcluster
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
 )
 
 // AddNodeOptions say what node to add.
 type AddNodeOptions struct {
 	Role       string
 	Kubernetes string // node image version; "" = the cluster's
+	// Wait bounds the wait for the node to be Ready (default 3m).
+	Wait time.Duration
 }
 
-// AddNode is implemented in join.go.
+// AddNode starts a node container like kind's, joins it with kubeadm, puts a
+// control plane behind the balancer once its API server is healthy, and
+// waits for the Node to be Ready. A failed add removes the container.
 func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error) {
-	return "", fmt.Errorf("not yet")
+	if o.Role != RoleControlPlane && o.Role != RoleWorker {
+		return "", fmt.Errorf("role %q: use %s or %s", o.Role, RoleControlPlane, RoleWorker)
+	}
+	if o.Wait == 0 {
+		o.Wait = 3 * time.Minute
+	}
+	cps, err := c.ControlPlanes()
+	if err != nil || len(cps) == 0 {
+		return "", fmt.Errorf("cluster %q has no control plane to join: %v", c.Name, err)
+	}
+	donor := cps[0]
+	image, err := c.imageFor(ctx, donor, o.Kubernetes)
+	if err != nil {
+		return "", err
+	}
+	name, err := c.nextName(o.Role)
+	if err != nil {
+		return "", err
+	}
+	c.Logger.V(0).Infof(" • Adding %s node %s (%s) ...", o.Role, name, image)
+	start := time.Now()
+	if err := c.join(ctx, donor, name, o.Role, image, o.Wait); err != nil {
+		_ = kexec.Command("docker", "rm", "-f", "-v", name).Run()
+		return "", fmt.Errorf("adding node %s: %w", name, err)
+	}
+	c.Logger.V(0).Infof(" ✓ Node %s joined and Ready (%s)", name, time.Since(start).Round(time.Second))
+	return name, nil
 }
 
-// RemoveNode is implemented in leave.go.
-func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
-	return fmt.Errorf("not yet")
+func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, role, image string, wait time.Duration) error {
+	if err := c.startContainer(ctx, name, role, image); err != nil {
+		return err
+	}
+	n, err := c.node(name)
+	if err != nil {
+		return err
+	}
+	if err := waitRuntime(ctx, n); err != nil {
+		return err
+	}
+	cfg, err := c.joinConfig(ctx, donor, n, role)
+	if err != nil {
+		return err
+	}
+	if role == RoleControlPlane {
+		if err := copyControlPlaneCerts(donor, n); err != nil {
+			return err
+		}
+	}
+	if err := writeFile(n, "/kind/kubeadm.conf", cfg); err != nil {
+		return err
+	}
+	if _, err := run(ctx, n, "kubeadm", "join", "--config", "/kind/kubeadm.conf", "--skip-phases=preflight", "--v=6"); err != nil {
+		return err
+	}
+	if role == RoleControlPlane {
+		if err := c.syncBalancer(ctx, ""); err != nil {
+			return err
+		}
+	}
+	if err := c.waitNodeReady(ctx, name, wait); err != nil {
+		return fmt.Errorf("node %s not Ready after %s: %w", name, wait, err)
+	}
+	return nil
+}
+
+// imageFor picks the node image: the requested version's, or the donor's.
+func (c *Cluster) imageFor(ctx context.Context, donor nodes.Node, version string) (string, error) {
+	if version == "" {
+		out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "--format", "{{.Config.Image}}", donor.String()))
+		return strings.TrimSpace(string(out)), err
+	}
+	if _, err := nodeimage.Lookup(version); err != nil {
+		return "", err
+	}
+	image := nodeimage.NodeImage(version)
+	if kexec.CommandContext(ctx, "docker", "image", "inspect", image).Run() != nil {
+		return "", fmt.Errorf("node image %s not found: run `handover images build %s`", image, version)
+	}
+	return image, nil
+}
+
+var nodeSuffix = regexp.MustCompile(`(\d*)$`)
+
+// nextName follows kind's naming (NAME-worker, NAME-worker2, ...) and never
+// reuses a number still present, so a replaced node gets a fresh name.
+func (c *Cluster) nextName(role string) (string, error) {
+	all, err := c.Nodes()
+	if err != nil {
+		return "", err
+	}
+	prefix := c.Name + "-" + role
+	highest := 0
+	var used []int
+	for _, n := range all {
+		s := n.String()
+		if !strings.HasPrefix(s, prefix) {
+			continue
+		}
+		num := 1
+		if m := nodeSuffix.FindString(strings.TrimPrefix(s, prefix)); m != "" {
+			num, _ = strconv.Atoi(m)
+		}
+		used = append(used, num)
+	}
+	sort.Ints(used)
+	if len(used) > 0 {
+		highest = used[len(used)-1]
+	}
+	if highest == 0 {
+		return prefix, nil
+	}
+	return prefix + strconv.Itoa(highest+1), nil
+}
+
+// startContainer runs a node container with the same settings kind uses.
+func (c *Cluster) startContainer(ctx context.Context, name, role, image string) error {
+	args := []string{"run", "--name", name, "--hostname", name,
+		"--label", clusterLabel + "=" + c.Name, "--label", roleLabel + "=" + role,
+		"--detach", "--tty", "--net", dockerNetwork, "--restart=on-failure:1", "--init=false", "--cgroupns=private",
+		"--privileged", "--security-opt", "seccomp=unconfined", "--security-opt", "apparmor=unconfined",
+		"--tmpfs", "/tmp", "--tmpfs", "/run", "--volume", "/var", "--volume", "/lib/modules:/lib/modules:ro",
+		"-e", "KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER"}
+	if role == RoleControlPlane {
+		args = append(args, "-e", "KUBECONFIG=/etc/kubernetes/admin.conf")
+	}
+	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", append(args, image)...)); err != nil {
+		return fmt.Errorf("starting node container: %w", err)
+	}
+	return nil
+}
+
+// waitRuntime waits for the node's systemd to have started containerd.
+func waitRuntime(ctx context.Context, n nodes.Node) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if out, _ := run(ctx, n, "systemctl", "is-active", "containerd"); out == "active" {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("containerd did not start in node %s within 60s (see `docker logs %s`)", n, n)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
@@ -91,3 +92,5 @@ func (c *Cluster) waitNodeReady(ctx context.Context, name string, limit time.Dur
 		return err == nil && NodeReady(n), nil
 	})
 }
+
+func isNotFound(err error) bool { return apierrors.IsNotFound(err) }

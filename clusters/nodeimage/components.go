@@ -239,4 +239,3 @@ func mergedUsrLinks() []file {
 		{Path: "/lib", Link: "usr/lib"}, {Path: "/lib64", Link: "usr/lib64"},
 	}
 }
-

@@ -1,0 +1,116 @@
+package kindcluster
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/clusters/apilb"
+)
+
+// apiServerPort is where every control plane's API server listens.
+const apiServerPort = "6443"
+
+// syncBalancer points the control-plane balancer at every control plane
+// except exclude, then waits until the balancer reports exactly that set,
+// with every remaining backend healthy. Clusters with one control plane have
+// no balancer and nothing to do.
+func (c *Cluster) syncBalancer(ctx context.Context, exclude string) error {
+	lb, err := c.balancer()
+	if err != nil || lb == nil {
+		return err
+	}
+	cps, err := c.ControlPlanes()
+	if err != nil {
+		return err
+	}
+	var want []string
+	for _, n := range cps {
+		if n.String() == exclude {
+			continue
+		}
+		ip, _, err := n.IP()
+		if err != nil {
+			return err
+		}
+		want = append(want, net.JoinHostPort(ip, apiServerPort))
+	}
+	cds, err := apilb.RenderCDS(want)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(lb, apilb.CDSPath+".tmp", cds); err != nil {
+		return err
+	}
+	if _, err := run(ctx, lb, "mv", apilb.CDSPath+".tmp", apilb.CDSPath); err != nil {
+		return err
+	}
+	lbIP, _, err := lb.IP()
+	if err != nil {
+		return err
+	}
+	return waitBackends(ctx, lbIP, want, 60*time.Second)
+}
+
+// waitBackends polls the balancer's admin endpoint until its backends are
+// exactly want and all healthy.
+func waitBackends(ctx context.Context, lbIP string, want []string, limit time.Duration) error {
+	url := "http://" + net.JoinHostPort(lbIP, strconv.Itoa(apilb.AdminPort)) + "/clusters"
+	client := &http.Client{Timeout: 2 * time.Second}
+	deadline := time.Now().Add(limit)
+	var have map[string]bool
+	for {
+		have = readBackends(ctx, client, url)
+		if sameHealthy(have, want) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("balancer backends are %v after %s, want %v all healthy", have, limit, want)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// readBackends maps backend address to health from the admin listing.
+func readBackends(ctx context.Context, client *http.Client, url string) map[string]bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		// kube_apiservers::ADDR::healthy::BOOL::active::N
+		f := strings.Split(sc.Text(), "::")
+		if len(f) >= 4 {
+			out[f[1]] = f[3] == "true"
+		}
+	}
+	return out
+}
+
+func sameHealthy(have map[string]bool, want []string) bool {
+	if len(have) != len(want) {
+		return false
+	}
+	for _, w := range want {
+		if !have[w] {
+			return false
+		}
+	}
+	return true
+}

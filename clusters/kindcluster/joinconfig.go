@@ -1,0 +1,113 @@
+package kindcluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/pem"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
+)
+
+// controlPlaneCerts are the shared secrets a joining control plane needs
+// (the same set kind copies between its control planes).
+var controlPlaneCerts = []string{
+	"/etc/kubernetes/pki/ca.crt", "/etc/kubernetes/pki/ca.key",
+	"/etc/kubernetes/pki/front-proxy-ca.crt", "/etc/kubernetes/pki/front-proxy-ca.key",
+	"/etc/kubernetes/pki/sa.pub", "/etc/kubernetes/pki/sa.key",
+	"/etc/kubernetes/pki/etcd/ca.crt", "/etc/kubernetes/pki/etcd/ca.key",
+}
+
+func copyControlPlaneCerts(from, to nodes.Node) error {
+	for _, f := range controlPlaneCerts {
+		if err := nodeutils.CopyNodeToNode(from, to, f); err != nil {
+			return fmt.Errorf("copying %s from %s: %w", f, from, err)
+		}
+	}
+	return nil
+}
+
+// joinData fills the kubeadm JoinConfiguration.
+type joinData struct {
+	Endpoint, Token, CAHash, NodeIP, ProviderID string
+	ControlPlane                                bool
+}
+
+// joinConfig creates a short-lived bootstrap token on donor and renders the
+// JoinConfiguration the new node uses, pinned to the cluster CA.
+func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, role string) (string, error) {
+	endpoint, err := c.internalEndpoint()
+	if err != nil {
+		return "", err
+	}
+	token, err := run(ctx, donor, "kubeadm", "token", "create", "--ttl", "15m")
+	if err != nil {
+		return "", err
+	}
+	caPEM, err := run(ctx, donor, "cat", "/etc/kubernetes/pki/ca.crt")
+	if err != nil {
+		return "", err
+	}
+	hash, err := caCertHash([]byte(caPEM))
+	if err != nil {
+		return "", err
+	}
+	ip, _, err := n.IP()
+	if err != nil {
+		return "", err
+	}
+	return renderJoinConfig(joinData{Endpoint: endpoint, Token: token, CAHash: hash, NodeIP: ip,
+		ProviderID: "kind://docker/" + c.Name + "/" + n.String(), ControlPlane: role == RoleControlPlane}), nil
+}
+
+// caCertHash is kubeadm's discovery hash: SHA-256 of the CA's public key info.
+func caCertHash(caPEM []byte) (string, error) {
+	block, _ := pem.Decode(caPEM)
+	if block == nil {
+		return "", fmt.Errorf("cluster CA is not PEM")
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return "", fmt.Errorf("parsing cluster CA: %w", err)
+	}
+	sum := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// renderJoinConfig writes kubeadm's v1beta3 JoinConfiguration, which the
+// kubeadm of every version handover ships accepts. The kubelet arguments
+// match the ones kind gives the nodes it creates.
+func renderJoinConfig(d joinData) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `apiVersion: kubeadm.k8s.io/v1beta3
+kind: JoinConfiguration
+nodeRegistration:
+  criSocket: unix:///run/containerd/containerd.sock
+  kubeletExtraArgs:
+    node-ip: %q
+    provider-id: %q
+    node-labels: ""
+discovery:
+  bootstrapToken:
+    apiServerEndpoint: %q
+    token: %q
+    caCertHashes:
+    - %q
+`, d.NodeIP, d.ProviderID, d.Endpoint, d.Token, d.CAHash)
+	if d.ControlPlane {
+		fmt.Fprintf(&b, "controlPlane:\n  localAPIEndpoint:\n    advertiseAddress: %q\n    bindPort: 6443\n", d.NodeIP)
+	}
+	return b.String()
+}
+
+// writeFile writes content into a node.
+func writeFile(n nodes.Node, path, content string) error {
+	if err := nodeutils.WriteFile(n, path, content); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", path, n, err)
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package kindcluster
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+	kexec "sigs.k8s.io/kind/pkg/exec"
+)
+
+// RemoveNode drains a node and removes it. A control plane is first taken
+// out of the balancer, then its API server is stopped gracefully (clients
+// get GOAWAY and reconnect through the balancer), then its etcd member is
+// removed, so that the API stays available throughout.
+func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
+	n, err := c.node(name)
+	if err != nil {
+		return err
+	}
+	role, err := n.Role()
+	if err != nil {
+		return err
+	}
+	if role != RoleControlPlane && role != RoleWorker {
+		return fmt.Errorf("%s is the cluster's %s, not a Kubernetes node", name, role)
+	}
+	peer, err := c.peerControlPlane(name, role)
+	if err != nil {
+		return err
+	}
+	c.Logger.V(0).Infof(" • Removing %s node %s ...", role, name)
+	start := time.Now()
+	if _, err := run(ctx, peer, "kubectl", "drain", name, "--ignore-daemonsets", "--delete-emptydir-data", "--force", "--timeout=120s"); err != nil {
+		return err
+	}
+	if role == RoleControlPlane {
+		if err := c.retireControlPlane(ctx, n); err != nil {
+			return err
+		}
+	}
+	if err := c.deleteNodeObject(ctx, name); err != nil {
+		return err
+	}
+	if err := kexec.CommandContext(ctx, "docker", "rm", "-f", "-v", name).Run(); err != nil {
+		return fmt.Errorf("removing container %s: %w", name, err)
+	}
+	c.Logger.V(0).Infof(" ✓ Node %s removed (%s)", name, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// peerControlPlane is another control plane to run cluster commands from;
+// it also refuses removals that would break the cluster.
+func (c *Cluster) peerControlPlane(name, role string) (nodes.Node, error) {
+	cps, err := c.ControlPlanes()
+	if err != nil {
+		return nil, err
+	}
+	var others []nodes.Node
+	for _, cp := range cps {
+		if cp.String() != name {
+			others = append(others, cp)
+		}
+	}
+	if len(others) == 0 {
+		return nil, fmt.Errorf("%s is the last control plane: delete the cluster instead", name)
+	}
+	if role == RoleControlPlane {
+		if lb, err := c.balancer(); err != nil || lb == nil {
+			return nil, fmt.Errorf("%s serves the cluster endpoint of a single-balancer-less cluster: create clusters with 2 or more control planes to replace them", name)
+		}
+	}
+	return others[0], nil
+}
+
+func (c *Cluster) retireControlPlane(ctx context.Context, n nodes.Node) error {
+	if err := c.syncBalancer(ctx, n.String()); err != nil {
+		return err
+	}
+	if err := stopStaticPod(ctx, n, "kube-apiserver"); err != nil {
+		return err
+	}
+	if err := waitAPIServerDown(ctx, n); err != nil {
+		return err
+	}
+	if _, err := run(ctx, n, "kubeadm", "reset", "phase", "remove-etcd-member", "--kubeconfig", "/etc/kubernetes/admin.conf"); err != nil {
+		return err
+	}
+	for _, p := range []string{"etcd", "kube-controller-manager", "kube-scheduler"} {
+		if err := stopStaticPod(ctx, n, p); err != nil {
+			return err
+		}
+	}
+	_, err := run(ctx, n, "systemctl", "stop", "kubelet")
+	return err
+}
+
+// stopStaticPod moves a static pod's manifest away; the kubelet then stops
+// the pod gracefully.
+func stopStaticPod(ctx context.Context, n nodes.Node, pod string) error {
+	_, err := run(ctx, n, "mv", "-f", "/etc/kubernetes/manifests/"+pod+".yaml", "/etc/kubernetes/"+pod+".yaml.removed")
+	return err
+}
+
+func waitAPIServerDown(ctx context.Context, n nodes.Node) error {
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if _, err := run(ctx, n, "curl", "-sk", "--max-time", "2", "https://127.0.0.1:6443/healthz"); err != nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("API server on %s still answers 90s after its manifest was removed", n)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func (c *Cluster) deleteNodeObject(ctx context.Context, name string) error {
+	client, err := c.Client()
+	if err != nil {
+		return err
+	}
+	err = client.CoreV1().Nodes().Delete(ctx, name, metav1.DeleteOptions{})
+	if err != nil && !isNotFound(err) {
+		return fmt.Errorf("deleting Node %s: %w", name, err)
+	}
+	return nil
+}
