@@ -25,7 +25,7 @@ func ensureDocker(ctx context.Context, record func(string)) error {
 		return nil
 	}
 	if _, err := exec.LookPath("dockerd"); err != nil {
-		if err := installDocker(ctx); err != nil {
+		if err := aptInstall(ctx, "docker.io"); err != nil {
 			return err
 		}
 		record("installed Debian's docker.io")
@@ -37,18 +37,35 @@ func ensureDocker(ctx context.Context, record func(string)) error {
 	return nil
 }
 
-func installDocker(ctx context.Context) error {
+// buildTools are commands the image build needs, by Debian package.
+var buildTools = map[string]string{"debootstrap": "debootstrap", "gcc": "gcc"}
+
+func ensureBuildTools(ctx context.Context, record func(string)) error {
+	for cmd, pkg := range buildTools {
+		if _, err := exec.LookPath(cmd); err == nil {
+			continue
+		}
+		if err := aptInstall(ctx, pkg); err != nil {
+			return err
+		}
+		record("installed Debian's " + pkg + " (needed to build node images)")
+	}
+	return nil
+}
+
+// aptInstall installs Debian packages, or says how to get them elsewhere.
+func aptInstall(ctx context.Context, pkgs ...string) error {
 	if _, err := os.Stat("/etc/debian_version"); err != nil {
-		return errorf("Docker is not installed and this is not a Debian host: install Docker, start it, and run again")
+		return errorf("%v not installed and this is not a Debian host: install them and run again", pkgs)
 	}
 	if os.Geteuid() != 0 {
-		return errorf("Docker is not installed: run `handover host prepare` as root, or install Debian's docker.io yourself")
+		return errorf("%v not installed: run `handover host prepare` as root, or install them yourself", pkgs)
 	}
 	env := append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-	for _, args := range [][]string{{"update", "-qq"}, {"install", "-y", "-qq", "docker.io"}} {
+	for _, args := range [][]string{{"update", "-qq"}, append([]string{"install", "-y", "-qq"}, pkgs...)} {
 		cmd := kexec.CommandContext(ctx, "apt-get", args...).SetEnv(env...)
 		if _, err := kexec.CombinedOutputLines(cmd); err != nil {
-			return errorf("installing docker.io: %w", err)
+			return errorf("installing %v: %w", pkgs, err)
 		}
 	}
 	return nil

@@ -44,6 +44,9 @@ func Prepare(ctx context.Context, o Options) ([]string, error) {
 	if err := ensureDocker(ctx, record); err != nil {
 		return done, err
 	}
+	if err := ensureBuildTools(ctx, record); err != nil {
+		return done, err
+	}
 	if err := ensureCapabilityWrapper(ctx, o, record); err != nil {
 		return done, err
 	}

@@ -57,6 +57,13 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 	case err = <-done:
 	case <-ctx.Done():
 		err = fmt.Errorf("interrupted: %w", ctx.Err())
+		if !o.Retain {
+			// kind's create cannot be cancelled: remove its containers so its
+			// remaining steps fail fast, wait for it, then clean up again.
+			o.Logger.V(0).Info("Interrupted: stopping the create and removing its nodes ...")
+			_ = c.provider.Delete(t.Name, o.KubeconfigPath)
+			<-done
+		}
 	}
 	if err == nil {
 		err = c.WaitHealthy(ctx, o.Wait)

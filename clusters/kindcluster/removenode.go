@@ -84,6 +84,9 @@ func (c *Cluster) retireControlPlane(ctx context.Context, n nodes.Node) error {
 	if err := waitAPIServerDown(ctx, n); err != nil {
 		return err
 	}
+	if err := handOffEtcdLeadership(ctx, n); err != nil {
+		return fmt.Errorf("moving etcd leadership off %s: %w", n, err)
+	}
 	if _, err := run(ctx, n, "kubeadm", "reset", "phase", "remove-etcd-member", "--kubeconfig", "/etc/kubernetes/admin.conf"); err != nil {
 		return err
 	}

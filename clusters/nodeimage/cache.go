@@ -92,3 +92,20 @@ func cachedDir(root, name, key string, build func(dir string) error) (string, bo
 	}
 	return final, false, nil
 }
+
+// AddImageFiles appends image files (paths, modes, link targets, contents)
+// in path order, so the key does not depend on how the list was built.
+func (k *Key) AddImageFiles(files []file) error {
+	sorted := append([]file(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	for _, f := range sorted {
+		k.Add(f.Path, fmt.Sprint(f.Mode, f.Link, f.Dir), string(f.Data))
+		if f.Src == "" {
+			continue
+		}
+		if err := k.AddFiles(f.Src); err != nil {
+			return err
+		}
+	}
+	return nil
+}

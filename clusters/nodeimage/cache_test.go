@@ -40,3 +40,23 @@ func TestCachedDirBuildsOnceAndDropsFailures(t *testing.T) {
 		t.Fatal("a failed build left a cache entry")
 	}
 }
+
+func TestImageFilesKeyIgnoresOrder(t *testing.T) {
+	a := []file{{Path: "/a", Data: []byte("1")}, {Path: "/b", Link: "a"}}
+	b := []file{a[1], a[0]}
+	ka, kb := &Key{}, &Key{}
+	if err := ka.AddImageFiles(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := kb.AddImageFiles(b); err != nil {
+		t.Fatal(err)
+	}
+	if ka.String() != kb.String() {
+		t.Fatal("file order changed the key")
+	}
+	kc := &Key{}
+	_ = kc.AddImageFiles([]file{{Path: "/a", Data: []byte("2")}, {Path: "/b", Link: "a"}})
+	if kc.String() == ka.String() {
+		t.Fatal("content change did not change the key")
+	}
+}

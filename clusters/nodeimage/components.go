@@ -2,7 +2,6 @@ package nodeimage
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -164,13 +163,8 @@ func binaryImage(refs []string, src, dest string) imageSpec {
 // cachedImage writes spec into the cache unless an identical one exists.
 func (b *Builder) cachedImage(spec imageSpec) (archive, error) {
 	key := (&Key{}).Add("refs", spec.Refs...).Add("entrypoint", spec.Entrypoint...).Add("env", spec.Env...)
-	for _, f := range spec.Files {
-		key.Add(f.Path, fmt.Sprint(f.Mode, f.Link, f.Dir), string(f.Data))
-		if f.Src != "" {
-			if err := key.AddFiles(f.Src); err != nil {
-				return archive{}, err
-			}
-		}
+	if err := key.AddImageFiles(spec.Files); err != nil {
+		return archive{}, err
 	}
 	short := strings.NewReplacer("/", "_", ":", "_").Replace(spec.Refs[0])
 	dir, _, err := cachedDir(b.CacheDir, "images", short+"-"+key.String(), func(dir string) error {

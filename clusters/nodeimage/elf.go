@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -99,11 +100,13 @@ func (c *rootfsCopier) findLib(lib string) (string, error) {
 	return "", fmt.Errorf("not found in %v", libDirs)
 }
 
-// Files returns everything copied so far.
+// Files returns everything copied so far, sorted by path so that the image
+// key does not depend on map order.
 func (c *rootfsCopier) Files() []file {
 	out := make([]file, 0, len(c.files))
 	for _, f := range c.files {
 		out = append(out, f)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }

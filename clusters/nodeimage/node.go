@@ -36,13 +36,8 @@ func (b *Builder) nodeImage(ctx context.Context, r Release, base, own string) (s
 		}
 	}
 	key := (&Key{}).Add("base", base)
-	for _, f := range files {
-		key.Add(f.Path, fmt.Sprint(f.Mode, f.Link, f.Dir), string(f.Data))
-		if f.Src != "" {
-			if err := key.AddFiles(f.Src); err != nil {
-				return "", err
-			}
-		}
+	if err := key.AddImageFiles(files); err != nil {
+		return "", err
 	}
 	ref := NodeImage(r.Kubernetes)
 	if imageLabel(ctx, ref, KeyLabel) == key.String() {

@@ -20,11 +20,14 @@ type Release struct {
 // Releases are the Kubernetes versions handover can build node images for.
 var Releases = map[string]Release{
 	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}},
-	"v1.31.14": {Kubernetes: "v1.31.14", Module: "kubernetes-v1.31", Etcd: "3.5.24", EtcdTag: "3.5.24-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
+	// v1.31.4 is the newest 1.31 patch whose every staging module the Go
+	// module proxy here serves (v1.31.5 and later lack kube-proxy,
+	// kube-scheduler and others).
+	"v1.31.4": {Kubernetes: "v1.31.4", Module: "kubernetes-v1.31", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
 }
 
 // DefaultVersions are built by `handover images build` with no arguments.
-var DefaultVersions = []string{"v1.30.14", "v1.31.14"}
+var DefaultVersions = []string{"v1.30.14", "v1.31.4"}
 
 // SandboxPause is the pause tag containerd's sandbox_image names.
 const SandboxPause = "3.10"

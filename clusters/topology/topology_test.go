@@ -10,7 +10,7 @@ func TestParse(t *testing.T) {
 		name, yaml, wantErr string
 	}{
 		{"defaults", "", ""},
-		{"custom", "name: ha\ncontrolPlanes: 5\nworkers: 0\nkubernetes: v1.31.14\n", ""},
+		{"custom", "name: ha\ncontrolPlanes: 5\nworkers: 0\nkubernetes: v1.31.4\n", ""},
 		{"zero control planes", "controlPlanes: 0", "at least 1 control-plane"},
 		{"negative workers", "workers: -1", "use 0 or more"},
 		{"unknown version", "kubernetes: v1.99.0", "unknown Kubernetes version"},

@@ -15,13 +15,16 @@ func newHostCommand(g *globals) *cobra.Command {
 		Short: "Install and start Docker, and work around a short capability bounding set",
 		Long: `prepare makes this machine able to run kind nodes. Each step checks first and
 does nothing if it is not needed:
-  - on a Debian host without Docker, installs Debian's docker.io;
+  - on a Debian host without Docker, installs Debian's docker.io, and
+    debootstrap and gcc where the image build lacks them;
   - starts dockerd if it is not answering (through systemd where systemd runs
     the host, otherwise as a background process logging to ` + host.DockerLog + `);
   - if the capability bounding set lacks capabilities that --privileged asks
     for (this makes runc fail with "unable to apply caps"), installs a small
     runtime wrapper that drops them from each container's spec, and registers
     it as Docker's default runtime;
+  - on cgroup v1 hosts, mounts enabled controllers the host left unmounted
+    (unmounted, they are shared by every node instead of scoped to each);
   - raises inotify limits that several nested kubelets need.
 It needs root for the changes it makes.`,
 		Args: cobra.NoArgs,

@@ -1,0 +1,37 @@
+# handover — common tasks. `make help` lists them.
+
+SHELL := /bin/bash
+BIN   := bin/handover
+GO    ?= go
+# Kubernetes versions whose node images the tests need.
+TEST_VERSIONS ?= v1.30.14
+
+.PHONY: help build host images unit test integration lint clean rehearse
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+build: ## build the handover CLI into bin/
+	$(GO) build -o $(BIN) ./cmd/handover
+
+host: build ## prepare this machine (Docker, runtime wrapper); needs root
+	$(BIN) host prepare
+
+images: host ## build the node images the tests need (cached)
+	$(BIN) images build $(TEST_VERSIONS)
+
+unit: ## unit tests only: no Docker needed
+	$(GO) test -short ./...
+
+integration: images ## integration tests on real kind clusters
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 30m -run Integration\|Lifecycle ./...
+
+test: images ## all tests: unit, then integration on real clusters
+	$(GO) vet ./...
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 40m ./...
+
+rehearse: images ## the main job: a default cluster (until rehearsals land)
+	$(BIN) cluster create
+
+clean: ## remove build output (not the image cache)
+	rm -rf bin

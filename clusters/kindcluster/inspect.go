@@ -1,0 +1,97 @@
+package kindcluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+)
+
+// EtcdMembers lists the etcd member names as etcd itself reports them,
+// asked through a control plane's local etcd.
+func (c *Cluster) EtcdMembers(ctx context.Context) ([]string, error) {
+	cps, err := c.ControlPlanes()
+	if err != nil || len(cps) == 0 {
+		return nil, fmt.Errorf("no control plane to ask: %v", err)
+	}
+	members, err := etcdMemberList(ctx, cps[0])
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, m := range members {
+		names = append(names, m.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+type etcdMember struct {
+	ID   string `json:"ID"`
+	Name string `json:"name"`
+}
+
+// etcdAPI posts to the JSON gateway of a node's local etcd member.
+func etcdAPI(ctx context.Context, n nodes.Node, path, body string, into any) error {
+	out, err := run(ctx, n, "curl", "-sS", "--fail-with-body", "--max-time", "10", "-X", "POST", "-d", body,
+		"--cacert", "/etc/kubernetes/pki/etcd/ca.crt",
+		"--cert", "/etc/kubernetes/pki/etcd/healthcheck-client.crt",
+		"--key", "/etc/kubernetes/pki/etcd/healthcheck-client.key",
+		"https://127.0.0.1:2379"+path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(out), into); err != nil {
+		return fmt.Errorf("decoding etcd %s answer %q: %w", path, out, err)
+	}
+	return nil
+}
+
+func etcdMemberList(ctx context.Context, n nodes.Node) ([]etcdMember, error) {
+	var resp struct {
+		Members []etcdMember `json:"members"`
+	}
+	err := etcdAPI(ctx, n, "/v3/cluster/member/list", "{}", &resp)
+	return resp.Members, err
+}
+
+// handOffEtcdLeadership moves etcd leadership away from n's member if it
+// leads, so removing that member needs no election: removing a leader makes
+// the rest wait an election timeout, and requests in flight fail with
+// "leader changed".
+func handOffEtcdLeadership(ctx context.Context, n nodes.Node) error {
+	var status struct {
+		Header struct {
+			MemberID string `json:"member_id"`
+		} `json:"header"`
+		Leader string `json:"leader"`
+	}
+	if err := etcdAPI(ctx, n, "/v3/maintenance/status", "{}", &status); err != nil {
+		return err
+	}
+	if status.Leader != status.Header.MemberID {
+		return nil
+	}
+	members, err := etcdMemberList(ctx, n)
+	if err != nil {
+		return err
+	}
+	for _, m := range members {
+		if m.ID != status.Header.MemberID && m.Name != "" {
+			var ignored map[string]any
+			return etcdAPI(ctx, n, "/v3/maintenance/transfer-leadership", fmt.Sprintf(`{"targetID":%q}`, m.ID), &ignored)
+		}
+	}
+	return fmt.Errorf("no other started etcd member to hand leadership to")
+}
+
+// CollectLogs exports node logs (journal, containers, kubelet) into dir.
+func (c *Cluster) CollectLogs(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return c.provider.CollectLogs(c.Name, dir)
+}

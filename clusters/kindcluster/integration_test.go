@@ -1,0 +1,260 @@
+package kindcluster_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	kexec "sigs.k8s.io/kind/pkg/exec"
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/host"
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/clusters/topology"
+)
+
+// requireIntegration skips when Docker or the node image is missing, saying
+// why, unless HANDOVER_REQUIRE_INTEGRATION=1 makes that a failure (CI).
+func requireIntegration(t *testing.T, version string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test skipped in -short mode")
+	}
+	why := ""
+	if !host.DockerReachable(context.Background()) {
+		why = "Docker is not reachable (run `handover host prepare`)"
+	} else if kexec.Command("docker", "image", "inspect", nodeimage.NodeImage(version)).Run() != nil {
+		why = "node image " + nodeimage.NodeImage(version) + " is missing (run `make images`)"
+	}
+	if why == "" {
+		return
+	}
+	if os.Getenv("HANDOVER_REQUIRE_INTEGRATION") == "1" {
+		t.Fatalf("integration test required but cannot run: %s", why)
+	}
+	t.Skipf("SKIPPING integration test: %s", why)
+}
+
+type testLogger struct{ t *testing.T }
+
+func (l testLogger) Warn(m string)                     { l.t.Log("WARN " + m) }
+func (l testLogger) Warnf(f string, a ...interface{})  { l.t.Logf("WARN "+f, a...) }
+func (l testLogger) Error(m string)                    { l.t.Log("ERROR " + m) }
+func (l testLogger) Errorf(f string, a ...interface{}) { l.t.Logf("ERROR "+f, a...) }
+func (l testLogger) V(v log.Level) log.InfoLogger {
+	if v > 0 {
+		return log.NoopInfoLogger{}
+	}
+	return l
+}
+func (l testLogger) Info(m string)                    { l.t.Log(m) }
+func (l testLogger) Infof(f string, a ...interface{}) { l.t.Logf(f, a...) }
+func (l testLogger) Enabled() bool                    { return true }
+
+// artifactsDir is where logs of a failed run are kept.
+func artifactsDir(t *testing.T) string {
+	if d := os.Getenv("HANDOVER_ARTIFACTS"); d != "" {
+		return filepath.Join(d, t.Name())
+	}
+	return filepath.Join(os.TempDir(), "handover-artifacts", t.Name())
+}
+
+func TestClusterLifecycle(t *testing.T) {
+	topo := topology.Default()
+	topo.Name = "handover-it"
+	requireIntegration(t, topo.Kubernetes)
+	ctx := context.Background()
+	logger := testLogger{t}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	volumesBefore := dockerLines(t, "volume", "ls", "-q")
+
+	start := time.Now()
+	c, err := kindcluster.Create(ctx, topo, kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("MEASURED: created a %d+%d cluster in %s", topo.ControlPlanes, topo.Workers, time.Since(start).Round(time.Second))
+	deleted := false
+	t.Cleanup(func() {
+		if t.Failed() {
+			dir := artifactsDir(t)
+			t.Logf("collecting node logs into %s", dir)
+			_ = c.CollectLogs(dir)
+		}
+		if !deleted {
+			_ = c.Delete(context.Background(), kubeconfig)
+		}
+	})
+	client, err := c.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("all nodes Ready", func(t *testing.T) {
+		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nodes.Items) != topo.ControlPlanes+topo.Workers {
+			t.Fatalf("want %d nodes, have %d", topo.ControlPlanes+topo.Workers, len(nodes.Items))
+		}
+		for _, n := range nodes.Items {
+			if !kindcluster.NodeReady(&n) {
+				t.Errorf("node %s not Ready", n.Name)
+			}
+		}
+	})
+	t.Run("pods on different workers reach each other", func(t *testing.T) {
+		testPodNetwork(t, c, client)
+	})
+	t.Run("NodePort answers on every node from the host", func(t *testing.T) {
+		testNodePort(t, client)
+	})
+	t.Run("API loses no request while a control plane is added and an original removed", func(t *testing.T) {
+		testReplaceControlPlane(t, c, client, topo)
+	})
+	t.Run("delete leaves nothing behind", func(t *testing.T) {
+		if err := c.Delete(ctx, kubeconfig); err != nil {
+			t.Fatal(err)
+		}
+		deleted = true
+		if left := dockerLines(t, "ps", "-a", "--filter", "label=io.x-k8s.kind.cluster="+topo.Name, "--format", "{{.Names}}"); len(left) > 0 {
+			t.Errorf("containers left: %v", left)
+		}
+		if others := dockerLines(t, "ps", "-a", "--filter", "label=io.x-k8s.kind.cluster", "-q"); len(others) == 0 {
+			if nets := dockerLines(t, "network", "ls", "--filter", "name=^kind$", "-q"); len(nets) > 0 {
+				t.Errorf("kind network left although no cluster remains")
+			}
+		}
+		if after := dockerLines(t, "volume", "ls", "-q"); len(after) > len(volumesBefore) {
+			t.Errorf("volumes left: before %d, after %d", len(volumesBefore), len(after))
+		}
+	})
+}
+
+func dockerLines(t *testing.T, args ...string) []string {
+	t.Helper()
+	lines, err := kexec.OutputLines(kexec.Command("docker", args...))
+	if err != nil {
+		t.Fatalf("docker %v: %v", args, err)
+	}
+	var out []string
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// apiPoller sends one request through the cluster endpoint every interval
+// and counts the ones that fail.
+type apiPoller struct {
+	mu       sync.Mutex
+	sent     int
+	failures []string
+	slowest  time.Duration
+}
+
+func (p *apiPoller) run(ctx context.Context, client kubernetes.Interface, interval time.Duration) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		start := time.Now()
+		_, err := client.CoreV1().Namespaces().Get(rctx, "kube-system", metav1.GetOptions{})
+		took := time.Since(start)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		p.mu.Lock()
+		p.sent++
+		if took > p.slowest {
+			p.slowest = took
+		}
+		if err != nil {
+			p.failures = append(p.failures, fmt.Sprintf("%s: %v", start.Format(time.RFC3339Nano), err))
+		}
+		p.mu.Unlock()
+	}
+}
+
+func testReplaceControlPlane(t *testing.T, c *kindcluster.Cluster, client kubernetes.Interface, topo topology.Topology) {
+	ctx := context.Background()
+	cps, err := c.ControlPlanes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	original := cps[0].String() // the node kind bootstrapped the cluster on
+	pollCtx, stop := context.WithCancel(ctx)
+	p := &apiPoller{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); p.run(pollCtx, client, 250*time.Millisecond) }()
+
+	added, err := c.AddNode(ctx, kindcluster.AddNodeOptions{Role: kindcluster.RoleControlPlane})
+	if err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	if err := c.RemoveNode(ctx, original); err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // a few more requests against the final set
+	stop()
+	wg.Wait()
+	t.Logf("MEASURED: %d API requests every 250ms while adding %s and removing %s: %d failed, slowest %s",
+		p.sent, added, original, len(p.failures), p.slowest.Round(time.Millisecond))
+	if p.sent < 20 {
+		t.Fatalf("only %d requests were sent: the poller did not run", p.sent)
+	}
+	if len(p.failures) > 0 {
+		t.Fatalf("%d of %d requests failed:\n%s", len(p.failures), p.sent, strings.Join(p.failures, "\n"))
+	}
+	members, err := c.EtcdMembers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(members) != topo.ControlPlanes {
+		t.Fatalf("etcd members %v: want %d", members, topo.ControlPlanes)
+	}
+	for _, m := range members {
+		if m == original {
+			t.Fatalf("removed node %s is still an etcd member: %v", original, members)
+		}
+	}
+	if _, err := client.CoreV1().Nodes().Get(ctx, original, metav1.GetOptions{}); err == nil {
+		t.Fatalf("Node %s still exists", original)
+	}
+}
+
+func httpGet(url string) (string, error) {
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return string(body), fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	return string(body), err
+}

@@ -1,0 +1,62 @@
+package kindcluster
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/clusters/topology"
+)
+
+func TestPreflightRejectsBadInputBeforeDocker(t *testing.T) {
+	bad := topology.Default()
+	bad.ControlPlanes = 0
+	if err := Preflight(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "at least 1 control-plane") {
+		t.Fatalf("got %v", err)
+	}
+	bad = topology.Default()
+	bad.Kubernetes = "v1.12.0"
+	if err := Preflight(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "unknown Kubernetes version") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestPreflightSaysWhenDockerIsUnreachable(t *testing.T) {
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	err := Preflight(context.Background(), topology.Default())
+	if err == nil || !strings.Contains(err.Error(), "Docker is not reachable") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestRenderJoinConfig(t *testing.T) {
+	cfg := renderJoinConfig(joinData{Endpoint: "lb:6443", Token: "abc.def", CAHash: "sha256:00", NodeIP: "172.18.0.9",
+		ProviderID: "kind://docker/c/n", ControlPlane: true})
+	for _, want := range []string{`apiServerEndpoint: "lb:6443"`, `- "sha256:00"`, `advertiseAddress: "172.18.0.9"`, `provider-id: "kind://docker/c/n"`} {
+		if !strings.Contains(cfg, want) {
+			t.Errorf("join config lacks %s:\n%s", want, cfg)
+		}
+	}
+	if strings.Contains(renderJoinConfig(joinData{}), "controlPlane:") {
+		t.Error("a worker join config must not have a controlPlane section")
+	}
+}
+
+func TestSameHealthy(t *testing.T) {
+	want := []string{"a:1", "b:1"}
+	cases := map[string]struct {
+		have map[string]bool
+		ok   bool
+	}{
+		"exact":      {map[string]bool{"a:1": true, "b:1": true}, true},
+		"unhealthy":  {map[string]bool{"a:1": true, "b:1": false}, false},
+		"extra":      {map[string]bool{"a:1": true, "b:1": true, "c:1": true}, false},
+		"missing":    {map[string]bool{"a:1": true}, false},
+		"unreadable": {nil, false},
+	}
+	for name, c := range cases {
+		if got := sameHealthy(c.have, want); got != c.ok {
+			t.Errorf("%s: got %v", name, got)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the root command with args and returns its error.
+func runCLI(t *testing.T, args ...string) error {
+	t.Helper()
+	cmd := newRootCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	return cmd.ExecuteContext(context.Background())
+}
+
+func TestBadInputFailsWithOneLineFix(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("controlPlanes: [3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(t.TempDir(), "good.yaml")
+	if err := os.WriteFile(good, []byte("controlPlanes: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"zero control planes": {[]string{"cluster", "create", "--control-planes", "0"}, "at least 1 control-plane"},
+		"unknown version":     {[]string{"cluster", "create", "--kubernetes", "v1.99.1"}, "unknown Kubernetes version"},
+		"malformed topology":  {[]string{"cluster", "create", "--config", bad}, "not a valid topology"},
+		"flags contradict":    {[]string{"cluster", "create", "--config", good, "--workers", "1"}, "--workers and --config"},
+		"bad role":            {[]string{"cluster", "add-node", "--role", "master"}, "use control-plane or worker"},
+		"unknown image":       {[]string{"images", "build", "v1.2.3"}, "unknown Kubernetes version"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := runCLI(t, c.args...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want error containing %q, got %v", c.want, err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error is not one line: %q", err)
+			}
+		})
+	}
+}
