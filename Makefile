@@ -23,12 +23,18 @@ images: host ## build the node images the tests need (cached)
 unit: ## unit tests only: no Docker needed
 	$(GO) test -short ./...
 
-integration: images ## integration tests on real kind clusters
-	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 30m -run Integration\|Lifecycle ./...
+# Integration tests run verbosely so their measurements (MEASURED lines) and
+# PASS/SKIP verdicts are in the log.
+INTEGRATION_PKGS ?= ./clusters/kindcluster/
+INTEGRATION_RUN  ?= Lifecycle
 
-test: images ## all tests: unit, then integration on real clusters
+integration: images ## integration tests on real kind clusters
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)
+
+test: images ## all tests: vet and unit, then integration on real clusters
 	$(GO) vet ./...
-	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 40m ./...
+	$(GO) test -short -count=1 ./...
+	$(MAKE) --no-print-directory integration
 
 rehearse: images ## the main job: a default cluster (until rehearsals land)
 	$(BIN) cluster create
