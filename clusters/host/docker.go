@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	kexec "sigs.k8s.io/kind/pkg/exec"
 )
 
@@ -105,14 +106,11 @@ func spawnDockerd() error {
 }
 
 func waitDocker(ctx context.Context, limit time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	for !DockerReachable(ctx) {
-		select {
-		case <-ctx.Done():
-			return errorf("dockerd did not answer within %s; see %s", limit, DockerLog)
-		case <-time.After(500 * time.Millisecond):
-		}
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, limit, true, func(ctx context.Context) (bool, error) {
+		return DockerReachable(ctx), nil
+	})
+	if err != nil {
+		return errorf("dockerd did not answer within %s; see %s", limit, DockerLog)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
@@ -161,18 +162,12 @@ func (c *Cluster) startContainer(ctx context.Context, name, role, image string) 
 
 // waitRuntime waits for the node's systemd to have started containerd.
 func waitRuntime(ctx context.Context, n nodes.Node) error {
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if out, _ := run(ctx, n, "systemctl", "is-active", "containerd"); out == "active" {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("containerd did not start in node %s within 60s (see `docker logs %s`)", n, n)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(300 * time.Millisecond):
-		}
+	err := wait.PollUntilContextTimeout(ctx, 300*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		out, _ := run(ctx, n, "systemctl", "is-active", "containerd")
+		return out == "active", nil
+	})
+	if err != nil {
+		return fmt.Errorf("containerd did not start in node %s within a minute (see `docker logs %s`): %w", n, n, err)
 	}
+	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
+
 	"github.com/handover-sh/handover/clusters/apilb"
 )
 
@@ -62,22 +64,15 @@ func (c *Cluster) syncBalancer(ctx context.Context, exclude string) error {
 func waitBackends(ctx context.Context, lbIP string, want []string, limit time.Duration) error {
 	url := "http://" + net.JoinHostPort(lbIP, strconv.Itoa(apilb.AdminPort)) + "/clusters"
 	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(limit)
 	var have map[string]bool
-	for {
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, limit, true, func(ctx context.Context) (bool, error) {
 		have = readBackends(ctx, client, url)
-		if sameHealthy(have, want) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("balancer backends are %v after %s, want %v all healthy", have, limit, want)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(250 * time.Millisecond):
-		}
+		return sameHealthy(have, want), nil
+	})
+	if err != nil {
+		return fmt.Errorf("balancer backends are %v after %s, want %v all healthy", have, limit, want)
 	}
+	return nil
 }
 
 // readBackends maps backend address to health from the admin listing.

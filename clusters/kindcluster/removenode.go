@@ -6,6 +6,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	kexec "sigs.k8s.io/kind/pkg/exec"
 )
@@ -107,20 +108,14 @@ func stopStaticPod(ctx context.Context, n nodes.Node, pod string) error {
 }
 
 func waitAPIServerDown(ctx context.Context, n nodes.Node) error {
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if _, err := run(ctx, n, "curl", "-sk", "--max-time", "2", "https://127.0.0.1:6443/healthz"); err != nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("API server on %s still answers 90s after its manifest was removed", n)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
-		}
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 90*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, err := run(ctx, n, "curl", "-sk", "--max-time", "2", "https://127.0.0.1:6443/healthz")
+		return err != nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("API server on %s still answers 90s after its manifest was removed: %w", n, err)
 	}
+	return nil
 }
 
 func (c *Cluster) deleteNodeObject(ctx context.Context, name string) error {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	kexec "sigs.k8s.io/kind/pkg/exec"
 )
 
@@ -86,7 +87,9 @@ func preload(ctx context.Context, name string, files []file) error {
 	if err := exec("bash", "-c", "nohup containerd > /var/log/containerd-build.log 2>&1 &"); err != nil {
 		return err
 	}
-	if err := waitFor(ctx, 30*time.Second, func() bool { return exec("ctr", "version") == nil }); err != nil {
+	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return exec("ctr", "version") == nil, nil
+	}); err != nil {
 		return fmt.Errorf("containerd in build container: %w", err)
 	}
 	for _, f := range files {
@@ -98,19 +101,4 @@ func preload(ctx context.Context, name string, files []file) error {
 		}
 	}
 	return exec("bash", "-c", "pkill containerd; while pgrep -x containerd >/dev/null; do sleep 0.1; done; rm -rf /kind/images /var/log/containerd-build.log")
-}
-
-func waitFor(ctx context.Context, limit time.Duration, ok func() bool) error {
-	deadline := time.Now().Add(limit)
-	for !ok() {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not ready after %s", limit)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	return nil
 }
