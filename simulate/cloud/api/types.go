@@ -1,0 +1,107 @@
+// Package api is the wire format of simcloud, handover's simulated cloud, and
+// a client for it. Every request names its caller in headers so the cloud's
+// audit log can attribute it.
+package api
+
+import "time"
+
+// Headers a caller sets on every request.
+const (
+	HeaderComponent  = "X-Simcloud-Component"  // kube-controller-manager, cloud-controller-manager, kubelet, handover
+	HeaderController = "X-Simcloud-Controller" // service, route, cloud-node, cloud-node-lifecycle, ...
+	HeaderNode       = "X-Simcloud-Node"       // the node a kubelet runs on
+)
+
+// Instance states.
+const (
+	StateRunning    = "running"
+	StateStopped    = "stopped"
+	StateTerminated = "terminated"
+)
+
+// Address is one address of an instance, typed like a Kubernetes NodeAddress.
+type Address struct {
+	Type    string `json:"type"` // InternalIP, ExternalIP, Hostname
+	Address string `json:"address"`
+}
+
+// Instance is a machine of the simulated cloud: a kind node container.
+type Instance struct {
+	Name       string    `json:"name"`
+	ProviderID string    `json:"providerID"`
+	Type       string    `json:"type"`
+	Region     string    `json:"region"`
+	Zone       string    `json:"zone"`
+	State      string    `json:"state"`
+	Addresses  []Address `json:"addresses"`
+}
+
+// Port is one port of a load balancer.
+type Port struct {
+	Name     string `json:"name,omitempty"`
+	Protocol string `json:"protocol"`
+	Port     int32  `json:"port"`
+	NodePort int32  `json:"nodePort"`
+}
+
+// LoadBalancerSpec is what a caller asks a load balancer to be.
+type LoadBalancerSpec struct {
+	Service string   `json:"service"` // namespace/name, for people reading the state
+	Ports   []Port   `json:"ports"`
+	Nodes   []string `json:"nodes"` // backend node addresses
+}
+
+// LoadBalancer is a load balancer as the cloud keeps it.
+type LoadBalancer struct {
+	Name    string           `json:"name"`
+	Spec    LoadBalancerSpec `json:"spec"`
+	IP      string           `json:"ip"`
+	Created time.Time        `json:"created"`
+	Updated time.Time        `json:"updated"`
+}
+
+// Route sends a pod CIDR to an instance.
+type Route struct {
+	Name            string `json:"name"`
+	DestinationCIDR string `json:"destinationCIDR"`
+	TargetInstance  string `json:"targetInstance"`
+	Blackhole       bool   `json:"blackhole,omitempty"`
+}
+
+// Faults are knobs that make the cloud misbehave, changeable at run time.
+type Faults struct {
+	// ErrorRate per operation (e.g. "EnsureLoadBalancer"; "*" = all), 0..1.
+	ErrorRate map[string]float64 `json:"errorRate,omitempty"`
+	// Latency added to every call.
+	Latency Duration `json:"latency,omitempty"`
+	// Throttle limits each caller component to QPS requests per second;
+	// callers over it get 429.
+	ThrottleQPS float64 `json:"throttleQPS,omitempty"`
+	// Outages are windows during which every call fails with 503.
+	Outages []Window `json:"outages,omitempty"`
+}
+
+// Window is a time interval.
+type Window struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// AuditEntry records one call.
+type AuditEntry struct {
+	Time       time.Time `json:"time"`
+	Component  string    `json:"component"`
+	Controller string    `json:"controller,omitempty"`
+	Node       string    `json:"node,omitempty"`
+	UserAgent  string    `json:"userAgent,omitempty"`
+	Operation  string    `json:"operation"`
+	Resource   string    `json:"resource"`
+	Status     int       `json:"status"`
+	Error      string    `json:"error,omitempty"`
+	Fault      string    `json:"fault,omitempty"` // which knob caused a failure
+}
+
+// Error is the body of every failed call.
+type Error struct {
+	Message string `json:"message"`
+}

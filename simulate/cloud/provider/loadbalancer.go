@@ -1,0 +1,75 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	cloudprovider "k8s.io/cloud-provider"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// GetLoadBalancerName is the cloud's name for a Service's load balancer.
+func (c *Cloud) GetLoadBalancerName(_ context.Context, clusterName string, svc *v1.Service) string {
+	return clusterName + "-" + cloudprovider.DefaultLoadBalancerName(svc)
+}
+
+// GetLoadBalancer reports a Service's load balancer, if any.
+func (c *Cloud) GetLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service) (*v1.LoadBalancerStatus, bool, error) {
+	lb, err := c.client.LoadBalancer(ctx, ctrlService, c.GetLoadBalancerName(ctx, clusterName, svc))
+	if err != nil || lb == nil {
+		return nil, false, err
+	}
+	return status(lb), true, nil
+}
+
+// EnsureLoadBalancer creates or updates a Service's load balancer.
+func (c *Cloud) EnsureLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service, nodes []*v1.Node) (*v1.LoadBalancerStatus, error) {
+	spec, err := lbSpec(svc, nodes)
+	if err != nil {
+		return nil, err
+	}
+	lb, err := c.client.EnsureLoadBalancer(ctx, ctrlService, c.GetLoadBalancerName(ctx, clusterName, svc), spec)
+	if err != nil {
+		return nil, err
+	}
+	return status(lb), nil
+}
+
+// UpdateLoadBalancer changes a load balancer's backend nodes.
+func (c *Cloud) UpdateLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service, nodes []*v1.Node) error {
+	_, err := c.EnsureLoadBalancer(ctx, clusterName, svc, nodes)
+	return err
+}
+
+// EnsureLoadBalancerDeleted deletes a Service's load balancer if it exists.
+func (c *Cloud) EnsureLoadBalancerDeleted(ctx context.Context, clusterName string, svc *v1.Service) error {
+	return c.client.DeleteLoadBalancer(ctx, ctrlService, c.GetLoadBalancerName(ctx, clusterName, svc))
+}
+
+func lbSpec(svc *v1.Service, nodes []*v1.Node) (api.LoadBalancerSpec, error) {
+	spec := api.LoadBalancerSpec{Service: svc.Namespace + "/" + svc.Name}
+	for _, p := range svc.Spec.Ports {
+		if p.NodePort == 0 {
+			return spec, fmt.Errorf("service %s port %d has no node port yet", spec.Service, p.Port)
+		}
+		spec.Ports = append(spec.Ports, api.Port{Name: p.Name, Protocol: string(p.Protocol), Port: p.Port, NodePort: p.NodePort})
+	}
+	for _, n := range nodes {
+		for _, a := range n.Status.Addresses {
+			if a.Type == v1.NodeInternalIP {
+				spec.Nodes = append(spec.Nodes, a.Address)
+				break
+			}
+		}
+	}
+	return spec, nil
+}
+
+func status(lb *api.LoadBalancer) *v1.LoadBalancerStatus {
+	if lb.IP == "" {
+		return &v1.LoadBalancerStatus{}
+	}
+	return &v1.LoadBalancerStatus{Ingress: []v1.LoadBalancerIngress{{IP: lb.IP}}}
+}

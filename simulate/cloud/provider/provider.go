@@ -1,0 +1,102 @@
+// Package provider is the Kubernetes cloud provider of handover's simulated
+// cloud: a k8s.io/cloud-provider implementation that is a client of simcloud.
+// Each manager's main registers it explicitly with Register; nothing happens
+// at import time.
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	cloudprovider "k8s.io/cloud-provider"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// Name is the provider's name (--cloud-provider=kind). ProviderIDs are
+// Name + "://" + instance ID, i.e. kind://docker/<cluster>/<node>, the
+// convention of cloud-provider-kind.
+const Name = "kind"
+
+// Config is the --cloud-config file.
+type Config struct {
+	// URL of the simcloud API, e.g. http://handover-simcloud:8080.
+	URL string `json:"url"`
+}
+
+// Cloud implements cloudprovider.Interface against simcloud.
+type Cloud struct {
+	client *api.Client
+	self   string // this machine's instance name (kubelets ask about themselves)
+}
+
+var (
+	_ cloudprovider.Interface    = (*Cloud)(nil)
+	_ cloudprovider.LoadBalancer = (*Cloud)(nil)
+	_ cloudprovider.InstancesV2  = (*Cloud)(nil)
+	_ cloudprovider.Instances    = (*instancesV1)(nil)
+	_ cloudprovider.Zones        = (*Cloud)(nil)
+	_ cloudprovider.Routes       = (*Cloud)(nil)
+)
+
+// Register makes the provider available to a manager's
+// cloudprovider.InitCloudProvider. component names the caller in the cloud's
+// audit log (kube-controller-manager, cloud-controller-manager, kubelet).
+func Register(component string) {
+	cloudprovider.RegisterCloudProvider(Name, func(config io.Reader) (cloudprovider.Interface, error) {
+		return New(component, config)
+	})
+}
+
+// New reads the cloud config and returns a provider for component.
+func New(component string, config io.Reader) (*Cloud, error) {
+	if config == nil {
+		return nil, fmt.Errorf("%s cloud provider needs --cloud-config with the simcloud url", Name)
+	}
+	var cfg Config
+	if err := json.NewDecoder(config).Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("reading %s cloud config: %w", Name, err)
+	}
+	if cfg.URL == "" {
+		return nil, fmt.Errorf("%s cloud config has no url", Name)
+	}
+	host, _ := os.Hostname()
+	c := api.NewClient(cfg.URL, component)
+	c.UserAgent = component + "/" + Name + "-provider"
+	if component == "kubelet" {
+		c.Node = host
+	}
+	return &Cloud{client: c, self: host}, nil
+}
+
+// NewWithClient is for tests: a provider over an existing client.
+func NewWithClient(c *api.Client, self string) *Cloud { return &Cloud{client: c, self: self} }
+
+// Initialize needs nothing: the provider holds no Kubernetes clients.
+func (c *Cloud) Initialize(cloudprovider.ControllerClientBuilder, <-chan struct{}) {}
+
+// LoadBalancer is supported.
+func (c *Cloud) LoadBalancer() (cloudprovider.LoadBalancer, bool) { return c, true }
+
+// Instances (v1) is what in-tree kubelets use to learn their ProviderID.
+func (c *Cloud) Instances() (cloudprovider.Instances, bool) { return &instancesV1{c}, true }
+
+// InstancesV2 is what the cloud node controllers use.
+func (c *Cloud) InstancesV2() (cloudprovider.InstancesV2, bool) { return c, true }
+
+// Zones is supported.
+func (c *Cloud) Zones() (cloudprovider.Zones, bool) { return c, true }
+
+// Clusters is not supported.
+func (c *Cloud) Clusters() (cloudprovider.Clusters, bool) { return nil, false }
+
+// Routes is supported.
+func (c *Cloud) Routes() (cloudprovider.Routes, bool) { return c, true }
+
+// ProviderName is Name.
+func (c *Cloud) ProviderName() string { return Name }
+
+// HasClusterID is true: the managers pass --cluster-name.
+func (c *Cloud) HasClusterID() bool { return true }

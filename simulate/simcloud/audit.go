@@ -1,0 +1,60 @@
+package simcloud
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// auditLog appends entries to a JSONL file and keeps them for queries.
+type auditLog struct {
+	mu      sync.Mutex
+	file    *os.File
+	entries []api.AuditEntry
+}
+
+func openAudit(path string) (*auditLog, error) {
+	a := &auditLog{}
+	if path == "" {
+		return a, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening audit log: %w", err)
+	}
+	a.file = f
+	return a, nil
+}
+
+func (a *auditLog) record(e api.AuditEntry) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.entries = append(a.entries, e)
+	if a.file != nil {
+		line, _ := json.Marshal(e)
+		_, _ = a.file.Write(append(line, '\n'))
+	}
+}
+
+func (a *auditLog) since(t time.Time) []api.AuditEntry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := []api.AuditEntry{}
+	for _, e := range a.entries {
+		if !e.Time.Before(t) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (a *auditLog) close() error {
+	if a.file == nil {
+		return nil
+	}
+	return a.file.Close()
+}

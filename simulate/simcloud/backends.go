@@ -1,0 +1,31 @@
+package simcloud
+
+import (
+	"context"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// Instances finds the machines the cloud has (for kind: node containers).
+type Instances interface {
+	List(ctx context.Context) ([]api.Instance, error)
+}
+
+// LoadBalancers makes load balancers carry traffic.
+type LoadBalancers interface {
+	// Ensure makes lb exist as specified and returns its address.
+	Ensure(ctx context.Context, lb api.LoadBalancer) (ip string, err error)
+	Delete(ctx context.Context, name string) error
+}
+
+// Routes programs the route table into the network.
+type Routes interface {
+	Sync(ctx context.Context, routes []api.Route, instances []api.Instance) error
+}
+
+// Backends are what the cloud's resources are made of.
+type Backends struct {
+	Instances     Instances
+	LoadBalancers LoadBalancers
+	Routes        Routes
+}

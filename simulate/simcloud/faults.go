@@ -1,0 +1,68 @@
+package simcloud
+
+import (
+	"math/rand"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// injector decides, per call, whether a fault knob makes it fail.
+type injector struct {
+	mu       sync.Mutex
+	faults   api.Faults
+	limiters map[string]*rate.Limiter
+	rand     *rand.Rand
+}
+
+func newInjector(f api.Faults, seed int64) *injector {
+	return &injector{faults: f, limiters: map[string]*rate.Limiter{}, rand: rand.New(rand.NewSource(seed))}
+}
+
+func (in *injector) set(f api.Faults) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.faults = f
+	in.limiters = map[string]*rate.Limiter{}
+}
+
+func (in *injector) get() api.Faults {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.faults
+}
+
+// decide returns the added latency and, if the call must fail, its status
+// and the knob responsible.
+func (in *injector) decide(now time.Time, op, component string) (time.Duration, int, string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	f := in.faults
+	for _, w := range f.Outages {
+		if !now.Before(w.Start) && now.Before(w.End) {
+			return f.Latency.Duration, http.StatusServiceUnavailable, "outage"
+		}
+	}
+	if f.ThrottleQPS > 0 {
+		l := in.limiters[component]
+		if l == nil {
+			l = rate.NewLimiter(rate.Limit(f.ThrottleQPS), max(1, int(f.ThrottleQPS)))
+			in.limiters[component] = l
+		}
+		if !l.AllowN(now, 1) {
+			return f.Latency.Duration, http.StatusTooManyRequests, "throttle"
+		}
+	}
+	p, ok := f.ErrorRate[op]
+	if !ok {
+		p = f.ErrorRate["*"]
+	}
+	if p > 0 && in.rand.Float64() < p {
+		return f.Latency.Duration, http.StatusInternalServerError, "error-rate"
+	}
+	return f.Latency.Duration, 0, ""
+}

@@ -1,0 +1,186 @@
+package simcloud
+
+import (
+	"net"
+	"net/http"
+	"sort"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+func (s *Server) listInstances(r *http.Request) (any, error) {
+	all, err := s.instances(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	if id := r.URL.Query().Get("providerID"); id != "" {
+		for _, in := range all {
+			if in.ProviderID == id {
+				return in, nil
+			}
+		}
+		return nil, notFound("no instance with ProviderID %s", id)
+	}
+	return all, nil
+}
+
+func (s *Server) getInstance(r *http.Request) (any, error) {
+	all, err := s.instances(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	name := r.PathValue("name")
+	for _, in := range all {
+		if in.Name == name {
+			return in, nil
+		}
+	}
+	return nil, notFound("no instance %s", name)
+}
+
+func (s *Server) terminateInstance(r *http.Request) (any, error) {
+	if _, err := s.getInstance(r); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state.Terminated[r.PathValue("name")] = true
+	return nil, s.state.save(s.opts.StatePath)
+}
+
+func (s *Server) listLoadBalancers(*http.Request) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []api.LoadBalancer{}
+	for _, lb := range s.state.LoadBalancers {
+		out = append(out, lb)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func (s *Server) getLoadBalancer(r *http.Request) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lb, ok := s.state.LoadBalancers[r.PathValue("name")]
+	if !ok {
+		return nil, notFound("no load balancer %s", r.PathValue("name"))
+	}
+	return lb, nil
+}
+
+func (s *Server) ensureLoadBalancer(r *http.Request) (any, error) {
+	var spec api.LoadBalancerSpec
+	if err := decode(r, &spec); err != nil {
+		return nil, err
+	}
+	if err := validateSpec(spec); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := r.PathValue("name")
+	lb, exists := s.state.LoadBalancers[name]
+	now := s.opts.Now()
+	if !exists {
+		lb = api.LoadBalancer{Name: name, Created: now}
+	}
+	lb.Spec, lb.Updated = spec, now
+	ip, err := s.opts.Backends.LoadBalancers.Ensure(r.Context(), lb)
+	if err != nil {
+		return nil, err
+	}
+	lb.IP = ip
+	s.state.LoadBalancers[name] = lb
+	return lb, s.state.save(s.opts.StatePath)
+}
+
+func validateSpec(spec api.LoadBalancerSpec) error {
+	if len(spec.Ports) == 0 {
+		return badRequest("a load balancer needs at least one port")
+	}
+	for _, p := range spec.Ports {
+		if p.Port <= 0 || p.NodePort <= 0 {
+			return badRequest("port %d -> node port %d: both must be set", p.Port, p.NodePort)
+		}
+	}
+	for _, n := range spec.Nodes {
+		if net.ParseIP(n) == nil {
+			return badRequest("backend node %q is not an IP address", n)
+		}
+	}
+	return nil
+}
+
+func (s *Server) deleteLoadBalancer(r *http.Request) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := r.PathValue("name")
+	if _, ok := s.state.LoadBalancers[name]; !ok {
+		return nil, notFound("no load balancer %s", name)
+	}
+	if err := s.opts.Backends.LoadBalancers.Delete(r.Context(), name); err != nil {
+		return nil, err
+	}
+	delete(s.state.LoadBalancers, name)
+	return nil, s.state.save(s.opts.StatePath)
+}
+
+func (s *Server) listRoutes(*http.Request) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sortedRoutes(), nil
+}
+
+func (s *Server) sortedRoutes() []api.Route {
+	out := []api.Route{}
+	for _, rt := range s.state.Routes {
+		out = append(out, rt)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (s *Server) createRoute(r *http.Request) (any, error) {
+	var rt api.Route
+	if err := decode(r, &rt); err != nil {
+		return nil, err
+	}
+	if _, _, err := net.ParseCIDR(rt.DestinationCIDR); err != nil {
+		return nil, badRequest("destinationCIDR %q: %v", rt.DestinationCIDR, err)
+	}
+	rt.Name = r.PathValue("name")
+	return nil, s.changeRoutes(r, func(routes map[string]api.Route) { routes[rt.Name] = rt })
+}
+
+func (s *Server) deleteRoute(r *http.Request) (any, error) {
+	name := r.PathValue("name")
+	s.mu.Lock()
+	_, ok := s.state.Routes[name]
+	s.mu.Unlock()
+	if !ok {
+		return nil, notFound("no route %s", name)
+	}
+	return nil, s.changeRoutes(r, func(routes map[string]api.Route) { delete(routes, name) })
+}
+
+// changeRoutes applies a change, programs the whole table, then saves it;
+// if programming fails the change is undone.
+func (s *Server) changeRoutes(r *http.Request, change func(map[string]api.Route)) error {
+	instances, err := s.instances(r.Context())
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	before := map[string]api.Route{}
+	for k, v := range s.state.Routes {
+		before[k] = v
+	}
+	change(s.state.Routes)
+	if err := s.opts.Backends.Routes.Sync(r.Context(), s.sortedRoutes(), instances); err != nil {
+		s.state.Routes = before
+		return err
+	}
+	return s.state.save(s.opts.StatePath)
+}

@@ -1,0 +1,204 @@
+package simcloud
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// Options configure a Server.
+type Options struct {
+	Backends  Backends
+	StatePath string // "" keeps state in memory only
+	AuditPath string // "" keeps the audit in memory only
+	Now       func() time.Time
+	Seed      int64 // for the error-rate dice
+}
+
+// Server is the simcloud API.
+type Server struct {
+	opts   Options
+	mu     sync.Mutex // guards state and backend changes
+	state  *state
+	audit  *auditLog
+	faults *injector
+}
+
+// New loads saved state and opens the audit log.
+func New(o Options) (*Server, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	st, err := loadState(o.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	audit, err := openAudit(o.AuditPath)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{opts: o, state: st, audit: audit, faults: newInjector(st.Faults, o.Seed)}, nil
+}
+
+// Close flushes the audit log.
+func (s *Server) Close() error { return s.audit.close() }
+
+// Handler serves the API.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	cloud := func(op string, h func(*http.Request) (any, error)) http.Handler {
+		return s.call(op, true, h)
+	}
+	admin := func(op string, h func(*http.Request) (any, error)) http.Handler {
+		return s.call(op, false, h)
+	}
+	mux.Handle("GET /v1/instances", cloud("ListInstances", s.listInstances))
+	mux.Handle("GET /v1/instances/{name}", cloud("GetInstance", s.getInstance))
+	mux.Handle("DELETE /v1/instances/{name}", admin("TerminateInstance", s.terminateInstance))
+	mux.Handle("GET /v1/loadbalancers", cloud("ListLoadBalancers", s.listLoadBalancers))
+	mux.Handle("GET /v1/loadbalancers/{name}", cloud("GetLoadBalancer", s.getLoadBalancer))
+	mux.Handle("PUT /v1/loadbalancers/{name}", cloud("EnsureLoadBalancer", s.ensureLoadBalancer))
+	mux.Handle("DELETE /v1/loadbalancers/{name}", cloud("DeleteLoadBalancer", s.deleteLoadBalancer))
+	mux.Handle("GET /v1/routes", cloud("ListRoutes", s.listRoutes))
+	mux.Handle("PUT /v1/routes/{name}", cloud("CreateRoute", s.createRoute))
+	mux.Handle("DELETE /v1/routes/{name}", cloud("DeleteRoute", s.deleteRoute))
+	mux.Handle("GET /v1/faults", admin("GetFaults", func(*http.Request) (any, error) { return s.faults.get(), nil }))
+	mux.Handle("PUT /v1/faults", admin("SetFaults", s.setFaults))
+	mux.HandleFunc("GET /v1/audit", s.getAudit)
+	return mux
+}
+
+// httpError is an error with a status code.
+type httpError struct {
+	code int
+	msg  string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func notFound(format string, args ...any) error {
+	return &httpError{http.StatusNotFound, fmt.Sprintf(format, args...)}
+}
+
+func badRequest(format string, args ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+}
+
+// call wraps a handler with fault injection (for cloud operations) and
+// records every call in the audit log.
+func (s *Server) call(op string, injectable bool, h func(*http.Request) (any, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entry := api.AuditEntry{Time: s.opts.Now(), Component: r.Header.Get(api.HeaderComponent),
+			Controller: r.Header.Get(api.HeaderController), Node: r.Header.Get(api.HeaderNode),
+			UserAgent: r.UserAgent(), Operation: op, Resource: r.PathValue("name")}
+		if entry.Resource == "" {
+			entry.Resource = r.URL.Query().Get("providerID")
+		}
+		status, body := s.serve(r, op, injectable, h, &entry)
+		entry.Status = status
+		s.audit.record(entry)
+		writeJSON(w, status, body)
+	})
+}
+
+func (s *Server) serve(r *http.Request, op string, injectable bool, h func(*http.Request) (any, error), entry *api.AuditEntry) (int, any) {
+	if injectable {
+		latency, code, knob := s.faults.decide(s.opts.Now(), op, entry.Component)
+		if latency > 0 {
+			select {
+			case <-time.After(latency):
+			case <-r.Context().Done():
+			}
+		}
+		if code != 0 {
+			entry.Fault = knob
+			entry.Error = "injected " + knob
+			return code, api.Error{Message: "injected fault: " + knob}
+		}
+	}
+	out, err := h(r)
+	if err == nil {
+		if out == nil {
+			return http.StatusNoContent, nil
+		}
+		return http.StatusOK, out
+	}
+	entry.Error = err.Error()
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.code, api.Error{Message: he.msg}
+	}
+	return http.StatusInternalServerError, api.Error{Message: err.Error()}
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	if body == nil {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func decode(r *http.Request, into any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		return badRequest("malformed request body: %v", err)
+	}
+	return nil
+}
+
+func (s *Server) setFaults(r *http.Request) (any, error) {
+	var f api.Faults
+	if err := decode(r, &f); err != nil {
+		return nil, err
+	}
+	for op, p := range f.ErrorRate {
+		if p < 0 || p > 1 {
+			return nil, badRequest("errorRate[%s] = %v: use a probability between 0 and 1", op, p)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.set(f)
+	s.state.Faults = f
+	return nil, s.state.save(s.opts.StatePath)
+}
+
+func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
+	since := time.Time{}
+	if v := r.URL.Query().Get("since"); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, api.Error{Message: "since: " + err.Error()})
+			return
+		}
+		since = t
+	}
+	writeJSON(w, http.StatusOK, s.audit.since(since))
+}
+
+// instances lists the backend's machines minus terminated ones.
+func (s *Server) instances(ctx context.Context) ([]api.Instance, error) {
+	all, err := s.opts.Backends.Instances.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []api.Instance{}
+	for _, in := range all {
+		if !s.state.Terminated[in.Name] {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}

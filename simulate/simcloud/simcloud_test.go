@@ -1,0 +1,363 @@
+package simcloud
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	cloudprovider "k8s.io/cloud-provider"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/provider"
+)
+
+// fakeBackends tells the truth about what the cloud asked of them.
+type fakeBackends struct {
+	mu        sync.Mutex
+	instances []api.Instance
+	lbs       map[string]api.LoadBalancer
+	deleted   []string
+	routes    []api.Route
+	failLB    error
+}
+
+func newFakes() *fakeBackends {
+	inst := func(name, zone string) api.Instance {
+		return api.Instance{Name: name, ProviderID: "kind://docker/c/" + name, Type: "sim.worker", Region: "region-1",
+			Zone: zone, State: api.StateRunning, Addresses: []api.Address{{Type: "InternalIP", Address: "172.18.0.9"}}}
+	}
+	return &fakeBackends{instances: []api.Instance{inst("c-worker", "zone-a"), inst("c-worker2", "zone-b")}, lbs: map[string]api.LoadBalancer{}}
+}
+
+func (f *fakeBackends) List(context.Context) ([]api.Instance, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]api.Instance(nil), f.instances...), nil
+}
+
+func (f *fakeBackends) Ensure(_ context.Context, lb api.LoadBalancer) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failLB != nil {
+		return "", f.failLB
+	}
+	f.lbs[lb.Name] = lb
+	return "172.18.100.1", nil
+}
+
+func (f *fakeBackends) Delete(_ context.Context, name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.lbs, name)
+	f.deleted = append(f.deleted, name)
+	return nil
+}
+
+func (f *fakeBackends) Sync(_ context.Context, routes []api.Route, _ []api.Instance) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.routes = routes
+	return nil
+}
+
+type rig struct {
+	server *Server
+	fakes  *fakeBackends
+	url    string
+	now    time.Time
+}
+
+func newRig(t *testing.T, dir string) *rig {
+	t.Helper()
+	r := &rig{fakes: newFakes(), now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s, err := New(Options{Backends: Backends{Instances: r.fakes, LoadBalancers: r.fakes, Routes: r.fakes},
+		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"),
+		Now: func() time.Time { return r.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { ts.Close(); s.Close() })
+	r.server, r.url = s, ts.URL
+	return r
+}
+
+func (r *rig) cloud(component string) *provider.Cloud {
+	return provider.NewWithClient(api.NewClient(r.url, component), "c-worker")
+}
+
+func node(name string) *v1.Node { return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}} }
+
+func TestInstancesAttributedToCaller(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ccm := r.cloud("cloud-controller-manager")
+	md, err := ccm.InstanceMetadata(context.Background(), node("c-worker2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md.ProviderID != "kind://docker/c/c-worker2" || md.Zone != "zone-b" || md.Region != "region-1" || md.InstanceType != "sim.worker" {
+		t.Fatalf("metadata %+v", md)
+	}
+	exists, err := ccm.InstanceExists(context.Background(), &v1.Node{Spec: v1.NodeSpec{ProviderID: "kind://docker/c/c-worker"}})
+	if err != nil || !exists {
+		t.Fatalf("exists=%v err=%v", exists, err)
+	}
+	audit := r.server.audit.since(time.Time{})
+	if len(audit) != 2 {
+		t.Fatalf("want 2 audit entries, got %+v", audit)
+	}
+	if a := audit[0]; a.Component != "cloud-controller-manager" || a.Controller != "cloud-node" || a.Operation != "GetInstance" || a.Resource != "c-worker2" || a.Status != 200 {
+		t.Fatalf("first entry %+v", a)
+	}
+	if a := audit[1]; a.Controller != "cloud-node-lifecycle" || a.Resource != "kind://docker/c/c-worker" {
+		t.Fatalf("second entry %+v", a)
+	}
+}
+
+func TestTerminatedInstanceIsGone(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	kcm := r.cloud("kube-controller-manager")
+	if err := api.NewClient(r.url, "handover").TerminateInstance(context.Background(), "c-worker2"); err != nil {
+		t.Fatal(err)
+	}
+	exists, err := kcm.InstanceExists(context.Background(), node("c-worker2"))
+	if err != nil || exists {
+		t.Fatalf("terminated instance: exists=%v err=%v", exists, err)
+	}
+	if err := api.NewClient(r.url, "handover").TerminateInstance(context.Background(), "nope"); !api.IsNotFound(err) {
+		t.Fatalf("terminating a missing instance: %v", err)
+	}
+}
+
+func TestKubeletProviderIDMatchesCloudProviderID(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	kubelet := r.cloud("kubelet")
+	inst, _ := kubelet.Instances()
+	id, err := inst.InstanceID(context.Background(), types.NodeName("c-worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The kubelet builds its ProviderID as <provider name>://<instance ID>.
+	if got := kubelet.ProviderName() + "://" + id; got != "kind://docker/c/c-worker" {
+		t.Fatalf("kubelet ProviderID %s", got)
+	}
+	if _, err := inst.InstanceID(context.Background(), "missing"); !errors.Is(err, cloudprovider.InstanceNotFound) {
+		t.Fatalf("missing instance: %v", err)
+	}
+	zone, err := kubelet.GetZone(context.Background())
+	if err != nil || zone.FailureDomain != "zone-a" {
+		t.Fatalf("zone %+v %v", zone, err)
+	}
+}
+
+func service() *v1.Service {
+	return &v1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "1234-5678"},
+		Spec: v1.ServiceSpec{Type: v1.ServiceTypeLoadBalancer, Ports: []v1.ServicePort{{Port: 80, NodePort: 30080, Protocol: v1.ProtocolTCP}}}}
+}
+
+func readyNode(ip string) *v1.Node {
+	n := node("n-" + ip)
+	n.Status.Addresses = []v1.NodeAddress{{Type: v1.NodeInternalIP, Address: ip}}
+	return n
+}
+
+func TestLoadBalancerLifecycle(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ccm := r.cloud("cloud-controller-manager")
+	ctx := context.Background()
+	st, err := ccm.EnsureLoadBalancer(ctx, "c", service(), []*v1.Node{readyNode("172.18.0.4"), readyNode("172.18.0.5")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Ingress) != 1 || st.Ingress[0].IP != "172.18.100.1" {
+		t.Fatalf("status %+v", st)
+	}
+	name := ccm.GetLoadBalancerName(ctx, "c", service())
+	if lb := r.fakes.lbs[name]; len(lb.Spec.Nodes) != 2 || lb.Spec.Ports[0].NodePort != 30080 || lb.Spec.Service != "default/web" {
+		t.Fatalf("backend got %+v", lb)
+	}
+	if _, exists, err := ccm.GetLoadBalancer(ctx, "c", service()); err != nil || !exists {
+		t.Fatalf("exists=%v err=%v", exists, err)
+	}
+	if err := ccm.EnsureLoadBalancerDeleted(ctx, "c", service()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ccm.EnsureLoadBalancerDeleted(ctx, "c", service()); err != nil {
+		t.Fatalf("deleting twice must be fine: %v", err)
+	}
+	if _, exists, _ := ccm.GetLoadBalancer(ctx, "c", service()); exists || len(r.fakes.deleted) != 1 {
+		t.Fatalf("after delete: exists=%v deleted=%v", exists, r.fakes.deleted)
+	}
+	noNodePort := service()
+	noNodePort.Spec.Ports[0].NodePort = 0
+	if _, err := ccm.EnsureLoadBalancer(ctx, "c", noNodePort, nil); err == nil {
+		t.Fatal("want an error for a port without node port")
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	kcm := r.cloud("kube-controller-manager")
+	ctx := context.Background()
+	route := &cloudprovider.Route{TargetNode: "c-worker", DestinationCIDR: "10.244.1.0/24"}
+	if err := kcm.CreateRoute(ctx, "c", "hint1", route); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.fakes.routes) != 1 || r.fakes.routes[0].TargetInstance != "c-worker" {
+		t.Fatalf("programmed %+v", r.fakes.routes)
+	}
+	other := &cloudprovider.Route{TargetNode: "x", DestinationCIDR: "10.9.0.0/24"}
+	if err := kcm.CreateRoute(ctx, "other", "h", other); err != nil {
+		t.Fatal(err)
+	}
+	list, err := kcm.ListRoutes(ctx, "c")
+	if err != nil || len(list) != 1 || list[0].Name != "c-hint1" {
+		t.Fatalf("routes of cluster c: %+v %v", list, err)
+	}
+	if err := kcm.DeleteRoute(ctx, "c", list[0]); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.fakes.routes) != 1 {
+		t.Fatalf("after delete, programmed %+v", r.fakes.routes)
+	}
+	bad := &cloudprovider.Route{TargetNode: "c-worker", DestinationCIDR: "not-a-cidr"}
+	var se *api.StatusError
+	if err := kcm.CreateRoute(ctx, "c", "bad", bad); !errors.As(err, &se) || se.Code != http.StatusBadRequest {
+		t.Fatalf("bad CIDR: %v", err)
+	}
+}
+
+func TestFaultKnobs(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ctx := context.Background()
+	admin := api.NewClient(r.url, "handover")
+	ccm := r.cloud("cloud-controller-manager")
+	code := func(err error) int {
+		var se *api.StatusError
+		if errors.As(err, &se) {
+			return se.Code
+		}
+		return 0
+	}
+
+	if err := admin.SetFaults(ctx, api.Faults{ErrorRate: map[string]float64{"EnsureLoadBalancer": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ccm.EnsureLoadBalancer(ctx, "c", service(), nil); code(err) != http.StatusInternalServerError {
+		t.Fatalf("error rate 1: %v", err)
+	}
+	if _, err := ccm.InstanceMetadata(ctx, node("c-worker")); err != nil {
+		t.Fatalf("other operations must be unaffected: %v", err)
+	}
+
+	if err := admin.SetFaults(ctx, api.Faults{ThrottleQPS: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, first := ccm.InstanceMetadata(ctx, node("c-worker"))
+	_, second := ccm.InstanceMetadata(ctx, node("c-worker"))
+	if first != nil || code(second) != http.StatusTooManyRequests {
+		t.Fatalf("throttle at 1 QPS with a frozen clock: first %v, second %v", first, second)
+	}
+	kcm := r.cloud("kube-controller-manager")
+	if _, err := kcm.InstanceMetadata(ctx, node("c-worker")); err != nil {
+		t.Fatalf("throttling is per caller: %v", err)
+	}
+
+	window := api.Window{Start: r.now.Add(-time.Minute), End: r.now.Add(time.Minute)}
+	if err := admin.SetFaults(ctx, api.Faults{Outages: []api.Window{window}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ccm.InstanceMetadata(ctx, node("c-worker")); code(err) != http.StatusServiceUnavailable {
+		t.Fatalf("outage: %v", err)
+	}
+	r.now = r.now.Add(2 * time.Minute)
+	if _, err := ccm.InstanceMetadata(ctx, node("c-worker")); err != nil {
+		t.Fatalf("after the outage window: %v", err)
+	}
+
+	if err := admin.SetFaults(ctx, api.Faults{ErrorRate: map[string]float64{"*": 2}}); code(err) != http.StatusBadRequest {
+		t.Fatalf("error rate 2 must be refused: %v", err)
+	}
+	if err := admin.SetFaults(ctx, api.Faults{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ccm.EnsureLoadBalancer(ctx, "c", service(), nil); err != nil {
+		t.Fatalf("cleared knobs: %v", err)
+	}
+	faulted := 0
+	for _, e := range r.server.audit.since(time.Time{}) {
+		if e.Fault != "" {
+			faulted++
+		}
+	}
+	if faulted != 3 {
+		t.Fatalf("want 3 audited injected faults, got %d", faulted)
+	}
+}
+
+func TestStateSurvivesRestartAndAuditIsJSONL(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, dir)
+	ctx := context.Background()
+	ccm := r.cloud("cloud-controller-manager")
+	if _, err := ccm.EnsureLoadBalancer(ctx, "c", service(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.NewClient(r.url, "handover").SetFaults(ctx, api.Faults{Latency: api.Duration{Duration: time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.NewClient(r.url, "handover").TerminateInstance(ctx, "c-worker2"); err != nil {
+		t.Fatal(err)
+	}
+	r.server.Close()
+
+	again := newRig(t, dir)
+	lbs, err := api.NewClient(again.url, "x").LoadBalancers(ctx, "")
+	if err != nil || len(lbs) != 1 || lbs[0].IP != "172.18.100.1" {
+		t.Fatalf("load balancers after restart: %+v %v", lbs, err)
+	}
+	if f, _ := api.NewClient(again.url, "x").Faults(ctx); f.Latency.Duration != time.Millisecond {
+		t.Fatalf("faults after restart: %+v", f)
+	}
+	if _, err := api.NewClient(again.url, "x").Instance(ctx, "", "c-worker2"); !api.IsNotFound(err) {
+		t.Fatalf("terminated instance came back: %v", err)
+	}
+
+	f, err := os.Open(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
+		var e api.AuditEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Operation == "" {
+			t.Fatalf("audit line %d: %q %v", lines+1, sc.Text(), err)
+		}
+	}
+	if lines < 4 {
+		t.Fatalf("audit has %d lines", lines)
+	}
+}
+
+func TestCorruptStateIsAClearError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{StatePath: path}); err == nil {
+		t.Fatal("want an error for corrupt state")
+	}
+}
