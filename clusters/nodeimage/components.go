@@ -16,6 +16,7 @@ var ownPackages = map[string]string{
 	"handover-envoy": "./cmd/handover-envoy",
 	"handover-cni":   "./cmd/handover-cni",
 	"handover-echo":  "./cmd/handover-echo",
+	"handover-lb":    "./cmd/handover-lb",
 }
 
 // ownBinaries builds handover's own image programs, keyed by the source tree.
@@ -29,22 +30,29 @@ func (b *Builder) ownBinaries(ctx context.Context) (string, error) {
 }
 
 // sourceKey hashes the Go sources of the main module.
-func (b *Builder) sourceKey() (string, error) {
+func (b *Builder) sourceKey() (string, error) { return b.sourceKeyOf(b.SourceDir) }
+
+// sourceKeyOf hashes the non-test Go sources (and go.mod/go.sum) under dirs,
+// skipping build output and the pinned build modules.
+func (b *Builder) sourceKeyOf(dirs ...string) (string, error) {
 	var paths []string
-	err := filepath.WalkDir(b.SourceDir, func(p string, d fs.DirEntry, err error) error {
+	for _, root := range dirs {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "modules" || d.Name() == "bin" || d.Name() == "reports") {
+				return filepath.SkipDir
+			}
+			name := d.Name()
+			if !d.IsDir() && ((strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) || name == "go.mod" || name == "go.sum") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
 		if err != nil {
-			return err
+			return "", err
 		}
-		if d.IsDir() && p != b.SourceDir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "modules" || d.Name() == "bin" || d.Name() == "reports") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
 	}
 	k := &Key{}
 	if err := k.AddFiles(paths...); err != nil {
@@ -56,13 +64,30 @@ func (b *Builder) sourceKey() (string, error) {
 // kubeComponents are built from the Kubernetes module of a release.
 var kubeComponents = []string{"kubeadm", "kubelet", "kubectl", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kube-proxy"}
 
-func (b *Builder) kubeBinaries(ctx context.Context, r Release) (string, error) {
-	pkgs := map[string]string{}
+// kubePackages maps each binary to its package. Managers come from the
+// release module's own mains, which register the simulated cloud's provider:
+// the cloud-controller-manager always, and on 1.30 (the last minor with
+// in-tree cloud loops) also kube-controller-manager and kubelet.
+func kubePackages(r Release) map[string]string {
+	pkgs := map[string]string{"cloud-controller-manager": "./cloud-controller-manager"}
 	for _, c := range kubeComponents {
 		pkgs[c] = "k8s.io/kubernetes/cmd/" + c
 	}
-	return b.buildGo(ctx, goBuild{Name: "kubernetes-" + r.Kubernetes, ModuleDir: b.repoPath("clusters", "nodeimage", "modules", r.Module),
-		Packages: pkgs, LDFlags: kubeLDFlags(r.Kubernetes)})
+	if r.InTreeCloud {
+		pkgs["kube-controller-manager"] = "./kube-controller-manager"
+		pkgs["kubelet"] = "./kubelet"
+	}
+	return pkgs
+}
+
+func (b *Builder) kubeBinaries(ctx context.Context, r Release) (string, error) {
+	dir := b.repoPath("clusters", "nodeimage", "modules", r.Module)
+	src, err := b.sourceKeyOf(dir, b.repoPath("simulate", "cloud"))
+	if err != nil {
+		return "", err
+	}
+	return b.buildGo(ctx, goBuild{Name: "kubernetes-" + r.Kubernetes, ModuleDir: dir,
+		Packages: kubePackages(r), LDFlags: kubeLDFlags(r.Kubernetes), ExtraKey: []string{src}})
 }
 
 func (b *Builder) etcdBinary(ctx context.Context, r Release) (string, error) {
@@ -124,6 +149,7 @@ func (b *Builder) componentImages(ctx context.Context, r Release, rootfs, own st
 	for _, c := range []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler"} {
 		specs = append(specs, binaryImage([]string{"registry.k8s.io/" + c + ":" + r.Kubernetes}, filepath.Join(kube, c), "/usr/local/bin/"+c))
 	}
+	specs = append(specs, binaryImage([]string{CCMImage(r.Kubernetes)}, filepath.Join(kube, "cloud-controller-manager"), "/usr/local/bin/cloud-controller-manager"))
 	proxy, err := kubeProxyImage(r, rootfs, filepath.Join(kube, "kube-proxy"))
 	if err != nil {
 		return nil, err
@@ -144,7 +170,13 @@ func (b *Builder) componentImages(ctx context.Context, r Release, rootfs, own st
 const (
 	CNIImage  = "handover.local/cni:v1"
 	EchoImage = "handover.local/echo:v1"
+	// LBImage runs simcloud's load balancers (loaded into Docker, not nodes).
+	LBImage = "handover.local/lb:v1"
 )
+
+// CCMImage is the out-of-tree manager image of a Kubernetes version,
+// preloaded into that version's node image.
+func CCMImage(version string) string { return "handover.local/cloud-controller-manager:" + version }
 
 func pauseRefs(r Release) []string {
 	refs := []string{}

@@ -64,6 +64,15 @@ func (b *Builder) loadBalancerImage(ctx context.Context, own string) error {
 	return b.dockerLoad(ctx, ref, tar)
 }
 
+// simcloudLBImage loads the image of simcloud's load-balancer containers.
+func (b *Builder) simcloudLBImage(ctx context.Context, own string) error {
+	tar, err := b.cachedImage(binaryImage([]string{LBImage}, filepath.Join(own, "handover-lb"), "/usr/local/bin/handover-lb"))
+	if err != nil {
+		return err
+	}
+	return b.dockerLoad(ctx, LBImage, tar)
+}
+
 // dockerLoad loads an archive unless Docker already has that exact image.
 func (b *Builder) dockerLoad(ctx context.Context, ref string, tar archive) error {
 	if imageLabel(ctx, ref, KeyLabel) == tar.Key {

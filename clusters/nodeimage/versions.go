@@ -15,11 +15,14 @@ type Release struct {
 	EtcdTag    string // tag kubeadm expects, e.g. 3.5.15-0
 	CoreDNS    string // CoreDNS version (image tag is "v" + this)
 	Pause      []string
+	// InTreeCloud: kube-controller-manager and kubelet still carry cloud
+	// loops, and are built with the simulated cloud's provider registered.
+	InTreeCloud bool
 }
 
 // Releases are the Kubernetes versions handover can build node images for.
 var Releases = map[string]Release{
-	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}},
+	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	// v1.31.4 is the newest 1.31 patch whose every staging module the Go
 	// module proxy here serves (v1.31.5 and later lack kube-proxy,
 	// kube-scheduler and others).

@@ -18,6 +18,15 @@ tool k8s.io/kubernetes/cmd/kube-scheduler
 tool k8s.io/kubernetes/cmd/kube-proxy
 
 require (
+	github.com/handover-sh/handover/simulate/cloud v0.0.0-00010101000000-000000000000
+	k8s.io/apimachinery v0.30.14
+	k8s.io/cloud-provider v0.30.14
+	k8s.io/component-base v0.30.14
+	k8s.io/klog/v2 v2.120.1
+	k8s.io/kubernetes v1.30.14
+)
+
+require (
 	cloud.google.com/go/compute v1.23.0 // indirect
 	cloud.google.com/go/compute/metadata v0.2.3 // indirect
 	github.com/Azure/go-ansiterm v0.0.0-20210617225240-d185dfc1b5a1 // indirect
@@ -177,20 +186,16 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/api v0.30.14 // indirect
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
-	k8s.io/apimachinery v0.30.14 // indirect
 	k8s.io/apiserver v0.30.14 // indirect
 	k8s.io/cli-runtime v0.30.14 // indirect
 	k8s.io/client-go v0.30.14 // indirect
-	k8s.io/cloud-provider v0.30.14 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
-	k8s.io/component-base v0.30.14 // indirect
 	k8s.io/component-helpers v0.30.14 // indirect
 	k8s.io/controller-manager v0.30.14 // indirect
 	k8s.io/cri-api v0.30.14 // indirect
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.0.0 // indirect
 	k8s.io/endpointslice v0.0.0 // indirect
-	k8s.io/klog/v2 v2.120.1 // indirect
 	k8s.io/kms v0.30.14 // indirect
 	k8s.io/kube-aggregator v0.0.0 // indirect
 	k8s.io/kube-controller-manager v0.0.0 // indirect
@@ -199,7 +204,6 @@ require (
 	k8s.io/kube-scheduler v0.0.0 // indirect
 	k8s.io/kubectl v0.0.0 // indirect
 	k8s.io/kubelet v0.30.14 // indirect
-	k8s.io/kubernetes v1.30.14 // indirect
 	k8s.io/legacy-cloud-providers v0.0.0 // indirect
 	k8s.io/metrics v0.30.14 // indirect
 	k8s.io/mount-utils v0.0.0 // indirect
@@ -215,6 +219,8 @@ require (
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.1 // indirect
 	sigs.k8s.io/yaml v1.3.0 // indirect
 )
+
+replace github.com/handover-sh/handover/simulate/cloud => ../../../../simulate/cloud
 
 replace (
 	k8s.io/api => k8s.io/api v0.30.14

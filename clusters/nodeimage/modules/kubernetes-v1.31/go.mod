@@ -18,6 +18,14 @@ tool k8s.io/kubernetes/cmd/kube-scheduler
 tool k8s.io/kubernetes/cmd/kube-proxy
 
 require (
+	github.com/handover-sh/handover/simulate/cloud v0.0.0-00010101000000-000000000000
+	k8s.io/apimachinery v0.31.4
+	k8s.io/cloud-provider v0.31.4
+	k8s.io/component-base v0.31.4
+	k8s.io/klog/v2 v2.130.1
+)
+
+require (
 	github.com/Azure/go-ansiterm v0.0.0-20210617225240-d185dfc1b5a1 // indirect
 	github.com/JeffAshton/win_pdh v0.0.0-20161109143554-76bb4ee9f0ab // indirect
 	github.com/MakeNowJust/heredoc v1.0.0 // indirect
@@ -167,13 +175,10 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/api v0.31.4 // indirect
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
-	k8s.io/apimachinery v0.31.4 // indirect
 	k8s.io/apiserver v0.31.4 // indirect
 	k8s.io/cli-runtime v0.31.4 // indirect
 	k8s.io/client-go v0.31.4 // indirect
-	k8s.io/cloud-provider v0.31.4 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
-	k8s.io/component-base v0.31.4 // indirect
 	k8s.io/component-helpers v0.31.4 // indirect
 	k8s.io/controller-manager v0.31.4 // indirect
 	k8s.io/cri-api v0.31.4 // indirect
@@ -181,7 +186,6 @@ require (
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.0.0 // indirect
 	k8s.io/endpointslice v0.0.0 // indirect
-	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kms v0.31.4 // indirect
 	k8s.io/kube-aggregator v0.0.0 // indirect
 	k8s.io/kube-controller-manager v0.0.0 // indirect
@@ -205,6 +209,8 @@ require (
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.1 // indirect
 	sigs.k8s.io/yaml v1.4.0 // indirect
 )
+
+replace github.com/handover-sh/handover/simulate/cloud => ../../../../simulate/cloud
 
 replace (
 	k8s.io/api => k8s.io/api v0.31.4

@@ -1,0 +1,181 @@
+package simcloud
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// Labels on containers: kind's, on node containers; simcloud's own, on the
+// load-balancer containers it runs (not kind's, so kind does not take them
+// for nodes).
+const (
+	kindClusterLabel = "io.x-k8s.kind.cluster"
+	kindRoleLabel    = "io.x-k8s.kind.role"
+	ClusterLabel     = "dev.handover.cluster"
+	LBLabel          = "dev.handover.loadbalancer"
+)
+
+// Region and zones of the simulated cloud.
+const Region = "sim-region-1"
+
+var zones = []string{Region + "a", Region + "b", Region + "c"}
+
+// DockerInstances lists a kind cluster's node containers as instances.
+type DockerInstances struct{ Cluster string }
+
+type containerInfo struct {
+	Name   string
+	State  struct{ Status string }
+	Config struct{ Labels map[string]string }
+	NetSet struct {
+		Networks map[string]struct{ IPAddress string }
+	} `json:"NetworkSettings"`
+}
+
+// List inspects every node container of the cluster.
+func (d DockerInstances) List(ctx context.Context) ([]api.Instance, error) {
+	ids, err := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+kindClusterLabel+"="+d.Cluster))
+	if err != nil {
+		return nil, fmt.Errorf("listing node containers: %w", err)
+	}
+	if len(ids) == 0 {
+		return []api.Instance{}, nil
+	}
+	raw, err := kexec.Output(kexec.CommandContext(ctx, "docker", append([]string{"inspect"}, ids...)...))
+	if err != nil {
+		return nil, fmt.Errorf("inspecting node containers: %w", err)
+	}
+	var infos []containerInfo
+	if err := json.Unmarshal(raw, &infos); err != nil {
+		return nil, err
+	}
+	out := []api.Instance{}
+	for _, c := range infos {
+		role := c.Config.Labels[kindRoleLabel]
+		if role != "control-plane" && role != "worker" {
+			continue
+		}
+		out = append(out, d.instance(c, role))
+	}
+	return out, nil
+}
+
+func (d DockerInstances) instance(c containerInfo, role string) api.Instance {
+	name := strings.TrimPrefix(c.Name, "/")
+	in := api.Instance{Name: name, ProviderID: ProviderID(d.Cluster, name), Type: "sim." + role,
+		Region: Region, Zone: ZoneOf(name), State: api.StateStopped,
+		Addresses: []api.Address{{Type: "Hostname", Address: name}}}
+	if c.State.Status == "running" {
+		in.State = api.StateRunning
+	}
+	for _, n := range c.NetSet.Networks {
+		if n.IPAddress != "" {
+			in.Addresses = append([]api.Address{{Type: "InternalIP", Address: n.IPAddress}}, in.Addresses...)
+		}
+	}
+	return in
+}
+
+// ProviderID is cloud-provider-kind's convention.
+func ProviderID(cluster, node string) string { return "kind://docker/" + cluster + "/" + node }
+
+// ZoneOf spreads instances over the zones by a hash of their name, so a
+// node keeps its zone for life.
+func ZoneOf(name string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(name))
+	return zones[int(h.Sum32())%len(zones)]
+}
+
+// LBImage is the image of load-balancer containers.
+const LBImage = nodeimage.LBImage
+
+// LBConfigPath is where a load-balancer container reads its configuration.
+const LBConfigPath = "/etc/handover-lb/config.json"
+
+// DockerLoadBalancers runs one proxy container per load balancer on the
+// cluster's network; its address is the load balancer's IP.
+type DockerLoadBalancers struct {
+	Cluster string
+	Network string // kind's network
+}
+
+func (d DockerLoadBalancers) container(name string) string {
+	n := d.Cluster + "-lb-" + name
+	if len(n) > 63 {
+		n = n[:63]
+	}
+	return n
+}
+
+// Ensure starts the container if needed and hands it its configuration.
+func (d DockerLoadBalancers) Ensure(ctx context.Context, lb api.LoadBalancer) (string, error) {
+	name := d.container(lb.Name)
+	if _, err := containerIP(ctx, name); err != nil {
+		args := []string{"run", "-d", "--name", name, "--network", d.Network, "--restart=on-failure:3",
+			"--label", ClusterLabel + "=" + d.Cluster, "--label", LBLabel + "=" + lb.Name, LBImage}
+		if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", args...)); err != nil {
+			return "", fmt.Errorf("starting load balancer %s: %w", name, err)
+		}
+	}
+	cfg, err := json.Marshal(LBConfigFor(lb.Spec))
+	if err != nil {
+		return "", err
+	}
+	if err := copyInto(ctx, name, LBConfigPath, cfg); err != nil {
+		return "", err
+	}
+	return containerIP(ctx, name)
+}
+
+// Delete removes the container; a missing one is fine.
+func (d DockerLoadBalancers) Delete(ctx context.Context, name string) error {
+	_, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", "rm", "-f", "-v", d.container(name)))
+	if err != nil && !strings.Contains(err.Error(), "No such container") {
+		return fmt.Errorf("removing load balancer %s: %w", name, err)
+	}
+	return nil
+}
+
+func containerIP(ctx context.Context, name string) (string, error) {
+	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "--format",
+		"{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", name))
+	if err != nil {
+		return "", err
+	}
+	ip := strings.TrimSpace(string(out))
+	if ip == "" {
+		return "", fmt.Errorf("container %s has no address", name)
+	}
+	return ip, nil
+}
+
+// copyInto writes data at path inside a container with `docker cp` (no
+// shell needed in the image).
+func copyInto(ctx context.Context, container, path string, data []byte) error {
+	tarball, err := singleFileTar(path, data)
+	if err != nil {
+		return err
+	}
+	cmd := kexec.CommandContext(ctx, "docker", "cp", "-", container+":/").SetStdin(bytes.NewReader(tarball))
+	if _, err := kexec.CombinedOutputLines(cmd); err != nil {
+		return fmt.Errorf("writing %s into %s: %w", path, container, err)
+	}
+	return nil
+}
+
+// NoRoutes leaves programming to the nodes: each node's network agent pulls
+// the route table from the cloud, the way a cloud's fabric applies it.
+type NoRoutes struct{}
+
+// Sync accepts every table.
+func (NoRoutes) Sync(context.Context, []api.Route, []api.Instance) error { return nil }
