@@ -22,8 +22,11 @@ type Agent struct {
 	NodeName     string
 	PodNetwork   *net.IPNet // the whole cluster's pod CIDR
 	ConfDir      string
-	ManageRoutes bool // false when cloud routes carry cross-node traffic
-	Logf         func(format string, args ...any)
+	ManageRoutes bool // program routes to other nodes' pod CIDRs
+	// Routes computes the routes to program; nil means one per other node
+	// (DesiredRoutes). A simulated cloud's route table plugs in here.
+	Routes func(nodes []*corev1.Node) ([]Route, error)
+	Logf   func(format string, args ...any)
 }
 
 // Run reconciles on every Node change and every resync period until ctx ends.
@@ -70,7 +73,14 @@ func (a *Agent) Reconcile(nodes []*corev1.Node) error {
 		return err
 	}
 	if a.ManageRoutes {
-		if err := SyncRoutes(DesiredRoutes(a.NodeName, nodes)); err != nil {
+		want := DesiredRoutes(a.NodeName, nodes)
+		if a.Routes != nil {
+			var err error
+			if want, err = a.Routes(nodes); err != nil {
+				return err
+			}
+		}
+		if err := SyncRoutes(want); err != nil {
 			return err
 		}
 	}

@@ -81,3 +81,43 @@ func TestManifestParsesAfterKindTemplating(t *testing.T) {
 		t.Fatalf("unexpected DaemonSet %+v", ds)
 	}
 }
+
+func TestRoutesViaCloudTable(t *testing.T) {
+	nodes := []*corev1.Node{node("self", "", "172.18.0.2"), node("a", "", "172.18.0.4"), node("gone", "", "")}
+	table := map[string]string{"10.244.1.0/24": "a", "10.244.0.0/24": "self", "10.244.9.0/24": "gone", "bad": "a"}
+	got := RoutesVia("self", table, nodes)
+	if len(got) != 1 || got[0].Dst.String() != "10.244.1.0/24" || got[0].Via.String() != "172.18.0.4" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestCloudRoutesManifest(t *testing.T) {
+	m := CloudRoutesManifest("img:v1", "10.244.0.0/16", "c-external-load-balancer:6443", "http://172.18.0.1:7777", "c")
+	docs := strings.Split(m, "\n---\n")
+	var ds struct {
+		Spec struct {
+			Template struct {
+				Spec struct {
+					Containers []struct {
+						Args []string
+						Env  []struct{ Name, Value string }
+					}
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(docs[3]), &ds); err != nil {
+		t.Fatal(err)
+	}
+	c := ds.Spec.Template.Spec.Containers[0]
+	args := strings.Join(c.Args, " ")
+	if !strings.Contains(args, "--pod-network=10.244.0.0/16") || !strings.Contains(args, "--routes-from=http://172.18.0.1:7777") || !strings.Contains(args, "--cluster-name=c") {
+		t.Fatalf("args %v", c.Args)
+	}
+	if c.Env[0].Name != "CONTROL_PLANE_ENDPOINT" || c.Env[0].Value != "c-external-load-balancer:6443" {
+		t.Fatalf("env %+v", c.Env)
+	}
+	if strings.Contains(m, "{{") {
+		t.Fatal("template left unfilled")
+	}
+}

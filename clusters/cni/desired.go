@@ -47,3 +47,28 @@ func internalIPv4(n *corev1.Node) net.IP {
 	}
 	return nil
 }
+
+// RoutesVia turns a route table (destination CIDR -> target node name) into
+// routes through the targets' internal addresses, skipping routes to self
+// and to nodes without an address.
+func RoutesVia(self string, table map[string]string, nodes []*corev1.Node) []Route {
+	byName := map[string]*corev1.Node{}
+	for _, n := range nodes {
+		byName[n.Name] = n
+	}
+	var out []Route
+	for cidr, target := range table {
+		n := byName[target]
+		if target == self || n == nil {
+			continue
+		}
+		_, dst, err := net.ParseCIDR(cidr)
+		via := internalIPv4(n)
+		if err != nil || via == nil || dst.IP.To4() == nil {
+			continue
+		}
+		out = append(out, Route{Dst: dst, Via: via})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Dst.String() < out[j].Dst.String() })
+	return out
+}

@@ -9,6 +9,14 @@ func Manifest(image string) string {
 	return strings.ReplaceAll(manifest, "IMAGE", image)
 }
 
+// CloudRoutesManifest is the same agent installed directly (not by kind),
+// taking its routes from a simulated cloud's route table.
+func CloudRoutesManifest(image, podSubnet, endpoint, cloudURL, cluster string) string {
+	m := strings.NewReplacer("IMAGE", image, "{{ .PodSubnet }}", podSubnet).Replace(manifest)
+	m = strings.Replace(m, "        - --conf-dir=/etc/cni/net.d\n", "        - --conf-dir=/etc/cni/net.d\n        - --routes-from="+cloudURL+"\n        - --cluster-name="+cluster+"\n", 1)
+	return strings.Replace(m, "        env:\n", "        env:\n        - name: CONTROL_PLANE_ENDPOINT\n          value: "+endpoint+"\n", 1)
+}
+
 const manifest = `# would you kindly template this file
 # would you kindly patch this file
 apiVersion: v1

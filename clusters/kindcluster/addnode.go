@@ -58,7 +58,7 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 }
 
 func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, role, image string, wait time.Duration) error {
-	if err := c.startContainer(ctx, name, role, image); err != nil {
+	if err := c.startContainer(ctx, donor, name, role, image); err != nil {
 		return err
 	}
 	n, err := c.node(name)
@@ -143,8 +143,9 @@ func (c *Cluster) nextName(role string) (string, error) {
 	return prefix + strconv.Itoa(highest+1), nil
 }
 
-// startContainer runs a node container with the same settings kind uses.
-func (c *Cluster) startContainer(ctx context.Context, name, role, image string) error {
+// startContainer runs a node container with the same settings kind uses and
+// the same extra mounts as donor.
+func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, role, image string) error {
 	args := []string{"run", "--name", name, "--hostname", name,
 		"--label", clusterLabel + "=" + c.Name, "--label", roleLabel + "=" + role,
 		"--detach", "--tty", "--net", dockerNetwork, "--restart=on-failure:1", "--init=false", "--cgroupns=private",
@@ -153,6 +154,13 @@ func (c *Cluster) startContainer(ctx context.Context, name, role, image string) 
 		"-e", "KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER"}
 	if role == RoleControlPlane {
 		args = append(args, "-e", "KUBECONFIG=/etc/kubernetes/admin.conf")
+	}
+	binds, err := extraBinds(ctx, donor)
+	if err != nil {
+		return err
+	}
+	for _, b := range binds {
+		args = append(args, "--volume", b)
 	}
 	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", append(args, image)...)); err != nil {
 		return fmt.Errorf("starting node container: %w", err)
@@ -170,4 +178,20 @@ func waitRuntime(ctx context.Context, n nodes.Node) error {
 		return fmt.Errorf("containerd did not start in node %s within a minute (see `docker logs %s`): %w", n, n, err)
 	}
 	return nil
+}
+
+// extraBinds are a node's bind mounts beyond the ones every kind node has.
+func extraBinds(ctx context.Context, n nodes.Node) ([]string, error) {
+	lines, err := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "inspect", "--format",
+		`{{range .HostConfig.Binds}}{{println .}}{{end}}`, n.String()))
+	if err != nil {
+		return nil, fmt.Errorf("reading mounts of %s: %w", n, err)
+	}
+	var out []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "/lib/modules:") {
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }

@@ -135,3 +135,20 @@ func run(ctx context.Context, n nodes.Node, name string, args ...string) (string
 	}
 	return strings.TrimSpace(out.String()), nil
 }
+
+// Apply creates or updates manifests with kubectl on a control plane.
+func (c *Cluster) Apply(ctx context.Context, manifest string) error {
+	cps, err := c.ControlPlanes()
+	if err != nil || len(cps) == 0 {
+		return fmt.Errorf("no control plane to apply from: %v", err)
+	}
+	var out strings.Builder
+	cmd := cps[0].CommandContext(ctx, "kubectl", "apply", "-f", "-").SetStdin(strings.NewReader(manifest)).SetStdout(&out).SetStderr(&out)
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("kubectl apply on %s: %w: %s", cps[0], err, strings.TrimSpace(out.String()))
+	}
+	return nil
+}
+
+// InternalEndpoint is host:port of the API as nodes and pods reach it.
+func (c *Cluster) InternalEndpoint() (string, error) { return c.internalEndpoint() }

@@ -25,6 +25,13 @@ type CreateOptions struct {
 	Wait time.Duration
 	// Retain keeps the nodes of a failed create for debugging.
 	Retain bool
+	// Configure adjusts kind's configuration before creation (cloud modes
+	// add kubeadm patches and mounts).
+	Configure func(*v1alpha4.Cluster)
+	// AfterCreate runs once kind is done and before the health wait (cloud
+	// modes install their pod network and managers there). When it is set,
+	// kind does not wait for control-plane readiness itself.
+	AfterCreate func(ctx context.Context, c *Cluster) error
 }
 
 // Create makes an HA kind cluster of the given shape and waits until every
@@ -41,12 +48,20 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 	if err := recordHostSysctls(c); err != nil {
 		return nil, err
 	}
+	cfg := kindConfig(t)
+	if o.Configure != nil {
+		o.Configure(cfg)
+	}
+	kindWait := o.Wait
+	if o.AfterCreate != nil {
+		kindWait = 0
+	}
 	done := make(chan error, 1)
 	go func() {
 		done <- c.provider.Create(t.Name,
-			cluster.CreateWithV1Alpha4Config(kindConfig(t)),
+			cluster.CreateWithV1Alpha4Config(cfg),
 			cluster.CreateWithNodeImage(nodeimage.NodeImage(t.Kubernetes)),
-			cluster.CreateWithWaitForReady(o.Wait),
+			cluster.CreateWithWaitForReady(kindWait),
 			cluster.CreateWithKubeconfigPath(o.KubeconfigPath),
 			cluster.CreateWithRetain(o.Retain),
 			cluster.CreateWithDisplayUsage(false),
@@ -64,6 +79,9 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 			_ = c.provider.Delete(t.Name, o.KubeconfigPath)
 			<-done
 		}
+	}
+	if err == nil && o.AfterCreate != nil {
+		err = o.AfterCreate(ctx, c)
 	}
 	if err == nil {
 		err = c.WaitHealthy(ctx, o.Wait)

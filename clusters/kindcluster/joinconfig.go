@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"fmt"
+	"sort"
 	"strings"
 
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
@@ -33,8 +34,45 @@ func copyControlPlaneCerts(from, to nodes.Node) error {
 
 // joinData fills the kubeadm JoinConfiguration.
 type joinData struct {
-	Endpoint, Token, CAHash, NodeIP, ProviderID string
-	ControlPlane                                bool
+	Endpoint, Token, CAHash, NodeIP string
+	ControlPlane                    bool
+	// KubeletArgs are the kubelet flags the new node shares with the
+	// cluster's existing nodes (provider-id, cloud-provider, cloud-config).
+	KubeletArgs map[string]string
+}
+
+// sharedKubeletFlags are kubelet flags a joining node takes over from the
+// cluster's nodes, so it runs in the same cloud mode.
+var sharedKubeletFlags = []string{"provider-id", "cloud-provider", "cloud-config"}
+
+// donorKubeletArgs reads the shared flags from a node's kubeadm-flags.env;
+// provider-id is rewritten for the new node when the donor has one.
+func donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node string) (map[string]string, error) {
+	env, err := run(ctx, donor, "cat", "/var/lib/kubelet/kubeadm-flags.env")
+	if err != nil {
+		return nil, err
+	}
+	return kubeletArgsFrom(env, cluster, node), nil
+}
+
+func kubeletArgsFrom(env, cluster, node string) map[string]string {
+	out := map[string]string{}
+	line := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(env), `KUBELET_KUBEADM_ARGS="`), `"`)
+	for _, f := range strings.Fields(line) {
+		k, v, ok := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		if !ok {
+			continue
+		}
+		for _, shared := range sharedKubeletFlags {
+			if k == shared && v != "" {
+				out[k] = v
+			}
+		}
+	}
+	if _, ok := out["provider-id"]; ok {
+		out["provider-id"] = "kind://docker/" + cluster + "/" + node
+	}
+	return out
 }
 
 // joinConfig creates a short-lived bootstrap token on donor and renders the
@@ -60,8 +98,12 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, role stri
 	if err != nil {
 		return "", err
 	}
+	args, err := donorKubeletArgs(ctx, donor, c.Name, n.String())
+	if err != nil {
+		return "", err
+	}
 	return renderJoinConfig(joinData{Endpoint: endpoint, Token: token, CAHash: hash, NodeIP: ip,
-		ProviderID: "kind://docker/" + c.Name + "/" + n.String(), ControlPlane: role == RoleControlPlane}), nil
+		KubeletArgs: args, ControlPlane: role == RoleControlPlane}), nil
 }
 
 // caCertHash is kubeadm's discovery hash: SHA-256 of the CA's public key info.
@@ -89,15 +131,23 @@ nodeRegistration:
   criSocket: unix:///run/containerd/containerd.sock
   kubeletExtraArgs:
     node-ip: %q
-    provider-id: %q
     node-labels: ""
-discovery:
+`, d.NodeIP)
+	keys := make([]string, 0, len(d.KubeletArgs))
+	for k := range d.KubeletArgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "    %s: %q\n", k, d.KubeletArgs[k])
+	}
+	fmt.Fprintf(&b, `discovery:
   bootstrapToken:
     apiServerEndpoint: %q
     token: %q
     caCertHashes:
     - %q
-`, d.NodeIP, d.ProviderID, d.Endpoint, d.Token, d.CAHash)
+`, d.Endpoint, d.Token, d.CAHash)
 	if d.ControlPlane {
 		fmt.Fprintf(&b, "controlPlane:\n  localAPIEndpoint:\n    advertiseAddress: %q\n    bindPort: 6443\n", d.NodeIP)
 	}

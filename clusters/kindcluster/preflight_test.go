@@ -31,7 +31,7 @@ func TestPreflightSaysWhenDockerIsUnreachable(t *testing.T) {
 
 func TestRenderJoinConfig(t *testing.T) {
 	cfg := renderJoinConfig(joinData{Endpoint: "lb:6443", Token: "abc.def", CAHash: "sha256:00", NodeIP: "172.18.0.9",
-		ProviderID: "kind://docker/c/n", ControlPlane: true})
+		KubeletArgs: map[string]string{"provider-id": "kind://docker/c/n"}, ControlPlane: true})
 	for _, want := range []string{`apiServerEndpoint: "lb:6443"`, `- "sha256:00"`, `advertiseAddress: "172.18.0.9"`, `provider-id: "kind://docker/c/n"`} {
 		if !strings.Contains(cfg, want) {
 			t.Errorf("join config lacks %s:\n%s", want, cfg)
@@ -58,5 +58,18 @@ func TestSameHealthy(t *testing.T) {
 		if got := sameHealthy(c.have, want); got != c.ok {
 			t.Errorf("%s: got %v", name, got)
 		}
+	}
+}
+
+func TestKubeletArgsFromDonor(t *testing.T) {
+	kindNode := `KUBELET_KUBEADM_ARGS="--container-runtime-endpoint=unix:///run/containerd/containerd.sock --node-ip=172.18.0.3 --node-labels= --pod-infra-container-image=registry.k8s.io/pause:3.9 --provider-id=kind://docker/c/c-worker"`
+	got := kubeletArgsFrom(kindNode, "c", "c-worker3")
+	if len(got) != 1 || got["provider-id"] != "kind://docker/c/c-worker3" {
+		t.Fatalf("kind node: %v", got)
+	}
+	inTree := `KUBELET_KUBEADM_ARGS="--cloud-config=/etc/kubernetes/cloud-config.json --cloud-provider=kind --node-ip=172.18.0.3 --provider-id="`
+	got = kubeletArgsFrom(inTree, "c", "n")
+	if len(got) != 2 || got["cloud-provider"] != "kind" || got["cloud-config"] != "/etc/kubernetes/cloud-config.json" {
+		t.Fatalf("in-tree node: %v", got)
 	}
 }

@@ -9,19 +9,43 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/handover-sh/handover/clusters/cni"
+	"github.com/handover-sh/handover/simulate/cloud/api"
 )
+
+// cloudRoutes takes routes from the cloud's table: a route that the route
+// controller has not created (or that was removed) carries no traffic.
+func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string) func([]*corev1.Node) ([]cni.Route, error) {
+	client.Node = self
+	return func(nodes []*corev1.Node) ([]cni.Route, error) {
+		table, err := client.Routes(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		byCIDR := map[string]string{}
+		for _, r := range table {
+			if strings.HasPrefix(r.Name, cluster+"-") && !r.Blackhole {
+				byCIDR[r.DestinationCIDR] = r.TargetInstance
+			}
+		}
+		return cni.RoutesVia(self, byCIDR, nodes), nil
+	}
+}
 
 func main() {
 	podNetwork := flag.String("pod-network", "10.244.0.0/16", "the cluster's pod CIDR")
 	confDir := flag.String("conf-dir", "/etc/cni/net.d", "CNI configuration directory")
-	routes := flag.Bool("routes", true, "program routes to other nodes' pod CIDRs (off when cloud routes do it)")
+	routes := flag.Bool("routes", true, "program routes to other nodes' pod CIDRs")
+	routesFrom := flag.String("routes-from", "", "simcloud URL whose route table decides the routes (cloud route controller mode)")
+	clusterName := flag.String("cluster-name", "", "cluster whose routes to take from --routes-from")
 	flag.Parse()
 	_, network, err := net.ParseCIDR(*podNetwork)
 	if err != nil {
@@ -48,7 +72,14 @@ func main() {
 	if a.NodeName == "" {
 		log.Fatal("NODE_NAME is not set")
 	}
-	if err := a.Run(ctx, 30*time.Second); err != nil {
+	if *routesFrom != "" {
+		a.Routes = cloudRoutes(ctx, api.NewClient(*routesFrom, "handover-cni"), *clusterName, a.NodeName)
+	}
+	resync := 30 * time.Second
+	if *routesFrom != "" {
+		resync = 2 * time.Second // the cloud's table has no watch: poll it
+	}
+	if err := a.Run(ctx, resync); err != nil {
 		log.Fatal(err)
 	}
 }

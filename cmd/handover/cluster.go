@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -9,6 +10,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 func newClusterCommand(g *globals) *cobra.Command {
@@ -22,6 +24,7 @@ func newClusterCreate(g *globals) *cobra.Command {
 	var configPath, kubeconfig string
 	var wait time.Duration
 	var retain bool
+	var cloud string
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Create a multi-control-plane kind cluster from locally built node images",
@@ -32,7 +35,8 @@ a topology file (--config); giving both is an error. Build the node image first
 with ` + "`handover images build`" + `.
 
 Topology file fields: name, kubernetes, controlPlanes, workers, podSubnet,
-serviceSubnet. The kubeconfig is merged where kind writes it ($KUBECONFIG or
+serviceSubnet. --cloud in-tree runs a simulated cloud for the cluster and the
+real in-tree cloud loops of kube-controller-manager v1.30 against it. The kubeconfig is merged where kind writes it ($KUBECONFIG or
 ~/.kube/config, context kind-NAME) unless --kubeconfig is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,10 +54,18 @@ serviceSubnet. The kubeconfig is merged where kind writes it ($KUBECONFIG or
 			if err := t.Validate(); err != nil {
 				return err
 			}
+			mode := cloudcluster.Mode(cloud)
+			if err := cloudcluster.Validate(mode, t); err != nil {
+				return err
+			}
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
-			if _, err := kindcluster.Create(cmd.Context(), t, kindcluster.CreateOptions{Logger: g.logger,
-				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}); err != nil {
+			if _, err := cloudcluster.Create(cmd.Context(), t, mode, kindcluster.CreateOptions{Logger: g.logger,
+				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self); err != nil {
 				return err
 			}
 			g.logger.V(0).Infof("Cluster %q ready in %s. Try: kubectl --context kind-%s get nodes", t.Name, time.Since(start).Round(time.Second), t.Name)
@@ -69,6 +81,7 @@ serviceSubnet. The kubeconfig is merged where kind writes it ($KUBECONFIG or
 	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to write (default: kind's)")
 	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
 	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
+	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none, or in-tree (kube-controller-manager runs the cloud loops)")
 	return cmd
 }
 
@@ -84,7 +97,7 @@ also cleans up after a failed or interrupted create.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			g.logger.V(0).Infof("Deleting cluster %q ...", name)
-			return kindcluster.DeleteByName(cmd.Context(), name, kubeconfig, g.logger)
+			return cloudcluster.Delete(cmd.Context(), name, kubeconfig, g.logger)
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")

@@ -11,6 +11,12 @@ type Instances interface {
 	List(ctx context.Context) ([]api.Instance, error)
 }
 
+// Terminator is implemented by instance backends that can make a machine
+// go away (a terminated VM stops running its kubelet).
+type Terminator interface {
+	Terminate(ctx context.Context, name string) error
+}
+
 // LoadBalancers makes load balancers carry traffic.
 type LoadBalancers interface {
 	// Ensure makes lb exist as specified and returns its address.

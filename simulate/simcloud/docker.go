@@ -85,6 +85,14 @@ func (d DockerInstances) instance(c containerInfo, role string) api.Instance {
 	return in
 }
 
+// Terminate stops the node container, as a terminated VM stops its kubelet.
+func (d DockerInstances) Terminate(ctx context.Context, name string) error {
+	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", "stop", "-t", "5", name)); err != nil {
+		return fmt.Errorf("stopping instance %s: %w", name, err)
+	}
+	return nil
+}
+
 // ProviderID is cloud-provider-kind's convention.
 func ProviderID(cluster, node string) string { return "kind://docker/" + cluster + "/" + node }
 

@@ -9,19 +9,21 @@ import (
 )
 
 func (s *Server) listInstances(r *http.Request) (any, error) {
+	return s.instances(r.Context())
+}
+
+func (s *Server) getInstanceByProviderID(r *http.Request) (any, error) {
 	all, err := s.instances(r.Context())
 	if err != nil {
 		return nil, err
 	}
-	if id := r.URL.Query().Get("providerID"); id != "" {
-		for _, in := range all {
-			if in.ProviderID == id {
-				return in, nil
-			}
+	id := r.PathValue("id")
+	for _, in := range all {
+		if in.ProviderID == id {
+			return in, nil
 		}
-		return nil, notFound("no instance with ProviderID %s", id)
 	}
-	return all, nil
+	return nil, notFound("no instance with ProviderID %s", id)
 }
 
 func (s *Server) getInstance(r *http.Request) (any, error) {
@@ -41,6 +43,11 @@ func (s *Server) getInstance(r *http.Request) (any, error) {
 func (s *Server) terminateInstance(r *http.Request) (any, error) {
 	if _, err := s.getInstance(r); err != nil {
 		return nil, err
+	}
+	if t, ok := s.opts.Backends.Instances.(Terminator); ok {
+		if err := t.Terminate(r.Context(), r.PathValue("name")); err != nil {
+			return nil, err
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

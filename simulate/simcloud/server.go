@@ -60,6 +60,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	mux.Handle("GET /v1/instances", cloud("ListInstances", s.listInstances))
 	mux.Handle("GET /v1/instances/{name}", cloud("GetInstance", s.getInstance))
+	mux.Handle("GET /v1/instances-by-provider-id/{id}", cloud("GetInstanceByProviderID", s.getInstanceByProviderID))
 	mux.Handle("DELETE /v1/instances/{name}", admin("TerminateInstance", s.terminateInstance))
 	mux.Handle("GET /v1/loadbalancers", cloud("ListLoadBalancers", s.listLoadBalancers))
 	mux.Handle("GET /v1/loadbalancers/{name}", cloud("GetLoadBalancer", s.getLoadBalancer))
@@ -98,7 +99,7 @@ func (s *Server) call(op string, injectable bool, h func(*http.Request) (any, er
 			Controller: r.Header.Get(api.HeaderController), Node: r.Header.Get(api.HeaderNode),
 			UserAgent: r.UserAgent(), Operation: op, Resource: r.PathValue("name")}
 		if entry.Resource == "" {
-			entry.Resource = r.URL.Query().Get("providerID")
+			entry.Resource = r.PathValue("id")
 		}
 		status, body := s.serve(r, op, injectable, h, &entry)
 		entry.Status = status

@@ -30,6 +30,14 @@ type fakeBackends struct {
 	deleted   []string
 	routes    []api.Route
 	failLB    error
+	stopped   []string
+}
+
+func (f *fakeBackends) Terminate(_ context.Context, name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopped = append(f.stopped, name)
+	return nil
 }
 
 func newFakes() *fakeBackends {
@@ -134,6 +142,9 @@ func TestTerminatedInstanceIsGone(t *testing.T) {
 	exists, err := kcm.InstanceExists(context.Background(), node("c-worker2"))
 	if err != nil || exists {
 		t.Fatalf("terminated instance: exists=%v err=%v", exists, err)
+	}
+	if len(r.fakes.stopped) != 1 || r.fakes.stopped[0] != "c-worker2" {
+		t.Fatalf("the machine was not stopped: %v", r.fakes.stopped)
 	}
 	if err := api.NewClient(r.url, "handover").TerminateInstance(context.Background(), "nope"); !api.IsNotFound(err) {
 		t.Fatalf("terminating a missing instance: %v", err)

@@ -103,7 +103,7 @@ func (c *Client) Instance(ctx context.Context, controller, name string) (*Instan
 // InstanceByProviderID returns one instance by ProviderID.
 func (c *Client) InstanceByProviderID(ctx context.Context, controller, providerID string) (*Instance, error) {
 	var out Instance
-	if err := c.do(ctx, controller, http.MethodGet, "/v1/instances?providerID="+url.QueryEscape(providerID), nil, &out); err != nil {
+	if err := c.do(ctx, controller, http.MethodGet, "/v1/instances-by-provider-id/"+url.PathEscape(providerID), nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
