@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,66 +14,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	kexec "sigs.k8s.io/kind/pkg/exec"
-	"sigs.k8s.io/kind/pkg/log"
 
-	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/testenv"
 )
-
-// requireIntegration skips when Docker or the node image is missing, saying
-// why, unless HANDOVER_REQUIRE_INTEGRATION=1 makes that a failure (CI).
-func requireIntegration(t *testing.T, version string) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("integration test skipped in -short mode")
-	}
-	why := ""
-	if !host.DockerReachable(context.Background()) {
-		why = "Docker is not reachable (run `handover host prepare`)"
-	} else if kexec.Command("docker", "image", "inspect", nodeimage.NodeImage(version)).Run() != nil {
-		why = "node image " + nodeimage.NodeImage(version) + " is missing (run `make images`)"
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("HANDOVER_REQUIRE_INTEGRATION") == "1" {
-		t.Fatalf("integration test required but cannot run: %s", why)
-	}
-	t.Skipf("SKIPPING integration test: %s", why)
-}
-
-type testLogger struct{ t *testing.T }
-
-func (l testLogger) Warn(m string)                     { l.t.Log("WARN " + m) }
-func (l testLogger) Warnf(f string, a ...interface{})  { l.t.Logf("WARN "+f, a...) }
-func (l testLogger) Error(m string)                    { l.t.Log("ERROR " + m) }
-func (l testLogger) Errorf(f string, a ...interface{}) { l.t.Logf("ERROR "+f, a...) }
-func (l testLogger) V(v log.Level) log.InfoLogger {
-	if v > 0 {
-		return log.NoopInfoLogger{}
-	}
-	return l
-}
-func (l testLogger) Info(m string)                    { l.t.Log(m) }
-func (l testLogger) Infof(f string, a ...interface{}) { l.t.Logf(f, a...) }
-func (l testLogger) Enabled() bool                    { return true }
-
-// artifactsDir is where logs of a failed run are kept.
-func artifactsDir(t *testing.T) string {
-	if d := os.Getenv("HANDOVER_ARTIFACTS"); d != "" {
-		return filepath.Join(d, t.Name())
-	}
-	return filepath.Join(os.TempDir(), "handover-artifacts", t.Name())
-}
 
 func TestClusterLifecycle(t *testing.T) {
 	topo := topology.Default()
 	topo.Name = "handover-it"
-	requireIntegration(t, topo.Kubernetes)
+	testenv.RequireIntegration(t, topo.Kubernetes)
 	ctx := context.Background()
-	logger := testLogger{t}
+	logger := testenv.Logger{T: t}
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	volumesBefore := dockerLines(t, "volume", "ls", "-q")
 
@@ -87,7 +38,7 @@ func TestClusterLifecycle(t *testing.T) {
 	deleted := false
 	t.Cleanup(func() {
 		if t.Failed() {
-			dir := artifactsDir(t)
+			dir := testenv.ArtifactsDir(t)
 			t.Logf("collecting node logs into %s", dir)
 			_ = c.CollectLogs(dir)
 		}

@@ -1,0 +1,278 @@
+package cloudcluster_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/testenv"
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/simulate/simcloud"
+)
+
+// handoverBinary builds the CLI, which runs the cluster's simcloud.
+func handoverBinary(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "handover")
+	cmd := kexec.Command("go", "build", "-o", out, "github.com/handover-sh/handover/cmd/handover")
+	if _, err := kexec.CombinedOutputLines(cmd); err != nil {
+		t.Fatalf("building handover: %v", err)
+	}
+	return out
+}
+
+func TestInTreeCloud(t *testing.T) {
+	topo := topology.Default()
+	topo.Name, topo.ControlPlanes, topo.Workers = "handover-intree", 1, 2
+	testenv.RequireIntegration(t, topo.Kubernetes)
+	ctx := context.Background()
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	c, err := cloudcluster.Create(ctx, topo, cloudcluster.InTree,
+		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, handoverBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			_ = c.CollectLogs(testenv.ArtifactsDir(t))
+			_ = copyFile(filepath.Join(cloudcluster.StateDir(topo.Name), "audit.jsonl"), filepath.Join(testenv.ArtifactsDir(t), "simcloud-audit.jsonl"))
+		}
+		_ = cloudcluster.Delete(context.Background(), topo.Name, kubeconfig, testenv.Logger{T: t})
+	})
+	client, err := c.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := cloudcluster.URL(topo.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cloud := api.NewClient(url, "handover-test")
+	start := time.Now()
+
+	t.Run("kubelets set their own ProviderID, zone and instance type", func(t *testing.T) {
+		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range nodes.Items {
+			if want := simcloud.ProviderID(topo.Name, n.Name); n.Spec.ProviderID != want {
+				t.Errorf("%s: ProviderID %q, want %q", n.Name, n.Spec.ProviderID, want)
+			}
+			if n.Labels["topology.kubernetes.io/zone"] != simcloud.ZoneOf(n.Name) || n.Labels["node.kubernetes.io/instance-type"] == "" {
+				t.Errorf("%s: labels %v", n.Name, n.Labels)
+			}
+		}
+	})
+	t.Run("a LoadBalancer Service carries traffic from the host and goes with the Service", func(t *testing.T) {
+		testLoadBalancer(t, client, topo.Name)
+	})
+	t.Run("cross-node pod traffic follows the cloud route table", func(t *testing.T) {
+		testRoutes(t, c, client, cloud, topo.Name)
+	})
+	t.Run("a terminated instance's Node is removed by cloud-node-lifecycle", func(t *testing.T) {
+		victim := topo.Name + "-worker2"
+		if err := cloud.TerminateInstance(ctx, victim); err != nil {
+			t.Fatal(err)
+		}
+		err := wait.PollUntilContextTimeout(ctx, 2*time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+			_, err := client.CoreV1().Nodes().Get(ctx, victim, metav1.GetOptions{})
+			return err != nil, nil
+		})
+		if err != nil {
+			t.Fatalf("Node %s still exists 3 minutes after its instance was terminated", victim)
+		}
+	})
+	t.Run("the cloud's audit attributes the calls to kube-controller-manager and kubelets", func(t *testing.T) {
+		entries, err := cloud.Audit(ctx, start.Add(-5*time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, e := range entries {
+			seen[e.Component+"/"+e.Controller+"/"+e.Operation] = true
+		}
+		for _, want := range []string{
+			"kube-controller-manager/service/EnsureLoadBalancer",
+			"kube-controller-manager/service/DeleteLoadBalancer",
+			"kube-controller-manager/route/CreateRoute",
+			"kube-controller-manager/cloud-node-lifecycle/GetInstanceByProviderID",
+			"kubelet/kubelet/GetInstance",
+		} {
+			if !seen[want] {
+				t.Errorf("no audited call %s", want)
+			}
+		}
+		for k := range seen {
+			if strings.HasPrefix(k, "cloud-controller-manager/") {
+				t.Errorf("a cloud-controller-manager called the cloud in in-tree mode: %s", k)
+			}
+		}
+	})
+}
+
+func echoPod(name, node string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"app": "echo"}},
+		Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{
+			Name: "echo", Image: nodeimage.EchoImage, ImagePullPolicy: corev1.PullIfNotPresent, Args: []string{"serve"},
+		}}},
+	}
+}
+
+// startEchoPods runs an echo pod on each worker and waits for them.
+func startEchoPods(t *testing.T, client kubernetes.Interface, cluster string) []*corev1.Pod {
+	ctx := context.Background()
+	_ = wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := client.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
+		return err == nil, nil
+	})
+	var pods []*corev1.Pod
+	for i, node := range []string{cluster + "-worker", cluster + "-worker2"} {
+		name := fmt.Sprintf("echo-%d", i)
+		p, err := client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			if p, err = client.CoreV1().Pods("default").Create(ctx, echoPod(name, node), metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+			got, err := client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
+			if err == nil {
+				p = got
+			}
+			return err == nil && got.Status.Phase == corev1.PodRunning && got.Status.PodIP != "", nil
+		})
+		if err != nil {
+			t.Fatalf("pod %s not running", name)
+		}
+		pods = append(pods, p)
+	}
+	return pods
+}
+
+func testLoadBalancer(t *testing.T, client kubernetes.Interface, cluster string) {
+	ctx := context.Background()
+	startEchoPods(t, client, cluster)
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: corev1.ServiceSpec{
+		Type: corev1.ServiceTypeLoadBalancer, Selector: map[string]string{"app": "echo"},
+		Ports: []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(8080)}}}}
+	if _, err := client.CoreV1().Services("default").Create(ctx, svc, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var ip, body string
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		got, err := client.CoreV1().Services("default").Get(ctx, "web", metav1.GetOptions{})
+		if err != nil || len(got.Status.LoadBalancer.Ingress) == 0 {
+			return false, nil
+		}
+		ip = got.Status.LoadBalancer.Ingress[0].IP
+		body, err = httpGet("http://" + ip + "/")
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("no answer through the load balancer (ingress %q)", ip)
+	}
+	if !strings.HasPrefix(body, "echo-") {
+		t.Fatalf("load balancer answered %q", body)
+	}
+	if err := client.CoreV1().Services("default").Delete(ctx, "web", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err = wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
+		ids, err := kexec.OutputLines(kexec.Command("docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+cluster))
+		return err == nil && len(ids) == 0, nil
+	})
+	if err != nil {
+		t.Fatal("the load balancer container outlived its Service")
+	}
+}
+
+func testRoutes(t *testing.T, c *kindcluster.Cluster, client kubernetes.Interface, cloud *api.Client, cluster string) {
+	ctx := context.Background()
+	pods := startEchoPods(t, client, cluster)
+	cps, err := c.ControlPlanes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reach := func() error {
+		return cps[0].Command("kubectl", "exec", pods[0].Name, "--", "handover-echo", "get", "http://"+pods[1].Status.PodIP+":8080/").Run()
+	}
+	if err := reach(); err != nil {
+		t.Fatalf("pods cannot reach each other before the test: %v", err)
+	}
+	routes, err := cloud.Routes(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := ""
+	for _, r := range routes {
+		if r.TargetInstance == pods[1].Spec.NodeName {
+			target = r.Name
+		}
+	}
+	if target == "" {
+		t.Fatalf("no cloud route to %s in %+v", pods[1].Spec.NodeName, routes)
+	}
+	if err := cloud.DeleteRoute(ctx, "", target); err != nil {
+		t.Fatal(err)
+	}
+	failed, recovered := false, false
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) && !recovered {
+		if err := reach(); err != nil {
+			failed = true
+		} else if failed {
+			recovered = true
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if !failed {
+		t.Fatal("traffic never failed after its cloud route was removed: routes are not what carries it")
+	}
+	if !recovered {
+		t.Fatal("traffic did not recover: the route controller did not restore the route")
+	}
+}
+
+func httpGet(url string) (string, error) {
+	client := &http.Client{Timeout: 3 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return string(b), fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	return string(b), err
+}
+
+func copyFile(src, dst string) error {
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, raw, 0o644)
+}
