@@ -26,7 +26,7 @@ unit: ## unit tests only: no Docker needed
 # Integration tests run verbosely so their measurements (MEASURED lines) and
 # PASS/SKIP verdicts are in the log.
 INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/
-INTEGRATION_RUN  ?= Lifecycle|InTreeCloud
+INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud
 
 integration: images ## integration tests on real kind clusters
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)

@@ -111,6 +111,19 @@ func (a *Agent) writeConf(podCIDR string) error {
 	return os.Rename(tmp, path)
 }
 
+// enableForwarding makes the node route pod traffic, and ignores ICMP
+// redirects so that only the route table (the agent's or the cloud's)
+// decides where pod traffic goes.
 func enableForwarding() error {
-	return os.WriteFile("/proc/sys/net/ipv4/ip_forward", []byte("1"), 0o644)
+	for path, value := range map[string]string{
+		"/proc/sys/net/ipv4/ip_forward":                    "1",
+		"/proc/sys/net/ipv4/conf/all/accept_redirects":     "0",
+		"/proc/sys/net/ipv4/conf/default/accept_redirects": "0",
+		"/proc/sys/net/ipv4/conf/eth0/accept_redirects":    "0",
+	} {
+		if err := os.WriteFile(path, []byte(value), 0o644); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
 }

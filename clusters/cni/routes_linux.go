@@ -2,6 +2,7 @@ package cni
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/vishvananda/netlink"
 )
@@ -25,12 +26,18 @@ func SyncRoutes(want []Route) error {
 	if err != nil {
 		return fmt.Errorf("listing routes: %w", err)
 	}
+	removed := false
 	for i := range have {
 		if have[i].Dst != nil && !keep[have[i].Dst.String()] {
 			if err := netlink.RouteDel(&have[i]); err != nil {
 				return fmt.Errorf("removing stale route %s: %w", have[i].Dst, err)
 			}
+			removed = true
 		}
+	}
+	if removed {
+		// Cached next hops would keep a removed route working.
+		return os.WriteFile("/proc/sys/net/ipv4/route/flush", []byte("1"), 0o644)
 	}
 	return nil
 }

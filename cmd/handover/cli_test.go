@@ -39,7 +39,7 @@ func TestBadInputFailsWithOneLineFix(t *testing.T) {
 		"flags contradict":    {[]string{"cluster", "create", "--config", good, "--workers", "1"}, "--workers and --config"},
 		"bad role":            {[]string{"cluster", "add-node", "--role", "master"}, "use control-plane or worker"},
 		"unknown image":       {[]string{"images", "build", "v1.2.3"}, "unknown Kubernetes version"},
-		"unknown cloud mode":  {[]string{"cluster", "create", "--cloud", "aws"}, "use none or in-tree"},
+		"unknown cloud mode":  {[]string{"cluster", "create", "--cloud", "aws"}, "use none, in-tree or external"},
 		"in-tree on 1.31":     {[]string{"cluster", "create", "--cloud", "in-tree", "--kubernetes", "v1.31.4"}, "still has cloud loops"},
 	}
 	for name, c := range cases {

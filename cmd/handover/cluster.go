@@ -36,7 +36,8 @@ with ` + "`handover images build`" + `.
 
 Topology file fields: name, kubernetes, controlPlanes, workers, podSubnet,
 serviceSubnet. --cloud in-tree runs a simulated cloud for the cluster and the
-real in-tree cloud loops of kube-controller-manager v1.30 against it. The kubeconfig is merged where kind writes it ($KUBECONFIG or
+real in-tree cloud loops of kube-controller-manager v1.30 against it; --cloud
+external runs the upstream cloud-controller-manager instead. The kubeconfig is merged where kind writes it ($KUBECONFIG or
 ~/.kube/config, context kind-NAME) unless --kubeconfig is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -81,7 +82,7 @@ real in-tree cloud loops of kube-controller-manager v1.30 against it. The kubeco
 	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to write (default: kind's)")
 	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
 	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
-	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none, or in-tree (kube-controller-manager runs the cloud loops)")
+	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops, v1.30); external (cloud-controller-manager DaemonSet, kubelets --cloud-provider=external)")
 	return cmd
 }
 

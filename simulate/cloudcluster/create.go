@@ -31,9 +31,10 @@ func Validate(mode Mode, t topology.Topology) error {
 		}
 		return nil
 	case External:
-		return fmt.Errorf("--cloud external is not available yet: use none or in-tree")
+		_, err := nodeimage.Lookup(t.Kubernetes)
+		return err
 	}
-	return fmt.Errorf("--cloud %q: use none or in-tree", mode)
+	return fmt.Errorf("--cloud %q: use none, in-tree or external", mode)
 }
 
 // Create makes a cluster in the given cloud mode. self is the handover
@@ -52,13 +53,19 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, o kindcluster.C
 	if err != nil {
 		return nil, err
 	}
-	o.Configure = func(cfg *v1alpha4.Cluster) { configureInTree(cfg, t.Name) }
+	o.Configure = func(cfg *v1alpha4.Cluster) { configure(cfg, mode, t.Name) }
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
 		endpoint, err := c.InternalEndpoint()
 		if err != nil {
 			return err
 		}
-		return c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, url, t.Name))
+		if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, url, t.Name)); err != nil {
+			return err
+		}
+		if mode == External {
+			return c.Apply(ctx, CCMManifest(t.Kubernetes, t.Name, t.PodSubnet))
+		}
+		return nil
 	}
 	c, err := kindcluster.Create(ctx, t, o)
 	if err != nil {
@@ -68,13 +75,22 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, o kindcluster.C
 	return c, nil
 }
 
-// configureInTree mounts the cloud configuration into every node and turns
-// on the in-tree cloud provider in kube-controller-manager and kubelets.
-func configureInTree(cfg *v1alpha4.Cluster, cluster string) {
+// configure mounts the cloud configuration into every node and points the
+// kubelets (and, in-tree, kube-controller-manager) at the cloud.
+func configure(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
 	cfg.Networking.DisableDefaultCNI = true
 	mount := v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), "cloud-config.json"), ContainerPath: CloudConfigPath, Readonly: true}
 	for i := range cfg.Nodes {
 		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, mount)
+	}
+	if mode == External {
+		// The CCM sets ProviderIDs; until it has, new nodes carry the
+		// node.cloudprovider.kubernetes.io/uninitialized taint.
+		kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: external\n    provider-id: \"\""
+		cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
+			"kind: InitConfiguration\nnodeRegistration:"+kubelet,
+			"kind: JoinConfiguration\nnodeRegistration:"+kubelet)
+		return
 	}
 	kubelet := `
   kubeletExtraArgs:

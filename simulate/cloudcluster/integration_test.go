@@ -39,12 +39,22 @@ func handoverBinary(t *testing.T) string {
 }
 
 func TestInTreeCloud(t *testing.T) {
+	testCloudMode(t, cloudcluster.InTree, "kube-controller-manager")
+}
+
+func TestExternalCloud(t *testing.T) {
+	testCloudMode(t, cloudcluster.External, "cloud-controller-manager")
+}
+
+// testCloudMode checks that the manager that owns the cloud loops in a mode
+// really runs them against the simulated cloud, and nothing else does.
+func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 	topo := topology.Default()
-	topo.Name, topo.ControlPlanes, topo.Workers = "handover-intree", 1, 2
+	topo.Name, topo.ControlPlanes, topo.Workers = "handover-"+string(mode), 1, 2
 	testenv.RequireIntegration(t, topo.Kubernetes)
 	ctx := context.Background()
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	c, err := cloudcluster.Create(ctx, topo, cloudcluster.InTree,
+	c, err := cloudcluster.Create(ctx, topo, mode,
 		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, handoverBinary(t))
 	if err != nil {
 		t.Fatal(err)
@@ -67,20 +77,20 @@ func TestInTreeCloud(t *testing.T) {
 	cloud := api.NewClient(url, "handover-test")
 	start := time.Now()
 
-	t.Run("kubelets set their own ProviderID, zone and instance type", func(t *testing.T) {
+	t.Run("every node has its ProviderID, zone and instance type", func(t *testing.T) {
 		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range nodes.Items {
-			if want := simcloud.ProviderID(topo.Name, n.Name); n.Spec.ProviderID != want {
-				t.Errorf("%s: ProviderID %q, want %q", n.Name, n.Spec.ProviderID, want)
-			}
-			if n.Labels["topology.kubernetes.io/zone"] != simcloud.ZoneOf(n.Name) || n.Labels["node.kubernetes.io/instance-type"] == "" {
-				t.Errorf("%s: labels %v", n.Name, n.Labels)
-			}
+			checkInitialised(t, &n, topo.Name)
 		}
 	})
+	if mode == cloudcluster.External {
+		t.Run("a node joined later is uninitialised until the CCM initialises it", func(t *testing.T) {
+			testJoinedNode(t, c, client, topo.Name)
+		})
+	}
 	t.Run("a LoadBalancer Service carries traffic from the host and goes with the Service", func(t *testing.T) {
 		testLoadBalancer(t, client, topo.Name)
 	})
@@ -100,32 +110,106 @@ func TestInTreeCloud(t *testing.T) {
 			t.Fatalf("Node %s still exists 3 minutes after its instance was terminated", victim)
 		}
 	})
-	t.Run("the cloud's audit attributes the calls to kube-controller-manager and kubelets", func(t *testing.T) {
-		entries, err := cloud.Audit(ctx, start.Add(-5*time.Minute))
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen := map[string]bool{}
-		for _, e := range entries {
-			seen[e.Component+"/"+e.Controller+"/"+e.Operation] = true
-		}
-		for _, want := range []string{
-			"kube-controller-manager/service/EnsureLoadBalancer",
-			"kube-controller-manager/service/DeleteLoadBalancer",
-			"kube-controller-manager/route/CreateRoute",
-			"kube-controller-manager/cloud-node-lifecycle/GetInstanceByProviderID",
-			"kubelet/kubelet/GetInstance",
-		} {
-			if !seen[want] {
-				t.Errorf("no audited call %s", want)
-			}
-		}
-		for k := range seen {
-			if strings.HasPrefix(k, "cloud-controller-manager/") {
-				t.Errorf("a cloud-controller-manager called the cloud in in-tree mode: %s", k)
-			}
-		}
+	t.Run("the cloud's audit attributes the calls to "+manager, func(t *testing.T) {
+		testAudit(t, cloud, start, mode, manager)
 	})
+}
+
+const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
+
+func checkInitialised(t *testing.T, n *corev1.Node, cluster string) {
+	t.Helper()
+	if want := simcloud.ProviderID(cluster, n.Name); n.Spec.ProviderID != want {
+		t.Errorf("%s: ProviderID %q, want %q", n.Name, n.Spec.ProviderID, want)
+	}
+	if n.Labels["topology.kubernetes.io/zone"] != simcloud.ZoneOf(n.Name) || n.Labels["node.kubernetes.io/instance-type"] == "" {
+		t.Errorf("%s: labels %v", n.Name, n.Labels)
+	}
+	for _, taint := range n.Spec.Taints {
+		if taint.Key == uninitializedTaint {
+			t.Errorf("%s still has the %s taint", n.Name, uninitializedTaint)
+		}
+	}
+}
+
+// testJoinedNode watches Nodes while a worker joins and requires that it was
+// seen tainted and without ProviderID before the CCM initialised it.
+func testJoinedNode(t *testing.T, c *kindcluster.Cluster, client kubernetes.Interface, cluster string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w, err := client.CoreV1().Nodes().Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawUninitialised := map[string]bool{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev := range w.ResultChan() {
+			n, ok := ev.Object.(*corev1.Node)
+			if !ok {
+				continue
+			}
+			for _, taint := range n.Spec.Taints {
+				if taint.Key == uninitializedTaint && n.Spec.ProviderID == "" {
+					sawUninitialised[n.Name] = true
+				}
+			}
+		}
+	}()
+	name, err := c.AddNode(ctx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var node *corev1.Node
+	err = wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		node, err = client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		return err == nil && node.Spec.ProviderID != "", nil
+	})
+	if err != nil {
+		t.Fatalf("joined node %s never got a ProviderID", name)
+	}
+	cancel()
+	w.Stop()
+	<-done
+	if !sawUninitialised[name] {
+		t.Errorf("joined node %s was never seen with the %s taint and no ProviderID", name, uninitializedTaint)
+	}
+	checkInitialised(t, node, cluster)
+}
+
+func testAudit(t *testing.T, cloud *api.Client, start time.Time, mode cloudcluster.Mode, manager string) {
+	entries, err := cloud.Audit(context.Background(), start.Add(-5*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Component+"/"+e.Controller+"/"+e.Operation] = true
+	}
+	want := []string{
+		manager + "/service/EnsureLoadBalancer",
+		manager + "/service/DeleteLoadBalancer",
+		manager + "/route/CreateRoute",
+		manager + "/cloud-node-lifecycle/GetInstanceByProviderID",
+	}
+	other := "cloud-controller-manager/"
+	if mode == cloudcluster.InTree {
+		want = append(want, "kubelet/kubelet/GetInstance")
+	} else {
+		want = append(want, manager+"/cloud-node/GetInstance")
+		other = "kube-controller-manager/"
+	}
+	for _, w := range want {
+		if !seen[w] {
+			t.Errorf("no audited call %s", w)
+		}
+	}
+	for k := range seen {
+		if strings.HasPrefix(k, other) || (mode == cloudcluster.External && strings.HasPrefix(k, "kubelet/")) {
+			t.Errorf("%s called the cloud in %s mode: %s", strings.Split(k, "/")[0], mode, k)
+		}
+	}
 }
 
 func echoPod(name, node string) *corev1.Pod {
