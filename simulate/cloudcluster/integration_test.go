@@ -92,7 +92,10 @@ func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 		})
 	}
 	t.Run("a LoadBalancer Service carries traffic from the host and goes with the Service", func(t *testing.T) {
-		testLoadBalancer(t, client, topo.Name)
+		testLoadBalancer(t, client, topo.Name, "web")
+	})
+	t.Run("under 50% errors and throttling the manager retries, and converges once cleared", func(t *testing.T) {
+		testFaults(t, client, cloud, topo.Name, manager)
 	})
 	t.Run("cross-node pod traffic follows the cloud route table", func(t *testing.T) {
 		testRoutes(t, c, client, cloud, topo.Name)
@@ -252,18 +255,23 @@ func startEchoPods(t *testing.T, client kubernetes.Interface, cluster string) []
 	return pods
 }
 
-func testLoadBalancer(t *testing.T, client kubernetes.Interface, cluster string) {
-	ctx := context.Background()
-	startEchoPods(t, client, cluster)
-	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: corev1.ServiceSpec{
+func createLBService(t *testing.T, client kubernetes.Interface, name string) {
+	t.Helper()
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.ServiceSpec{
 		Type: corev1.ServiceTypeLoadBalancer, Selector: map[string]string{"app": "echo"},
 		Ports: []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(8080)}}}}
-	if _, err := client.CoreV1().Services("default").Create(ctx, svc, metav1.CreateOptions{}); err != nil {
+	if _, err := client.CoreV1().Services("default").Create(context.Background(), svc, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// waitServed waits until a LoadBalancer Service has an ingress IP that
+// answers HTTP from the host.
+func waitServed(t *testing.T, client kubernetes.Interface, name string, limit time.Duration) {
+	t.Helper()
 	var ip, body string
-	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
-		got, err := client.CoreV1().Services("default").Get(ctx, "web", metav1.GetOptions{})
+	err := wait.PollUntilContextTimeout(context.Background(), time.Second, limit, true, func(ctx context.Context) (bool, error) {
+		got, err := client.CoreV1().Services("default").Get(ctx, name, metav1.GetOptions{})
 		if err != nil || len(got.Status.LoadBalancer.Ingress) == 0 {
 			return false, nil
 		}
@@ -272,20 +280,116 @@ func testLoadBalancer(t *testing.T, client kubernetes.Interface, cluster string)
 		return err == nil, nil
 	})
 	if err != nil {
-		t.Fatalf("no answer through the load balancer (ingress %q)", ip)
+		t.Fatalf("no answer through the load balancer of %s (ingress %q)", name, ip)
 	}
 	if !strings.HasPrefix(body, "echo-") {
-		t.Fatalf("load balancer answered %q", body)
+		t.Fatalf("load balancer of %s answered %q", name, body)
 	}
-	if err := client.CoreV1().Services("default").Delete(ctx, "web", metav1.DeleteOptions{}); err != nil {
+}
+
+func testLoadBalancer(t *testing.T, client kubernetes.Interface, cluster, name string) {
+	ctx := context.Background()
+	startEchoPods(t, client, cluster)
+	createLBService(t, client, name)
+	waitServed(t, client, name, 2*time.Minute)
+	if err := client.CoreV1().Services("default").Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	err = wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
 		ids, err := kexec.OutputLines(kexec.Command("docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+cluster))
 		return err == nil && len(ids) == 0, nil
 	})
 	if err != nil {
 		t.Fatal("the load balancer container outlived its Service")
+	}
+}
+
+// testFaults turns on 50% errors and 2 QPS per caller, creates a
+// LoadBalancer Service, requires the audit to show the manager's calls
+// failing and being retried, then clears the knobs and requires the cluster
+// to converge: the Service served, every node's route back in the table.
+func testFaults(t *testing.T, client kubernetes.Interface, cloud *api.Client, cluster, manager string) {
+	ctx := context.Background()
+	startEchoPods(t, client, cluster)
+	if err := cloud.SetFaults(ctx, api.Faults{ErrorRate: map[string]float64{"*": 0.5}, ThrottleQPS: 2}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cloud.SetFaults(ctx, api.Faults{}) }()
+	start := time.Now()
+	createLBService(t, client, "faulty")
+	var calls, failed, retried int
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		entries, err := cloud.Audit(ctx, start)
+		if err != nil {
+			return false, nil
+		}
+		calls, failed, retried = retries(entries, manager)
+		return failed >= 2 && retried >= 1, nil
+	})
+	if err != nil {
+		t.Fatalf("under faults %s made %d calls, %d failed, %d retried after a failure: want failures and retries", manager, calls, failed, retried)
+	}
+	t.Logf("MEASURED: under 50%% errors + 2 QPS throttling, %s made %d calls in %s: %d failed by injection, %d operations retried after failing",
+		manager, calls, time.Since(start).Round(time.Second), failed, retried)
+	if err := cloud.SetFaults(ctx, api.Faults{}); err != nil {
+		t.Fatal(err)
+	}
+	waitServed(t, client, "faulty", 3*time.Minute)
+	waitRoutes(t, client, cloud, cluster)
+	if err := client.CoreV1().Services("default").Delete(ctx, "faulty", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// retries counts a component's calls, the ones failed by injection, and the
+// operations (controller + operation + resource) called again after failing.
+func retries(entries []api.AuditEntry, component string) (calls, failed, retried int) {
+	pending := map[string]bool{}
+	for _, e := range entries {
+		if e.Component != component {
+			continue
+		}
+		calls++
+		key := e.Controller + "/" + e.Operation + "/" + e.Resource
+		if pending[key] {
+			retried++
+			delete(pending, key)
+		}
+		if e.Fault != "" {
+			failed++
+			pending[key] = true
+		}
+	}
+	return calls, failed, retried
+}
+
+// waitRoutes waits until the cloud has a route for every node's pod CIDR.
+func waitRoutes(t *testing.T, client kubernetes.Interface, cloud *api.Client, cluster string) {
+	t.Helper()
+	var missing []string
+	err := wait.PollUntilContextTimeout(context.Background(), time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		routes, err := cloud.Routes(ctx, "")
+		if err != nil {
+			return false, nil
+		}
+		have := map[string]string{}
+		for _, r := range routes {
+			have[r.TargetInstance] = r.DestinationCIDR
+		}
+		missing = nil
+		for _, n := range nodes.Items {
+			if have[n.Name] != n.Spec.PodCIDR {
+				missing = append(missing, n.Name)
+			}
+		}
+		return len(missing) == 0, nil
+	})
+	if err != nil {
+		t.Fatalf("no cloud route for %v", missing)
 	}
 }
 
@@ -315,25 +419,32 @@ func testRoutes(t *testing.T, c *kindcluster.Cluster, client kubernetes.Interfac
 	if target == "" {
 		t.Fatalf("no cloud route to %s in %+v", pods[1].Spec.NodeName, routes)
 	}
+	// Hold the route controller off while the route is gone, so its
+	// absence is observed whatever the reconcile timing; then let it work.
+	if err := cloud.SetFaults(ctx, api.Faults{ErrorRate: map[string]float64{"CreateRoute": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cloud.SetFaults(ctx, api.Faults{}) }()
 	if err := cloud.DeleteRoute(ctx, "", target); err != nil {
 		t.Fatal(err)
 	}
-	failed, recovered := false, false
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) && !recovered {
-		if err := reach(); err != nil {
-			failed = true
-		} else if failed {
-			recovered = true
-		}
-		time.Sleep(500 * time.Millisecond)
+	if !eventually(60*time.Second, func() bool { return reach() != nil }) {
+		t.Fatal("traffic never failed after its cloud route was removed: the route table is not what carries it")
 	}
-	if !failed {
-		t.Fatal("traffic never failed after its cloud route was removed: routes are not what carries it")
+	if err := cloud.SetFaults(ctx, api.Faults{}); err != nil {
+		t.Fatal(err)
 	}
-	if !recovered {
+	if !eventually(90*time.Second, func() bool { return reach() == nil }) {
 		t.Fatal("traffic did not recover: the route controller did not restore the route")
 	}
+	waitRoutes(t, client, cloud, cluster)
+}
+
+// eventually polls cond every half second until it holds or limit passes.
+func eventually(limit time.Duration, cond func() bool) bool {
+	return wait.PollUntilContextTimeout(context.Background(), 500*time.Millisecond, limit, true, func(context.Context) (bool, error) {
+		return cond(), nil
+	}) == nil
 }
 
 func httpGet(url string) (string, error) {
