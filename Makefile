@@ -24,12 +24,13 @@ unit: ## unit tests only: no Docker needed
 	$(GO) test -short ./...
 
 # Integration tests run verbosely so their measurements (MEASURED lines) and
-# PASS/SKIP verdicts are in the log.
+# PASS/SKIP verdicts are in the log, and one package at a time: each creates
+# clusters, and two at once on two cores would distort what they measure.
 INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/
 INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud
 
 integration: images ## integration tests on real kind clusters
-	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)
 
 test: images ## all tests: vet and unit, then integration on real clusters
 	$(GO) vet ./...

@@ -40,6 +40,7 @@ func TestBadInputFailsWithOneLineFix(t *testing.T) {
 		"bad role":            {[]string{"cluster", "add-node", "--role", "master"}, "use control-plane or worker"},
 		"unknown image":       {[]string{"images", "build", "v1.2.3"}, "unknown Kubernetes version"},
 		"unknown cloud mode":  {[]string{"cluster", "create", "--cloud", "aws"}, "use none, in-tree or external"},
+		"bad ccm workload":    {[]string{"cluster", "create", "--cloud", "external", "--ccm", "static"}, "use daemonset or deployment"},
 		"in-tree on 1.31":     {[]string{"cluster", "create", "--cloud", "in-tree", "--kubernetes", "v1.31.4"}, "still has cloud loops"},
 	}
 	for name, c := range cases {

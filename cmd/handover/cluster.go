@@ -24,7 +24,7 @@ func newClusterCreate(g *globals) *cobra.Command {
 	var configPath, kubeconfig string
 	var wait time.Duration
 	var retain bool
-	var cloud string
+	var cloud, ccm string
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Create a multi-control-plane kind cluster from locally built node images",
@@ -65,7 +65,7 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
-			if _, err := cloudcluster.Create(cmd.Context(), t, mode, kindcluster.CreateOptions{Logger: g.logger,
+			if _, err := cloudcluster.Create(cmd.Context(), t, mode, ccm, kindcluster.CreateOptions{Logger: g.logger,
 				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self); err != nil {
 				return err
 			}
@@ -82,6 +82,7 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to write (default: kind's)")
 	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
 	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
+	f.StringVar(&ccm, "ccm", cloudcluster.DaemonSet, "with --cloud external, run the cloud-controller-manager as a daemonset or a deployment")
 	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops, v1.30); external (cloud-controller-manager DaemonSet, kubelets --cloud-provider=external)")
 	return cmd
 }

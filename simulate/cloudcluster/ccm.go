@@ -1,15 +1,26 @@
 package cloudcluster
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 )
 
-// CCMManifest runs the cloud-controller-manager as a DaemonSet on the control
-// planes (as the RKE2 AWS chart does), with the RBAC upstream documents for
-// it. extraArgs are added to its command line (e.g. leader migration flags).
-func CCMManifest(version, cluster, podSubnet string, extraArgs ...string) string {
+// Workloads the cloud-controller-manager can run as.
+const (
+	// DaemonSet on every control plane, as the RKE2 AWS chart runs it.
+	DaemonSet = "daemonset"
+	// Deployment with one replica per control plane, as the RKE2 Azure
+	// chart runs it.
+	Deployment = "deployment"
+)
+
+// CCMManifest runs the cloud-controller-manager on the control planes as a
+// DaemonSet, or as a Deployment of replicas, with the RBAC upstream documents
+// for it. extraArgs are added to its command line (e.g. leader migration
+// flags).
+func CCMManifest(workload string, replicas int, version, cluster, podSubnet string, extraArgs ...string) string {
 	args := []string{
 		"--cloud-provider=" + providerName,
 		"--cloud-config=" + CloudConfigPath,
@@ -28,9 +39,26 @@ func CCMManifest(version, cluster, podSubnet string, extraArgs ...string) string
 	for _, a := range args {
 		b.WriteString("        - " + a + "\n")
 	}
-	return strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", b.String(),
+	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", b.String(),
 		"CLOUD_CONFIG", CloudConfigPath).Replace(ccmManifest)
+	if workload == Deployment {
+		m = strings.Replace(m, "kind: DaemonSet\n", "kind: Deployment\n", 1)
+		m = strings.Replace(m, "spec:\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n",
+			fmt.Sprintf("spec:\n  replicas: %d\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n", replicas), 1)
+		// One replica per control plane, never two on one node.
+		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+antiAffinity, 1)
+	}
+	return m
 }
+
+const antiAffinity = `      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector:
+              matchLabels:
+                component: cloud-controller-manager
+            topologyKey: kubernetes.io/hostname
+`
 
 const ccmManifest = `apiVersion: v1
 kind: ServiceAccount

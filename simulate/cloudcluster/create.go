@@ -38,8 +38,12 @@ func Validate(mode Mode, t topology.Topology) error {
 }
 
 // Create makes a cluster in the given cloud mode. self is the handover
-// binary, which runs the cluster's simcloud in the background.
-func Create(ctx context.Context, t topology.Topology, mode Mode, o kindcluster.CreateOptions, self string) (*kindcluster.Cluster, error) {
+// binary, which runs the cluster's simcloud in the background; workload
+// (DaemonSet or Deployment) is how an external mode's CCM runs.
+func Create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string) (*kindcluster.Cluster, error) {
+	if workload != DaemonSet && workload != Deployment {
+		return nil, fmt.Errorf("--ccm %q: use %s or %s", workload, DaemonSet, Deployment)
+	}
 	if err := Validate(mode, t); err != nil {
 		return nil, err
 	}
@@ -63,7 +67,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, o kindcluster.C
 			return err
 		}
 		if mode == External {
-			return c.Apply(ctx, CCMManifest(t.Kubernetes, t.Name, t.PodSubnet))
+			return c.Apply(ctx, CCMManifest(workload, t.ControlPlanes, t.Kubernetes, t.Name, t.PodSubnet))
 		}
 		return nil
 	}

@@ -54,7 +54,7 @@ func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 	testenv.RequireIntegration(t, topo.Kubernetes)
 	ctx := context.Background()
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	c, err := cloudcluster.Create(ctx, topo, mode,
+	c, err := cloudcluster.Create(ctx, topo, mode, cloudcluster.DaemonSet,
 		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, handoverBinary(t))
 	if err != nil {
 		t.Fatal(err)
