@@ -3,8 +3,6 @@ package kindcluster_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -195,18 +193,4 @@ func testReplaceControlPlane(t *testing.T, c *kindcluster.Cluster, client kubern
 	if _, err := client.CoreV1().Nodes().Get(ctx, original, metav1.GetOptions{}); err == nil {
 		t.Fatalf("Node %s still exists", original)
 	}
-}
-
-func httpGet(url string) (string, error) {
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(url)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return string(body), fmt.Errorf("%s: %s", url, resp.Status)
-	}
-	return string(body), err
 }

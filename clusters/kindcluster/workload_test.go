@@ -13,19 +13,10 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/testenv"
 )
 
 const echoNodePort = 30080
-
-func echoPod(name, node string) *corev1.Pod {
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"app": "echo"}},
-		Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{
-			Name: "echo", Image: nodeimage.EchoImage, ImagePullPolicy: corev1.PullIfNotPresent, Args: []string{"serve"},
-		}}},
-	}
-}
 
 // startEchoPods runs an echo pod on each of two workers (plus a NodePort
 // Service) and returns the pods once Running.
@@ -42,7 +33,7 @@ func startEchoPods(t *testing.T, client kubernetes.Interface) []*corev1.Pod {
 	for i, node := range []string{"handover-it-worker", "handover-it-worker2"} {
 		p, err := client.CoreV1().Pods("default").Get(ctx, "echo-"+string(rune('a'+i)), metav1.GetOptions{})
 		if err != nil {
-			if p, err = client.CoreV1().Pods("default").Create(ctx, echoPod("echo-"+string(rune('a'+i)), node), metav1.CreateOptions{}); err != nil {
+			if p, err = client.CoreV1().Pods("default").Create(ctx, testenv.EchoPod("echo-"+string(rune('a'+i)), node), metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -110,7 +101,7 @@ func testNodePort(t *testing.T, client kubernetes.Interface) {
 		url := "http://" + ip + ":30080/"
 		var body string
 		err := wait.PollUntilContextTimeout(context.Background(), 500*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-			body, err = httpGet(url)
+			body, err = testenv.HTTPGet(url)
 			return err == nil, nil
 		})
 		if err != nil {

@@ -3,8 +3,6 @@ package cloudcluster_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +17,6 @@ import (
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/simulate/cloud/api"
@@ -215,15 +212,6 @@ func testAudit(t *testing.T, cloud *api.Client, start time.Time, mode cloudclust
 	}
 }
 
-func echoPod(name, node string) *corev1.Pod {
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"app": "echo"}},
-		Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{
-			Name: "echo", Image: nodeimage.EchoImage, ImagePullPolicy: corev1.PullIfNotPresent, Args: []string{"serve"},
-		}}},
-	}
-}
-
 // startEchoPods runs an echo pod on each worker and waits for them.
 func startEchoPods(t *testing.T, client kubernetes.Interface, cluster string) []*corev1.Pod {
 	ctx := context.Background()
@@ -236,7 +224,7 @@ func startEchoPods(t *testing.T, client kubernetes.Interface, cluster string) []
 		name := fmt.Sprintf("echo-%d", i)
 		p, err := client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
-			if p, err = client.CoreV1().Pods("default").Create(ctx, echoPod(name, node), metav1.CreateOptions{}); err != nil {
+			if p, err = client.CoreV1().Pods("default").Create(ctx, testenv.EchoPod(name, node), metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -276,7 +264,7 @@ func waitServed(t *testing.T, client kubernetes.Interface, name string, limit ti
 			return false, nil
 		}
 		ip = got.Status.LoadBalancer.Ingress[0].IP
-		body, err = httpGet("http://" + ip + "/")
+		body, err = testenv.HTTPGet("http://" + ip + "/")
 		return err == nil, nil
 	})
 	if err != nil {
@@ -445,20 +433,6 @@ func eventually(limit time.Duration, cond func() bool) bool {
 	return wait.PollUntilContextTimeout(context.Background(), 500*time.Millisecond, limit, true, func(context.Context) (bool, error) {
 		return cond(), nil
 	}) == nil
-}
-
-func httpGet(url string) (string, error) {
-	client := &http.Client{Timeout: 3 * time.Second}
-	resp, err := client.Get(url)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return string(b), fmt.Errorf("%s: %s", url, resp.Status)
-	}
-	return string(b), err
 }
 
 func copyFile(src, dst string) error {

@@ -19,10 +19,7 @@ tool k8s.io/kubernetes/cmd/kube-proxy
 
 require (
 	github.com/handover-sh/handover/simulate/cloud v0.0.0-00010101000000-000000000000
-	k8s.io/apimachinery v0.30.14
-	k8s.io/cloud-provider v0.30.14
 	k8s.io/component-base v0.30.14
-	k8s.io/klog/v2 v2.120.1
 	k8s.io/kubernetes v1.30.14
 )
 
@@ -186,9 +183,11 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/api v0.30.14 // indirect
 	k8s.io/apiextensions-apiserver v0.0.0 // indirect
+	k8s.io/apimachinery v0.30.14 // indirect
 	k8s.io/apiserver v0.30.14 // indirect
 	k8s.io/cli-runtime v0.30.14 // indirect
 	k8s.io/client-go v0.30.14 // indirect
+	k8s.io/cloud-provider v0.30.14 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
 	k8s.io/component-helpers v0.30.14 // indirect
 	k8s.io/controller-manager v0.30.14 // indirect
@@ -196,6 +195,7 @@ require (
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.0.0 // indirect
 	k8s.io/endpointslice v0.0.0 // indirect
+	k8s.io/klog/v2 v2.120.1 // indirect
 	k8s.io/kms v0.30.14 // indirect
 	k8s.io/kube-aggregator v0.0.0 // indirect
 	k8s.io/kube-controller-manager v0.0.0 // indirect

@@ -1,45 +1,11 @@
-// Command cloud-controller-manager is the upstream out-of-tree manager
-// (k8s.io/cloud-provider/app) with the simulated cloud's provider registered.
+// Command cloud-controller-manager is the upstream out-of-tree manager with
+// the simulated cloud's provider registered (see simulate/cloud/ccm).
 package main
 
 import (
 	"os"
 
-	"k8s.io/apimachinery/pkg/util/wait"
-	cloudprovider "k8s.io/cloud-provider"
-	"k8s.io/cloud-provider/app"
-	"k8s.io/cloud-provider/app/config"
-	"k8s.io/cloud-provider/names"
-	"k8s.io/cloud-provider/options"
-	"k8s.io/component-base/cli"
-	cliflag "k8s.io/component-base/cli/flag"
-	_ "k8s.io/component-base/logs/json/register"
-	_ "k8s.io/component-base/metrics/prometheus/clientgo"
-	_ "k8s.io/component-base/metrics/prometheus/version"
-	"k8s.io/klog/v2"
-
-	"github.com/handover-sh/handover/simulate/cloud/provider"
+	"github.com/handover-sh/handover/simulate/cloud/ccm"
 )
 
-func main() {
-	provider.Register("cloud-controller-manager")
-	opts, err := options.NewCloudControllerManagerOptions()
-	if err != nil {
-		klog.Fatalf("unable to initialize command options: %v", err)
-	}
-	command := app.NewCloudControllerManagerCommand(opts, initCloud, app.DefaultInitFuncConstructors,
-		names.CCMControllerAliases(), cliflag.NamedFlagSets{}, wait.NeverStop)
-	os.Exit(cli.Run(command))
-}
-
-func initCloud(c *config.CompletedConfig) cloudprovider.Interface {
-	cc := c.ComponentConfig.KubeCloudShared.CloudProvider
-	cloud, err := cloudprovider.InitCloudProvider(cc.Name, cc.CloudConfigFile)
-	if err != nil {
-		klog.Fatalf("cloud provider could not be initialized: %v", err)
-	}
-	if cloud == nil {
-		klog.Fatalf("cloud provider %q is not registered (this build registers %q)", cc.Name, provider.Name)
-	}
-	return cloud
-}
+func main() { os.Exit(ccm.Main()) }
