@@ -13,31 +13,28 @@ func (s *Server) listInstances(r *http.Request) (any, error) {
 }
 
 func (s *Server) getInstanceByProviderID(r *http.Request) (any, error) {
-	all, err := s.instances(r.Context())
-	if err != nil {
-		return nil, err
-	}
 	id := r.PathValue("id")
-	for _, in := range all {
-		if in.ProviderID == id {
-			return in, nil
-		}
-	}
-	return nil, notFound("no instance with ProviderID %s", id)
+	return s.findInstance(r, "ProviderID "+id, func(in api.Instance) bool { return in.ProviderID == id })
 }
 
 func (s *Server) getInstance(r *http.Request) (any, error) {
+	name := r.PathValue("name")
+	return s.findInstance(r, name, func(in api.Instance) bool { return in.Name == name })
+}
+
+// findInstance returns the first live instance that matches, or a 404 naming
+// what was looked for.
+func (s *Server) findInstance(r *http.Request, what string, match func(api.Instance) bool) (any, error) {
 	all, err := s.instances(r.Context())
 	if err != nil {
 		return nil, err
 	}
-	name := r.PathValue("name")
 	for _, in := range all {
-		if in.Name == name {
+		if match(in) {
 			return in, nil
 		}
 	}
-	return nil, notFound("no instance %s", name)
+	return nil, notFound("no instance %s", what)
 }
 
 func (s *Server) terminateInstance(r *http.Request) (any, error) {
