@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runCLI runs the root command with args and returns its error.
@@ -53,5 +54,25 @@ func TestBadInputFailsWithOneLineFix(t *testing.T) {
 				t.Fatalf("error is not one line: %q", err)
 			}
 		})
+	}
+}
+
+func TestFaultsFromFlags(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	f, err := faultsFromFlags([]string{"*=0.5", "CreateRoute=1"}, time.Second, 2, time.Minute, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ErrorRate["*"] != 0.5 || f.ErrorRate["CreateRoute"] != 1 || f.Latency.Duration != time.Second || f.ThrottleQPS != 2 ||
+		len(f.Outages) != 1 || !f.Outages[0].End.Equal(now.Add(time.Minute)) {
+		t.Fatalf("knobs %+v", f)
+	}
+	for _, bad := range []string{"EnsureLoadBalancer", "=0.5", "x=2", "x=-1", "x=abc"} {
+		if _, err := faultsFromFlags([]string{bad}, 0, 0, 0, now); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: want a one-line error, got %v", bad, err)
+		}
+	}
+	if err := runCLI(t, "simcloud", "faults", "--name", "no-such-cluster"); err == nil || !strings.Contains(err.Error(), "has no simulated cloud") {
+		t.Errorf("unknown cluster: %v", err)
 	}
 }
