@@ -18,20 +18,9 @@ type Builder struct {
 	CacheDir  string
 	SourceDir string // root of the handover source tree
 	Mirror    string // Debian mirror for debootstrap
-	// Extra are added to every node image: binaries and preloaded images the
-	// simulated cloud's manager builds contribute.
-	Extra []Extra
 
 	goVersion string
 	kindDir   string
-}
-
-// Extra is an additional artifact for node images, keyed by its content.
-type Extra struct {
-	// Files are copied into the node (binaries, manifests).
-	Files []file
-	// ImageTars are `docker save` archives preloaded into containerd.
-	ImageTars []string
 }
 
 // NewBuilder checks the build tools and finds the kind module.

@@ -30,12 +30,6 @@ func (b *Builder) nodeImage(ctx context.Context, r Release, base, own string) (s
 	for i, t := range tars {
 		files = append(files, file{Path: fmt.Sprintf("/kind/images/%02d.tar", i), Mode: 0o644, Src: t.Path})
 	}
-	for _, e := range b.Extra {
-		files = append(files, e.Files...)
-		for i, t := range e.ImageTars {
-			files = append(files, file{Path: fmt.Sprintf("/kind/images/extra-%02d.tar", i), Mode: 0o644, Src: t})
-		}
-	}
 	key := (&Key{}).Add("base", base)
 	if err := key.AddImageFiles(files); err != nil {
 		return "", err

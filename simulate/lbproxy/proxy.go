@@ -2,7 +2,6 @@ package lbproxy
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"sort"
@@ -231,9 +230,6 @@ func TCPCheck(ctx context.Context, address string) error {
 	}
 	return c.Close()
 }
-
-// ErrNoBackends is returned by helpers when a proxy has nothing to relay to.
-var ErrNoBackends = errors.New("no backends")
 
 func dedupe(in []string) []string {
 	seen := map[string]bool{}

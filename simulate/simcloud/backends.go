@@ -26,7 +26,7 @@ type LoadBalancers interface {
 
 // Routes programs the route table into the network.
 type Routes interface {
-	Sync(ctx context.Context, routes []api.Route, instances []api.Instance) error
+	Sync(ctx context.Context, routes []api.Route) error
 }
 
 // Backends are what the cloud's resources are made of.

@@ -186,4 +186,4 @@ func copyInto(ctx context.Context, container, path string, data []byte) error {
 type NoRoutes struct{}
 
 // Sync accepts every table.
-func (NoRoutes) Sync(context.Context, []api.Route, []api.Instance) error { return nil }
+func (NoRoutes) Sync(context.Context, []api.Route) error { return nil }

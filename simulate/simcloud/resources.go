@@ -171,10 +171,6 @@ func (s *Server) deleteRoute(r *http.Request) (any, error) {
 // changeRoutes applies a change, programs the whole table, then saves it;
 // if programming fails the change is undone.
 func (s *Server) changeRoutes(r *http.Request, change func(map[string]api.Route)) error {
-	instances, err := s.instances(r.Context())
-	if err != nil {
-		return err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	before := map[string]api.Route{}
@@ -182,7 +178,7 @@ func (s *Server) changeRoutes(r *http.Request, change func(map[string]api.Route)
 		before[k] = v
 	}
 	change(s.state.Routes)
-	if err := s.opts.Backends.Routes.Sync(r.Context(), s.sortedRoutes(), instances); err != nil {
+	if err := s.opts.Backends.Routes.Sync(r.Context(), s.sortedRoutes()); err != nil {
 		s.state.Routes = before
 		return err
 	}

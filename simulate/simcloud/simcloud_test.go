@@ -72,7 +72,7 @@ func (f *fakeBackends) Delete(_ context.Context, name string) error {
 	return nil
 }
 
-func (f *fakeBackends) Sync(_ context.Context, routes []api.Route, _ []api.Instance) error {
+func (f *fakeBackends) Sync(_ context.Context, routes []api.Route) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.routes = routes
