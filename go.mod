@@ -16,6 +16,8 @@ require (
 	sigs.k8s.io/yaml v1.6.0
 )
 
+require gopkg.in/evanphx/json-patch.v4 v4.12.0 // indirect
+
 require (
 	al.essio.dev/pkg/shellescape v1.5.1 // indirect
 	github.com/BurntSushi/toml v1.4.0 // indirect

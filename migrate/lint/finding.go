@@ -1,0 +1,64 @@
+// Package lint checks a leader migration before anything in a cluster
+// changes: the LeaderMigrationConfiguration each manager reads, against the
+// controller names that manager version really filters on; the two sides
+// against each other; the managers' flags; and the lease RBAC.
+package lint
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity of a finding: errors stop a run unless forced.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Finding is one problem, where it is, and what to do about it.
+type Finding struct {
+	Severity Severity
+	Where    string // file and field path, or flag
+	Problem  string
+	Fix      string
+}
+
+func (f Finding) String() string {
+	s := fmt.Sprintf("%s: %s: %s", f.Severity, f.Where, f.Problem)
+	if f.Fix != "" {
+		s += "\n    fix: " + f.Fix
+	}
+	return s
+}
+
+// Findings is a lint result.
+type Findings []Finding
+
+// Errors counts the findings of severity Error.
+func (fs Findings) Errors() int {
+	n := 0
+	for _, f := range fs {
+		if f.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+func (fs Findings) String() string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.String() + "\n")
+	}
+	return b.String()
+}
+
+// Err is nil when there are no errors, else one error listing them all.
+func (fs Findings) Err() error {
+	if fs.Errors() == 0 {
+		return nil
+	}
+	return fmt.Errorf("leader migration lint found %d error(s):\n%s", fs.Errors(), fs.String())
+}

@@ -1,0 +1,173 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+// Side is one controller manager taking part in a migration, as its flags
+// and configuration file set it up.
+type Side struct {
+	Component       string // kube-controller-manager or cloud-controller-manager
+	Version         string
+	LeaderMigration bool             // --enable-leader-migration
+	ConfigPath      string           // --leader-migration-config; "" = built-in default
+	Config          *lmconfig.Config // the parsed file, nil when ConfigPath is ""
+	CloudProvider   string           // --cloud-provider
+	FeatureGates    string           // --feature-gates
+}
+
+func (s Side) where(field string) string {
+	if s.ConfigPath == "" {
+		return s.Component + " " + field
+	}
+	return s.ConfigPath + ": " + field
+}
+
+// runsCloudControllers reports whether the side runs the cloud loops at all:
+// a kube-controller-manager only with an in-tree provider.
+func (s Side) runsCloudControllers() bool {
+	if s.Component == lmconfig.KCM {
+		return s.CloudProvider != "" && s.CloudProvider != "external"
+	}
+	return true
+}
+
+// Lint checks every side on its own, then the sides against each other.
+func Lint(sides ...Side) Findings {
+	var out Findings
+	for _, s := range sides {
+		out = append(out, lintSide(s)...)
+	}
+	return append(out, lintPairs(sides)...)
+}
+
+func lintSide(s Side) Findings {
+	if s.Component != lmconfig.KCM && s.Component != lmconfig.CCM {
+		return Findings{{Error, "component", fmt.Sprintf("unknown controller manager %q", s.Component),
+			"use kube-controller-manager or cloud-controller-manager"}}
+	}
+	out := lintFlags(s)
+	m, err := LookupManager(s.Component, s.Version)
+	if err != nil {
+		return append(out, Finding{Warning, s.Component + " version", err.Error(), "controller names are not checked"})
+	}
+	if !s.LeaderMigration {
+		return out
+	}
+	if s.Config == nil {
+		return append(out, lintDefault(s, m)...)
+	}
+	return append(out, lintConfig(s, m)...)
+}
+
+func lintFlags(s Side) Findings {
+	var out Findings
+	if strings.Contains(s.FeatureGates, "ControllerManagerLeaderMigration") {
+		out = append(out, Finding{Error, s.Component + " --feature-gates",
+			"ControllerManagerLeaderMigration went GA in 1.24 and the gate was removed; " + s.Component + " " + s.Version + " refuses to start with an unknown feature gate",
+			"drop ControllerManagerLeaderMigration from --feature-gates; --enable-leader-migration is enough"})
+	}
+	if s.ConfigPath != "" && !s.LeaderMigration {
+		out = append(out, Finding{Warning, s.Component + " --leader-migration-config",
+			"is ignored without --enable-leader-migration", "add --enable-leader-migration or drop the flag"})
+	}
+	if s.Component == lmconfig.KCM && s.LeaderMigration && !s.runsCloudControllers() {
+		out = append(out, Finding{Error, "kube-controller-manager --enable-leader-migration",
+			"a kube-controller-manager without an in-tree cloud provider (version N+1) MUST NOT take part in leader migration: it would hold the migration lease without running the cloud controllers",
+			"remove --enable-leader-migration and --leader-migration-config from the N+1 kube-controller-manager"})
+	}
+	if s.Component == lmconfig.KCM && s.runsCloudControllers() && minorAtLeast(s.Version, 31) {
+		out = append(out, Finding{Error, "kube-controller-manager --cloud-provider",
+			fmt.Sprintf("kube-controller-manager %s has no in-tree cloud providers; --cloud-provider=%s stops it", s.Version, s.CloudProvider),
+			"unset --cloud-provider (or set external) and run the cloud controllers in cloud-controller-manager"})
+	}
+	return out
+}
+
+func lintDefault(s Side, m Manager) Findings {
+	var missing []string
+	for _, n := range m.Default {
+		if !m.Runs(n) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return Findings{{Error, s.Component + " --leader-migration-config (unset)",
+		fmt.Sprintf("the built-in default configuration names %s, which %s %s does not have (its controllers are %s); the leader-migration filter matches none of them, so this manager runs every cloud controller under its own main lease, outside the migration lock",
+			strings.Join(missing, ", "), s.Component, s.Version, strings.Join(m.Controllers, ", ")),
+		"pass --leader-migration-config with the canonical names (" + strings.Join(m.CloudControllers, ", ") + ")"}}
+}
+
+func lintConfig(s Side, m Manager) Findings {
+	c := s.Config
+	var out Findings
+	if c.Kind != lmconfig.Kind || c.APIVersion != lmconfig.APIVersion {
+		out = append(out, Finding{Error, s.where("kind/apiVersion"),
+			fmt.Sprintf("is %s %s", c.Kind, c.APIVersion), "use kind: " + lmconfig.Kind + " and apiVersion: " + lmconfig.APIVersion})
+	}
+	if c.LeaderName == "" {
+		out = append(out, Finding{Error, s.where("leaderName"), "is empty", "set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
+	}
+	switch c.ResourceLock {
+	case "leases":
+	case "endpoints":
+		out = append(out, Finding{Error, s.where("resourceLock"),
+			"endpoints locks were removed from client-go in 1.27; " + s.Component + " " + s.Version + " cannot take the migration lock", "use resourceLock: leases"})
+	default:
+		out = append(out, Finding{Error, s.where("resourceLock"), fmt.Sprintf("%q is not a lock type", c.ResourceLock), "use resourceLock: leases"})
+	}
+	if len(c.ControllerLeaders) == 0 {
+		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(m.CloudControllers, ", ")})
+	}
+	seen := map[string]bool{}
+	for i, l := range c.ControllerLeaders {
+		out = append(out, lintLeader(s, m, fmt.Sprintf("controllerLeaders[%d]", i), l, seen)...)
+	}
+	return out
+}
+
+func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, seen map[string]bool) Findings {
+	var out Findings
+	switch {
+	case l.Name == "":
+		out = append(out, Finding{Error, s.where(path + ".name"), "is empty", "name one of " + strings.Join(m.Controllers, ", ")})
+	case m.Aliases[l.Name] != "":
+		out = append(out, Finding{Error, s.where(path + ".name"),
+			fmt.Sprintf("%q is an alias; %s %s's leader-migration filter compares canonical names only, so it matches nothing and %s runs outside the migration lock",
+				l.Name, s.Component, s.Version, m.Aliases[l.Name]),
+			fmt.Sprintf("use name: %s", m.Aliases[l.Name])})
+	case !m.Runs(l.Name):
+		out = append(out, Finding{Error, s.where(path + ".name"),
+			fmt.Sprintf("%q is not a controller of %s %s", l.Name, s.Component, s.Version),
+			"use one of " + strings.Join(m.Controllers, ", ")})
+	case seen[l.Name]:
+		out = append(out, Finding{Error, s.where(path + ".name"), fmt.Sprintf("%q is listed twice", l.Name), "keep one entry per controller"})
+	}
+	seen[l.Name] = true
+	switch l.Component {
+	case lmconfig.KCM, lmconfig.CCM, lmconfig.Wildcard:
+	default:
+		out = append(out, Finding{Error, s.where(path + ".component"),
+			fmt.Sprintf("%q is not a component: no manager would run %s", l.Component, l.Name),
+			"use kube-controller-manager, cloud-controller-manager or *"})
+	}
+	if s.Component == lmconfig.CCM && l.Component == lmconfig.KCM {
+		out = append(out, Finding{Error, s.where(path + ".component"),
+			fmt.Sprintf("cloud-controller-manager's configuration gives %s to kube-controller-manager: once the version-N kube-controller-managers are gone nothing runs it", l.Name),
+			"use component: cloud-controller-manager in the configuration cloud-controller-manager reads"})
+	}
+	return out
+}
+
+func minorAtLeast(v string, minor int) bool {
+	var maj, min int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(v, "v"), "%d.%d", &maj, &min); err != nil {
+		return false
+	}
+	return maj > 1 || (maj == 1 && min >= minor)
+}

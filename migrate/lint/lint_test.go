@@ -1,0 +1,87 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+var canonical = []string{ServiceLB, NodeRoute, CloudNodeLifecycle}
+
+func kcmN(cfg *lmconfig.Config) Side {
+	return Side{Component: lmconfig.KCM, Version: "v1.30.14", LeaderMigration: true, ConfigPath: "kcm.yaml", Config: cfg, CloudProvider: "kind"}
+}
+
+func ccmN1(cfg *lmconfig.Config) Side {
+	return Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, ConfigPath: "ccm.yaml", Config: cfg}
+}
+
+func TestLintCleanTaskDoc(t *testing.T) {
+	fs := Lint(kcmN(lmconfig.New(lmconfig.KCM, canonical...)), ccmN1(lmconfig.New(lmconfig.CCM, canonical...)),
+		Side{Component: lmconfig.KCM, Version: "v1.31.4"})
+	if len(fs) != 0 {
+		t.Fatalf("clean task-doc migration: want no findings, got\n%s", fs)
+	}
+}
+
+func TestLintFires(t *testing.T) {
+	with := func(f func(c *lmconfig.Config)) *lmconfig.Config {
+		c := lmconfig.New(lmconfig.CCM, canonical...)
+		f(c)
+		return c
+	}
+	kcm := kcmN(lmconfig.New(lmconfig.KCM, canonical...))
+	for _, tc := range []struct {
+		name  string
+		sides []Side
+		where string // the field the error must name
+		says  string
+	}{
+		{"task-doc alias names", []Side{kcmN(lmconfig.New(lmconfig.KCM, "route", "service", "cloud-node-lifecycle"))},
+			"kcm.yaml: controllerLeaders[0].name", "use name: node-route-controller"},
+		{"unknown controller", []Side{kcm, ccmN1(with(func(c *lmconfig.Config) { c.ControllerLeaders[1].Name = "service-controler" }))},
+			"ccm.yaml: controllerLeaders[1].name", "not a controller of cloud-controller-manager"},
+		{"component typo", []Side{kcm, ccmN1(with(func(c *lmconfig.Config) { c.ControllerLeaders[0].Component = "cloud-controler-manager" }))},
+			"ccm.yaml: controllerLeaders[0].component", "is not a component"},
+		{"ccm config gives controllers to kcm", []Side{kcm, ccmN1(lmconfig.New(lmconfig.KCM, canonical...))},
+			"ccm.yaml: controllerLeaders[0].component", "nothing runs it"},
+		{"leaderName differs", []Side{kcm, ccmN1(with(func(c *lmconfig.Config) { c.LeaderName = "other" }))},
+			"ccm.yaml: leaderName", "different migration leases"},
+		{"empty leaderName", []Side{ccmN1(with(func(c *lmconfig.Config) { c.LeaderName = "" }))},
+			"ccm.yaml: leaderName", "is empty"},
+		{"endpoints lock", []Side{ccmN1(with(func(c *lmconfig.Config) { c.ResourceLock = "endpoints" }))},
+			"ccm.yaml: resourceLock", "removed"},
+		{"duplicate entry", []Side{ccmN1(with(func(c *lmconfig.Config) { c.ControllerLeaders[2].Name = ServiceLB }))},
+			"ccm.yaml: controllerLeaders[2].name", "listed twice"},
+		{"controller missing on one side", []Side{kcm, ccmN1(lmconfig.New(lmconfig.CCM, ServiceLB, NodeRoute))},
+			"kcm.yaml: controllerLeaders[2].name", "it runs in both"},
+		{"ccm without leader migration", []Side{kcm, {Component: lmconfig.CCM, Version: "v1.31.4"}},
+			"cloud-controller-manager --enable-leader-migration", "both managers run every cloud controller"},
+		{"N+1 kcm with leader migration", []Side{{Component: lmconfig.KCM, Version: "v1.31.4", LeaderMigration: true, ConfigPath: "kcm.yaml", Config: lmconfig.New(lmconfig.KCM, canonical...)}},
+			"kube-controller-manager --enable-leader-migration", "MUST NOT"},
+		{"removed feature gate", []Side{{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind", FeatureGates: "ControllerManagerLeaderMigration=true"}},
+			"kube-controller-manager --feature-gates", "removed"},
+		{"default configuration", []Side{{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind", LeaderMigration: true}},
+			"kube-controller-manager --leader-migration-config (unset)", "matches none"},
+		{"in-tree provider on 1.31", []Side{{Component: lmconfig.KCM, Version: "v1.31.4", CloudProvider: "kind"}},
+			"kube-controller-manager --cloud-provider", "no in-tree cloud providers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := Lint(tc.sides...)
+			for _, f := range fs {
+				if f.Severity == Error && f.Where == tc.where && strings.Contains(f.Problem+f.Fix, tc.says) {
+					return
+				}
+			}
+			t.Fatalf("want an error at %q saying %q, got\n%s", tc.where, tc.says, fs)
+		})
+	}
+}
+
+func TestLintUnknownVersionWarns(t *testing.T) {
+	fs := Lint(Side{Component: lmconfig.CCM, Version: "v1.40.0", LeaderMigration: true})
+	if len(fs) != 1 || fs[0].Severity != Warning || fs.Err() != nil {
+		t.Fatalf("want one warning, got\n%s", fs)
+	}
+}

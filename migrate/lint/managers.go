@@ -1,0 +1,98 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/version"
+)
+
+// Manager is what one controller manager of one Kubernetes minor does with a
+// LeaderMigrationConfiguration, read off its source (managers_source_test.go
+// checks these tables against that source).
+type Manager struct {
+	Component string
+	Minor     string
+	// Controllers are the names the manager's leader-migration filter
+	// compares controllerLeaders[].name with: its canonical controller names.
+	Controllers []string
+	// Aliases are the short names the --controllers flag accepts; the
+	// leader-migration filter does not translate them.
+	Aliases map[string]string
+	// Default is what --enable-leader-migration without a file uses.
+	Default []string
+	// CloudControllers are the controllers that need a cloud provider.
+	CloudControllers []string
+}
+
+// Canonical cloud controller names shared by both managers since 1.28.
+const (
+	ServiceLB          = "service-lb-controller"
+	NodeRoute          = "node-route-controller"
+	CloudNodeLifecycle = "cloud-node-lifecycle-controller"
+	CloudNode          = "cloud-node-controller"
+	NodeIPAM           = "node-ipam-controller"
+)
+
+// defaultNames are the controller names of the built-in default
+// configuration in k8s.io/controller-manager v0.30 and v0.31.
+var defaultNames = []string{"route-controller", "service-controller", "cloud-node-lifecycle-controller"}
+
+var managers = managerTable()
+
+func managerTable() map[string]Manager {
+	managers := map[string]Manager{}
+	for _, minor := range []string{"1.30", "1.31"} {
+		managers["kube-controller-manager/"+minor] = Manager{
+			Component:        "kube-controller-manager",
+			Minor:            minor,
+			Controllers:      []string{ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM},
+			Aliases:          map[string]string{"service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
+			Default:          defaultNames,
+			CloudControllers: []string{ServiceLB, NodeRoute, CloudNodeLifecycle},
+		}
+		managers["cloud-controller-manager/"+minor] = Manager{
+			Component:        "cloud-controller-manager",
+			Minor:            minor,
+			Controllers:      []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle},
+			Aliases:          map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle},
+			Default:          defaultNames,
+			CloudControllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle},
+		}
+	}
+	return managers
+}
+
+// LookupManager returns the facts for component at Kubernetes version v.
+func LookupManager(component, v string) (Manager, error) {
+	pv, err := version.ParseGeneric(v)
+	if err != nil {
+		return Manager{}, fmt.Errorf("version %q: %w", v, err)
+	}
+	minor := fmt.Sprintf("%d.%d", pv.Major(), pv.Minor())
+	m, ok := managers[component+"/"+minor]
+	if !ok {
+		return Manager{}, fmt.Errorf("no facts about %s %s: handover knows %s", component, v, strings.Join(known(), ", "))
+	}
+	return m, nil
+}
+
+func known() []string {
+	var out []string
+	for k := range managers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Runs reports whether the manager has a controller of that exact name.
+func (m Manager) Runs(name string) bool {
+	for _, c := range m.Controllers {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}

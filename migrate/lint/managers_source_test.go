@@ -1,0 +1,89 @@
+package lint
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// sourceReleases are the module versions the node images build each minor's
+// managers from (clusters/nodeimage/versions.go).
+var sourceReleases = map[string]string{"1.30": "0.30.14", "1.31": "0.31.4"}
+
+// moduleDir downloads (or finds in the module cache) a module's source.
+func moduleDir(t *testing.T, mod string) string {
+	t.Helper()
+	cmd := exec.Command("go", "mod", "download", "-json", mod)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GONOSUMDB=k8s.io")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go mod download %s: %v\n%s", mod, err, out)
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		t.Fatalf("go mod download %s: no source directory in %s", mod, out)
+	}
+	return info.Dir
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestManagerTablesMatchSource reads the managers' own source: the canonical
+// names, the aliases, the built-in default configuration, and that the
+// leader-migration filter compares the configured name with the canonical
+// name unchanged.
+func TestManagerTablesMatchSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads Kubernetes source from the module proxy; skipped in -short mode")
+	}
+	for minor, v := range sourceReleases {
+		t.Run(minor, func(t *testing.T) {
+			cp := moduleDir(t, "k8s.io/cloud-provider@v"+v)
+			cm := moduleDir(t, "k8s.io/controller-manager@v"+v)
+			kube := moduleDir(t, "k8s.io/kubernetes@v1"+strings.TrimPrefix(v, "0"))
+			names := read(t, filepath.Join(cp, "names", "controller_names.go")) +
+				read(t, filepath.Join(kube, "cmd", "kube-controller-manager", "names", "controller_names.go"))
+			kcm, _ := LookupManager("kube-controller-manager", minor+".0")
+			ccm, _ := LookupManager("cloud-controller-manager", minor+".0")
+			for _, n := range append(kcm.Controllers, ccm.Controllers...) {
+				if !strings.Contains(names, `= "`+n+`"`) {
+					t.Errorf("%s is not a controller name in the %s source", n, minor)
+				}
+			}
+			core := read(t, filepath.Join(kube, "cmd", "kube-controller-manager", "app", "core.go"))
+			for alias := range kcm.Aliases {
+				if !strings.Contains(core, `aliases:                   []string{"`+alias+`"}`) &&
+					!strings.Contains(core, `aliases:  []string{"`+alias+`"}`) {
+					t.Errorf("kube-controller-manager %s has no alias %q", minor, alias)
+				}
+			}
+			for alias, name := range ccm.Aliases {
+				if !regexp.MustCompile(`"` + alias + `":\s+\w+`).MatchString(names) || name == "" {
+					t.Errorf("cloud-controller-manager %s has no alias %q", minor, alias)
+				}
+			}
+			def := read(t, filepath.Join(cm, "pkg", "leadermigration", "config", "default.go"))
+			for _, n := range kcm.Default {
+				if !strings.Contains(def, `Name:      "`+n+`"`) {
+					t.Errorf("default configuration of %s does not name %s", minor, n)
+				}
+			}
+			migrator := read(t, filepath.Join(cm, "pkg", "leadermigration", "migrator.go"))
+			if !strings.Contains(migrator, "migratedControllers[leader.Name]") || !strings.Contains(migrator, "migratedControllers[controllerName]") {
+				t.Errorf("leader-migration filter of %s no longer compares names verbatim; re-read migrator.go", minor)
+			}
+		})
+	}
+}

@@ -1,0 +1,83 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+// lintPairs compares every kube-controller-manager that runs cloud
+// controllers with every cloud-controller-manager: the two must share one
+// migration lock and agree on what migrates, or a controller runs twice.
+func lintPairs(sides []Side) Findings {
+	var out Findings
+	for _, k := range sides {
+		if k.Component != lmconfig.KCM || !k.runsCloudControllers() {
+			continue
+		}
+		for _, c := range sides {
+			if c.Component == lmconfig.CCM {
+				out = append(out, lintPair(k, c)...)
+			}
+		}
+	}
+	return out
+}
+
+func lintPair(k, c Side) Findings {
+	if !k.LeaderMigration || !c.LeaderMigration {
+		off := k
+		if k.LeaderMigration {
+			off = c
+		}
+		return Findings{{Error, off.Component + " --enable-leader-migration",
+			fmt.Sprintf("is off while kube-controller-manager %s runs the in-tree cloud controllers and cloud-controller-manager %s runs them too: both managers run every cloud controller at once", k.Version, c.Version),
+			"enable leader migration on both managers for as long as both run"}}
+	}
+	kc, cc := effective(k), effective(c)
+	if kc == nil || cc == nil {
+		return nil
+	}
+	var out Findings
+	if kc.LeaderName != cc.LeaderName {
+		out = append(out, Finding{Error, c.where("leaderName"),
+			fmt.Sprintf("%q differs from kube-controller-manager's %q: the managers take different migration leases and both run the migrated controllers", cc.LeaderName, kc.LeaderName),
+			"use the same leaderName on both sides"})
+	}
+	if kc.ResourceLock != cc.ResourceLock {
+		out = append(out, Finding{Error, c.where("resourceLock"),
+			fmt.Sprintf("%q differs from kube-controller-manager's %q", cc.ResourceLock, kc.ResourceLock), "use resourceLock: leases on both sides"})
+	}
+	out = append(out, oneSided(k, c, kc, cc)...)
+	return append(out, oneSided(c, k, cc, kc)...)
+}
+
+// oneSided flags controllers a migrates but b runs on its main lock.
+func oneSided(a, b Side, ac, bc *lmconfig.Config) Findings {
+	m, err := LookupManager(b.Component, b.Version)
+	if err != nil {
+		return nil
+	}
+	var out Findings
+	for i, l := range ac.ControllerLeaders {
+		if bc.Owner(l.Name) != "" || !m.Runs(l.Name) {
+			continue
+		}
+		out = append(out, Finding{Error, a.where(fmt.Sprintf("controllerLeaders[%d].name", i)),
+			fmt.Sprintf("%s is migrated by %s but missing from %s's configuration, which then runs it on its main lease: it runs in both", l.Name, a.Component, b.Component),
+			"list the same controllers in both configurations"})
+	}
+	return out
+}
+
+// effective is the configuration a side runs with, the default included.
+func effective(s Side) *lmconfig.Config {
+	if s.Config != nil {
+		return s.Config
+	}
+	m, err := LookupManager(s.Component, s.Version)
+	if err != nil {
+		return nil
+	}
+	return lmconfig.New(lmconfig.Wildcard, m.Default...)
+}
