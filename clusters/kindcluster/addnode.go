@@ -22,6 +22,15 @@ type AddNodeOptions struct {
 	Kubernetes string // node image version; "" = the cluster's
 	// Wait bounds the wait for the node to be Ready (default 3m).
 	Wait time.Duration
+	// KubeletArgs override the kubelet flags the node takes over from the
+	// cluster's nodes; an empty value drops the flag.
+	KubeletArgs map[string]string
+	// Patches are kubeadm patch files (e.g. "kube-apiserver+json.yaml")
+	// the join applies to the static pods and the KubeletConfiguration.
+	Patches map[string]string
+	// Files are written into the node after kubeadm join, before the wait
+	// for Ready: extra static pods and the files they mount.
+	Files map[string]string
 }
 
 // AddNode starts a node container like kind's, joins it with kubeadm, puts a
@@ -49,7 +58,7 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 	}
 	c.Logger.V(0).Infof(" • Adding %s node %s (%s) ...", o.Role, name, image)
 	start := time.Now()
-	if err := c.join(ctx, donor, name, o.Role, image, o.Wait); err != nil {
+	if err := c.join(ctx, donor, name, image, o); err != nil {
 		_ = kexec.Command("docker", "rm", "-f", "-v", name).Run()
 		return "", fmt.Errorf("adding node %s: %w", name, err)
 	}
@@ -57,7 +66,8 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 	return name, nil
 }
 
-func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, role, image string, wait time.Duration) error {
+func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, image string, o AddNodeOptions) error {
+	role := o.Role
 	if err := c.startContainer(ctx, donor, name, role, image); err != nil {
 		return err
 	}
@@ -68,8 +78,14 @@ func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, role, image 
 	if err := waitRuntime(ctx, n); err != nil {
 		return err
 	}
-	cfg, err := c.joinConfig(ctx, donor, n, role)
+	if err := c.shareImages(ctx, n); err != nil {
+		return err
+	}
+	cfg, err := c.joinConfig(ctx, donor, n, o)
 	if err != nil {
+		return err
+	}
+	if err := writeFiles(n, patchDir, o.Patches); err != nil {
 		return err
 	}
 	if role == RoleControlPlane {
@@ -83,13 +99,16 @@ func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, role, image 
 	if _, err := run(ctx, n, "kubeadm", "join", "--config", "/kind/kubeadm.conf", "--skip-phases=preflight", "--v=6"); err != nil {
 		return err
 	}
+	if err := writeFiles(n, "", o.Files); err != nil {
+		return err
+	}
 	if role == RoleControlPlane {
 		if err := c.syncBalancer(ctx, ""); err != nil {
 			return err
 		}
 	}
-	if err := c.waitNodeReady(ctx, name, wait); err != nil {
-		return fmt.Errorf("node %s not Ready after %s: %w", name, wait, err)
+	if err := c.waitNodeReady(ctx, name, o.Wait); err != nil {
+		return fmt.Errorf("node %s not Ready after %s: %w", name, o.Wait, err)
 	}
 	return nil
 }

@@ -39,6 +39,8 @@ type joinData struct {
 	// KubeletArgs are the kubelet flags the new node shares with the
 	// cluster's existing nodes (provider-id, cloud-provider, cloud-config).
 	KubeletArgs map[string]string
+	// Patches says the join has kubeadm patches in patchDir.
+	Patches bool
 }
 
 // sharedKubeletFlags are kubelet flags a joining node takes over from the
@@ -77,7 +79,7 @@ func kubeletArgsFrom(env, cluster, node string) map[string]string {
 
 // joinConfig creates a short-lived bootstrap token on donor and renders the
 // JoinConfiguration the new node uses, pinned to the cluster CA.
-func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, role string) (string, error) {
+func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNodeOptions) (string, error) {
 	endpoint, err := c.internalEndpoint()
 	if err != nil {
 		return "", err
@@ -102,8 +104,15 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, role stri
 	if err != nil {
 		return "", err
 	}
+	for k, v := range o.KubeletArgs {
+		if v == "" {
+			delete(args, k)
+		} else {
+			args[k] = v
+		}
+	}
 	return renderJoinConfig(joinData{Endpoint: endpoint, Token: token, CAHash: hash, NodeIP: ip,
-		KubeletArgs: args, ControlPlane: role == RoleControlPlane}), nil
+		KubeletArgs: args, ControlPlane: o.Role == RoleControlPlane, Patches: len(o.Patches) > 0}), nil
 }
 
 // caCertHash is kubeadm's discovery hash: SHA-256 of the CA's public key info.
@@ -148,10 +157,36 @@ nodeRegistration:
     caCertHashes:
     - %q
 `, d.Endpoint, d.Token, d.CAHash)
+	if d.Patches {
+		fmt.Fprintf(&b, "patches:\n  directory: %s\n", patchDir)
+	}
 	if d.ControlPlane {
 		fmt.Fprintf(&b, "controlPlane:\n  localAPIEndpoint:\n    advertiseAddress: %q\n    bindPort: 6443\n", d.NodeIP)
 	}
 	return b.String()
+}
+
+// patchDir holds the kubeadm patches of a join.
+const patchDir = "/kind/patches"
+
+// writeFiles writes files (relative names under dir, or absolute paths when
+// dir is "") into a node, in a stable order.
+func writeFiles(n nodes.Node, dir string, files map[string]string) error {
+	names := make([]string, 0, len(files))
+	for k := range files {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := name
+		if dir != "" {
+			p = dir + "/" + name
+		}
+		if err := writeFile(n, p, files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFile writes content into a node.

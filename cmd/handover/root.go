@@ -32,7 +32,8 @@ Start with:
 		},
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
-	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g))
+	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
+		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g))
 	return root
 }
 

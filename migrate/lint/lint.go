@@ -94,13 +94,33 @@ func lintDefault(s Side, m Manager) Findings {
 			missing = append(missing, n)
 		}
 	}
-	if len(missing) == 0 {
+	outside := unmigrated(m.Default)
+	if len(missing) == 0 || len(outside) == 0 {
 		return nil
 	}
 	return Findings{{Error, s.Component + " --leader-migration-config (unset)",
-		fmt.Sprintf("the built-in default configuration names %s, which %s %s does not have (its controllers are %s); the leader-migration filter matches none of them, so this manager runs every cloud controller under its own main lease, outside the migration lock",
-			strings.Join(missing, ", "), s.Component, s.Version, strings.Join(m.Controllers, ", ")),
-		"pass --leader-migration-config with the canonical names (" + strings.Join(m.CloudControllers, ", ") + ")"}}
+		fmt.Sprintf("the built-in default configuration names %s, which %s %s does not have; the leader-migration filter compares names verbatim, so %s run under this manager's own main lease, outside the migration lock, and run in both managers",
+			strings.Join(missing, ", "), s.Component, s.Version, strings.Join(outside, " and ")),
+		"pass --leader-migration-config listing " + strings.Join(Migratable, ", ") + " on both managers"}}
+}
+
+// Migratable are the controllers both managers run and leader migration
+// hands over.
+var Migratable = []string{ServiceLB, NodeRoute, CloudNodeLifecycle}
+
+// unmigrated are the Migratable controllers a configuration does not list.
+func unmigrated(names []string) []string {
+	var out []string
+	for _, c := range Migratable {
+		found := false
+		for _, n := range names {
+			found = found || n == c
+		}
+		if !found {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func lintConfig(s Side, m Manager) Findings {
@@ -122,7 +142,7 @@ func lintConfig(s Side, m Manager) Findings {
 		out = append(out, Finding{Error, s.where("resourceLock"), fmt.Sprintf("%q is not a lock type", c.ResourceLock), "use resourceLock: leases"})
 	}
 	if len(c.ControllerLeaders) == 0 {
-		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(m.CloudControllers, ", ")})
+		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(Migratable, ", ")})
 	}
 	seen := map[string]bool{}
 	for i, l := range c.ControllerLeaders {

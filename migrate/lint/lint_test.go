@@ -63,7 +63,7 @@ func TestLintFires(t *testing.T) {
 		{"removed feature gate", []Side{{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind", FeatureGates: "ControllerManagerLeaderMigration=true"}},
 			"kube-controller-manager --feature-gates", "removed"},
 		{"default configuration", []Side{{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind", LeaderMigration: true}},
-			"kube-controller-manager --leader-migration-config (unset)", "matches none"},
+			"kube-controller-manager --leader-migration-config (unset)", "service-lb-controller and node-route-controller run under"},
 		{"in-tree provider on 1.31", []Side{{Component: lmconfig.KCM, Version: "v1.31.4", CloudProvider: "kind"}},
 			"kube-controller-manager --cloud-provider", "no in-tree cloud providers"},
 	} {

@@ -22,8 +22,6 @@ type Manager struct {
 	Aliases map[string]string
 	// Default is what --enable-leader-migration without a file uses.
 	Default []string
-	// CloudControllers are the controllers that need a cloud provider.
-	CloudControllers []string
 }
 
 // Canonical cloud controller names shared by both managers since 1.28.
@@ -45,20 +43,18 @@ func managerTable() map[string]Manager {
 	managers := map[string]Manager{}
 	for _, minor := range []string{"1.30", "1.31"} {
 		managers["kube-controller-manager/"+minor] = Manager{
-			Component:        "kube-controller-manager",
-			Minor:            minor,
-			Controllers:      []string{ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM},
-			Aliases:          map[string]string{"service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
-			Default:          defaultNames,
-			CloudControllers: []string{ServiceLB, NodeRoute, CloudNodeLifecycle},
+			Component:   "kube-controller-manager",
+			Minor:       minor,
+			Controllers: []string{ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM},
+			Aliases:     map[string]string{"service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
+			Default:     defaultNames,
 		}
 		managers["cloud-controller-manager/"+minor] = Manager{
-			Component:        "cloud-controller-manager",
-			Minor:            minor,
-			Controllers:      []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle},
-			Aliases:          map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle},
-			Default:          defaultNames,
-			CloudControllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle},
+			Component:   "cloud-controller-manager",
+			Minor:       minor,
+			Controllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle},
+			Aliases:     map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle},
+			Default:     defaultNames,
 		}
 	}
 	return managers

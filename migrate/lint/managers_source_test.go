@@ -70,7 +70,7 @@ func TestManagerTablesMatchSource(t *testing.T) {
 				}
 			}
 			for alias, name := range ccm.Aliases {
-				if !regexp.MustCompile(`"` + alias + `":\s+\w+`).MatchString(names) || name == "" {
+				if !regexp.MustCompile(`"`+alias+`":\s+\w+`).MatchString(names) || name == "" {
 					t.Errorf("cloud-controller-manager %s has no alias %q", minor, alias)
 				}
 			}

@@ -14,15 +14,15 @@ const (
 	// Deployment with one replica per control plane, as the RKE2 Azure
 	// chart runs it.
 	Deployment = "deployment"
+	// StaticPod on each control plane from a manifest, as the upstream
+	// task doc runs it.
+	StaticPod = "static-pod"
 )
 
-// CCMManifest runs the cloud-controller-manager on the control planes as a
-// DaemonSet, or as a Deployment of replicas, with the RBAC upstream documents
-// for it. extraArgs are added to its command line (e.g. leader migration
-// flags).
-func CCMManifest(workload string, replicas int, version, cluster, podSubnet string, extraArgs ...string) string {
-	args := []string{
-		"--cloud-provider=" + providerName,
+// CCMArgs are the cloud-controller-manager flags every workload shares.
+func CCMArgs(cluster, podSubnet string) []string {
+	return []string{
+		"--cloud-provider=" + ProviderName,
 		"--cloud-config=" + CloudConfigPath,
 		"--cluster-name=" + cluster,
 		"--leader-elect=true",
@@ -34,13 +34,14 @@ func CCMManifest(workload string, replicas int, version, cluster, podSubnet stri
 		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
 		"--v=2",
 	}
-	args = append(args, extraArgs...)
-	var b strings.Builder
-	for _, a := range args {
-		b.WriteString("        - " + a + "\n")
-	}
-	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", b.String(),
-		"CLOUD_CONFIG", CloudConfigPath).Replace(ccmManifest)
+}
+
+// CCMManifest runs the cloud-controller-manager on the control planes as a
+// DaemonSet, or as a Deployment of replicas, with its RBAC. extraArgs are
+// added to its command line (e.g. leader migration flags).
+func CCMManifest(workload string, replicas int, version, cluster, podSubnet string, extraArgs ...string) string {
+	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", argLines(append(CCMArgs(cluster, podSubnet), extraArgs...), 8),
+		"CLOUD_CONFIG", CloudConfigPath).Replace(ccmWorkload)
 	if workload == Deployment {
 		m = strings.Replace(m, "kind: DaemonSet\n", "kind: Deployment\n", 1)
 		m = strings.Replace(m, "spec:\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n",
@@ -48,7 +49,15 @@ func CCMManifest(workload string, replicas int, version, cluster, podSubnet stri
 		// One replica per control plane, never two on one node.
 		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+antiAffinity, 1)
 	}
-	return m
+	return CCMRBAC + "---\n" + m
+}
+
+func argLines(args []string, indent int) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(strings.Repeat(" ", indent) + "- " + a + "\n")
+	}
+	return b.String()
 }
 
 const antiAffinity = `      affinity:
@@ -60,86 +69,7 @@ const antiAffinity = `      affinity:
             topologyKey: kubernetes.io/hostname
 `
 
-const ccmManifest = `apiVersion: v1
-kind: ServiceAccount
-metadata:
-  name: cloud-controller-manager
-  namespace: kube-system
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: system:cloud-controller-manager
-rules:
-- apiGroups: [""]
-  resources: ["events"]
-  verbs: ["create", "patch", "update"]
-- apiGroups: [""]
-  resources: ["nodes"]
-  verbs: ["*"]
-- apiGroups: [""]
-  resources: ["nodes/status"]
-  verbs: ["patch"]
-- apiGroups: [""]
-  resources: ["services"]
-  verbs: ["list", "patch", "update", "watch"]
-- apiGroups: [""]
-  resources: ["services/status"]
-  verbs: ["list", "patch", "update", "watch"]
-- apiGroups: [""]
-  resources: ["serviceaccounts"]
-  verbs: ["create", "get"]
-- apiGroups: [""]
-  resources: ["persistentvolumes"]
-  verbs: ["get", "list", "update", "watch"]
-- apiGroups: [""]
-  resources: ["endpoints"]
-  verbs: ["create", "get", "list", "watch", "update"]
-- apiGroups: ["coordination.k8s.io"]
-  resources: ["leases"]
-  verbs: ["create", "get", "list", "watch", "update"]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: system:cloud-controller-manager
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: system:cloud-controller-manager
-subjects:
-- kind: ServiceAccount
-  name: cloud-controller-manager
-  namespace: kube-system
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: system:cloud-controller-manager:auth-delegator
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: system:auth-delegator
-subjects:
-- kind: ServiceAccount
-  name: cloud-controller-manager
-  namespace: kube-system
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata:
-  name: cloud-controller-manager:apiserver-authentication-reader
-  namespace: kube-system
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: Role
-  name: extension-apiserver-authentication-reader
-subjects:
-- kind: ServiceAccount
-  name: cloud-controller-manager
-  namespace: kube-system
----
-apiVersion: apps/v1
+const ccmWorkload = `apiVersion: apps/v1
 kind: DaemonSet
 metadata:
   name: cloud-controller-manager
@@ -168,6 +98,8 @@ spec:
         effect: NoSchedule
       - key: node.kubernetes.io/not-ready
         effect: NoSchedule
+      - key: node.kubernetes.io/unschedulable
+        effect: NoSchedule
       containers:
       - name: cloud-controller-manager
         image: IMAGE
@@ -189,3 +121,21 @@ ARGS
           path: CLOUD_CONFIG
           type: File
 `
+
+// LeaderMigrationConfigMap holds the leader migration configuration a
+// DaemonSet or Deployment cloud-controller-manager mounts.
+const LeaderMigrationConfigMap = "cloud-controller-manager-leader-migration"
+
+// CCMManifestWithConfig is CCMManifest plus a LeaderMigrationConfiguration
+// in a ConfigMap, mounted at path; extraArgs should point at it.
+func CCMManifestWithConfig(workload string, replicas int, version, cluster, podSubnet, config, path string, extraArgs ...string) string {
+	m := CCMManifest(workload, replicas, version, cluster, podSubnet, extraArgs...)
+	m = strings.Replace(m, "        volumeMounts:\n", "        volumeMounts:\n        - name: leader-migration\n          mountPath: "+path+"\n          subPath: leadermigration.conf\n          readOnly: true\n", 1)
+	m = strings.Replace(m, "      volumes:\n", "      volumes:\n      - name: leader-migration\n        configMap:\n          name: "+LeaderMigrationConfigMap+"\n", 1)
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(config, "\n"), "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + LeaderMigrationConfigMap + "\n  namespace: kube-system\ndata:\n  leadermigration.conf: |\n" + b.String()
+	return cm + "---\n" + m
+}

@@ -98,14 +98,14 @@ func configure(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
 	}
 	kubelet := `
   kubeletExtraArgs:
-    cloud-provider: ` + providerName + `
+    cloud-provider: ` + ProviderName + `
     cloud-config: ` + CloudConfigPath + `
     provider-id: ""`
 	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
 		`kind: ClusterConfiguration
 controllerManager:
   extraArgs:
-    cloud-provider: `+providerName+`
+    cloud-provider: `+ProviderName+`
     cloud-config: `+CloudConfigPath+`
     cluster-name: `+cluster+`
     feature-gates: DisableCloudProviders=false
@@ -120,7 +120,9 @@ controllerManager:
 		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false")
 }
 
-const providerName = "kind"
+// ProviderName is the simulated cloud provider the managers and kubelets
+// are started with.
+const ProviderName = "kind"
 
 // Delete deletes the cluster, its load balancers and its simcloud.
 func Delete(ctx context.Context, name, kubeconfig string, logger log.Logger) error {

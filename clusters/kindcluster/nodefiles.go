@@ -1,0 +1,54 @@
+package kindcluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Exec runs a command in the named node and returns its trimmed output.
+func (c *Cluster) Exec(ctx context.Context, node string, args ...string) (string, error) {
+	n, err := c.node(node)
+	if err != nil {
+		return "", err
+	}
+	return run(ctx, n, args[0], args[1:]...)
+}
+
+// ReadFile reads a file of the named node.
+func (c *Cluster) ReadFile(ctx context.Context, node, path string) (string, error) {
+	n, err := c.node(node)
+	if err != nil {
+		return "", err
+	}
+	var out, errOut strings.Builder
+	if err := n.CommandContext(ctx, "cat", path).SetStdout(&out).SetStderr(&errOut).Run(); err != nil {
+		return "", fmt.Errorf("reading %s on %s: %w: %s", path, node, err, strings.TrimSpace(errOut.String()))
+	}
+	return out.String(), nil
+}
+
+// WriteFile replaces a file of the named node in one rename, so a kubelet
+// watching the directory never reads half a manifest.
+func (c *Cluster) WriteFile(ctx context.Context, node, path, content string) error {
+	n, err := c.node(node)
+	if err != nil {
+		return err
+	}
+	tmp := "/etc/kubernetes/.handover-" + strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", "_")
+	if err := writeFile(n, tmp, content); err != nil {
+		return err
+	}
+	_, err = run(ctx, n, "mv", "-f", tmp, path)
+	return err
+}
+
+// RemoveFile deletes a file of the named node; a missing file is no error.
+func (c *Cluster) RemoveFile(ctx context.Context, node, path string) error {
+	n, err := c.node(node)
+	if err != nil {
+		return err
+	}
+	_, err = run(ctx, n, "rm", "-f", path)
+	return err
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// specFlags are the flags that choose a procedure and its variant.
+type specFlags struct {
+	spec                       migrate.Spec
+	inPlace, rollback, disable bool
+}
+
+func (f *specFlags) add(fs *pflag.FlagSet) {
+	d := migrate.DefaultSpec("")
+	f.spec = d
+	fs.StringVar(&f.spec.Procedure, "procedure", migrate.TaskDoc, "procedure: "+strings.Join(migrate.Names(), ", "))
+	fs.StringVar(&f.spec.Cluster, "name", d.Cluster, "cluster name")
+	fs.StringVar(&f.spec.From, "from", d.From, "Kubernetes version N (in-tree cloud provider)")
+	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager)")
+	fs.StringVar(&f.spec.Flavour, "flavour", "", "rke2: aws (CCM DaemonSet, default) or azure (CCM Deployment); rke: external (default) or external-aws")
+	fs.StringVar(&f.spec.LeaderName, "leader-name", d.LeaderName, "migration lease (leaderName of both configurations)")
+	fs.BoolVar(&f.inPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
+	fs.BoolVar(&f.rollback, "rollback", false, "taskdoc: roll back from N+1 to N, one control plane at a time")
+	fs.BoolVar(&f.disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
+}
+
+func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
+	s := f.spec
+	s.Variant = migrate.Variant{InPlace: f.inPlace, Rollback: f.rollback, Disable: f.disable}
+	p, err := migrate.Build(s)
+	if err != nil {
+		return s, nil, err
+	}
+	if s.Flavour == "" {
+		s.Flavour = map[string]string{migrate.RKE2: "aws", migrate.RKE: "external"}[s.Procedure]
+	}
+	return s, p, nil
+}
+
+func newPlanCommand(g *globals) *cobra.Command {
+	var f specFlags
+	c := &cobra.Command{
+		Use:   "plan",
+		Short: "Print every step of a migration procedure without touching a cluster",
+		Long: `plan is a dry run: it prints each step of the procedure with the exact flags,
+files and manifests it applies and, for rke2 and rke, the Rancher configuration
+(spec.rkeConfig... or cluster.yml) the step stands for, so the same procedure
+can be followed by hand on a real cluster. It ends with the preflight lint.`,
+		Example: "  handover plan --procedure taskdoc\n  handover plan --procedure rke2 --flavour azure --disable",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, p, err := f.build()
+			if err != nil {
+				return err
+			}
+			if err := migrate.WritePlan(cmd.OutOrStdout(), p, s); err != nil {
+				return err
+			}
+			fs := s.Lint()
+			fmt.Fprintf(cmd.OutOrStdout(), "\n## preflight lint\n\n")
+			if len(fs) == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "no findings")
+			}
+			fmt.Fprint(cmd.OutOrStdout(), fs.String())
+			return nil
+		},
+	}
+	f.add(c.Flags())
+	c.Flags().IntVar(&f.spec.ControlPlanes, "control-planes", 3, "number of control planes N")
+	return c
+}
+
+func newMigrateCommand(g *globals) *cobra.Command {
+	var f specFlags
+	var from, until, timelinePath string
+	var force bool
+	c := &cobra.Command{
+		Use:   "migrate",
+		Short: "Run a leader-migration procedure on a cluster of the simulated cloud",
+		Long: `migrate runs a procedure's steps in order on a cluster created with
+` + "`handover cluster create --cloud in-tree`" + `. Each step is skipped when its
+result already holds, so an interrupted run completes when run again;
+--from-step and --until-step bound the run (step names: ` + "`handover plan`" + `).
+The preflight lint runs first and stops the run on errors unless --force.
+Step events go to the timeline (JSON lines).`,
+		Example: "  handover migrate --name handover --procedure taskdoc\n  handover migrate --procedure taskdoc --until-step enable-leader-migration",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, _, err := f.build()
+			if err != nil {
+				return err
+			}
+			if fs := s.Lint(); len(fs) > 0 {
+				g.logger.Warnf("preflight lint:\n%s", fs)
+				if fs.Errors() > 0 && !force {
+					return fmt.Errorf("preflight lint found %d error(s); nothing was changed (--force runs anyway)", fs.Errors())
+				}
+			}
+			if timelinePath == "" {
+				timelinePath = filepath.Join(cloudcluster.StateDir(s.Cluster), "timeline.jsonl")
+			}
+			if err := os.MkdirAll(filepath.Dir(timelinePath), 0o755); err != nil {
+				return err
+			}
+			tl, err := timeline.Create(timelinePath)
+			if err != nil {
+				return err
+			}
+			defer tl.Close()
+			env, err := migrate.NewEnv(s, g.logger, tl)
+			if err != nil {
+				return err
+			}
+			s, err = migrate.Resolve(cmd.Context(), env)
+			if err != nil {
+				return err
+			}
+			p, err := migrate.Build(s)
+			if err != nil {
+				return err
+			}
+			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, timelinePath)
+			return migrate.Run(cmd.Context(), p, env, migrate.RunOptions{From: from, Until: until})
+		},
+	}
+	f.add(c.Flags())
+	c.Flags().StringVar(&from, "from-step", "", "start at this step")
+	c.Flags().StringVar(&until, "until-step", "", "stop after this step")
+	c.Flags().BoolVar(&force, "force", false, "run even when the preflight lint finds errors")
+	c.Flags().StringVar(&timelinePath, "timeline", "", "timeline file to append to (default: the cluster's state directory)")
+	return c
+}

@@ -1,0 +1,105 @@
+package migrate
+
+import (
+	"context"
+	"time"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// Where the task doc puts the configuration, on every control plane.
+const (
+	lmConfigPath = "/etc/leadermigration.conf"
+	lmVolume     = "leadermigration"
+)
+
+// lmFlags enable leader migration with the configuration file; with no
+// file, the managers use their built-in default.
+func lmFlags(withFile bool) []string {
+	if !withFile {
+		return []string{"--enable-leader-migration"}
+	}
+	return []string{"--enable-leader-migration", "--leader-migration-config=" + lmConfigPath}
+}
+
+// lmConfig is the configuration giving the spec's controllers to component.
+func (s Spec) lmConfig(component string) *lmconfig.Config {
+	c := lmconfig.New(component, s.Controllers()...)
+	c.LeaderName = s.LeaderName
+	return c
+}
+
+// ccmStaticPod is the N+1 cloud-controller-manager manifest of the task
+// doc, with leader migration (lm) or without.
+func (s Spec) ccmStaticPod(lm bool) string {
+	if lm && !s.usesConfigFile() {
+		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, lmFlags(false))
+	}
+	if !lm {
+		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, nil)
+	}
+	return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, lmFlags(true), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
+}
+
+// ccmKubeconfig issues the cloud-controller-manager's kubeconfig from a
+// control plane's CA and controller-manager.conf.
+func (e *Env) ccmKubeconfig(ctx context.Context, from string) (string, error) {
+	read := func(p string) ([]byte, error) {
+		s, err := e.Cluster.ReadFile(ctx, from, p)
+		return []byte(s), err
+	}
+	conf, err := read("/etc/kubernetes/controller-manager.conf")
+	if err != nil {
+		return "", err
+	}
+	crt, err := read("/etc/kubernetes/pki/ca.crt")
+	if err != nil {
+		return "", err
+	}
+	key, err := read("/etc/kubernetes/pki/ca.key")
+	if err != nil {
+		return "", err
+	}
+	return cloudcluster.CCMKubeconfig(conf, crt, key)
+}
+
+// kubeletNoInTreeGates drops the gate the in-tree cluster's shared
+// KubeletConfiguration sets, which kubelets of 1.31 and later refuse
+// (DisableCloudProviders is locked to true there).
+const kubeletNoInTreeGates = "featureGates:\n  DisableCloudProviders: null\n"
+
+// addN1ControlPlane joins a version-N+1 control plane: kubeadm renders its
+// static pods from the N+1 ClusterConfiguration; its kubelet is external;
+// its cloud-controller-manager runs as a static pod with the configuration
+// giving the controllers to cloud-controller-manager.
+func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return "", err
+	}
+	kubeconfig, err := e.ccmKubeconfig(ctx, cps[0].Name)
+	if err != nil {
+		return "", err
+	}
+	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
+		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: 3 * time.Minute,
+		KubeletArgs: map[string]string{"cloud-provider": "external", "cloud-config": ""},
+		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
+		Files:       e.Spec.ccmFiles(kubeconfig),
+	})
+}
+
+// ccmFiles are what a control plane needs for its static-pod
+// cloud-controller-manager.
+func (s Spec) ccmFiles(kubeconfig string) map[string]string {
+	files := map[string]string{
+		cloudcluster.CCMKubeconfigPath: kubeconfig,
+		cloudcluster.CCMStaticPodPath:  s.ccmStaticPod(true),
+	}
+	if s.usesConfigFile() {
+		files[lmConfigPath] = s.lmConfig(lmconfig.CCM).YAML()
+	}
+	return files
+}

@@ -1,0 +1,68 @@
+package migrate
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// Env is what steps act on.
+type Env struct {
+	Spec     Spec
+	Cluster  *kindcluster.Cluster
+	Client   kubernetes.Interface
+	Logger   log.Logger
+	Timeline *timeline.Writer
+	// Poll is how often waits re-check (default 1s).
+	Poll time.Duration
+}
+
+// NewEnv opens the cluster a Spec names.
+func NewEnv(s Spec, logger log.Logger, tl *timeline.Writer) (*Env, error) {
+	c, err := kindcluster.Open(s.Cluster, logger)
+	if err != nil {
+		return nil, err
+	}
+	client, err := c.Client()
+	if err != nil {
+		return nil, err
+	}
+	return &Env{Spec: s, Cluster: c, Client: client, Logger: logger, Timeline: tl, Poll: time.Second}, nil
+}
+
+func (e *Env) event(ev timeline.Event) {
+	ev.Source = "runner"
+	ev.Procedure = e.Spec.Procedure
+	if err := e.Timeline.Write(ev); err != nil {
+		e.Logger.Warnf("timeline: %v", err)
+	}
+}
+
+// poll re-checks until true, an error, or the context ends.
+func (e *Env) poll(ctx context.Context, until func(context.Context, *Env) (bool, error)) error {
+	t := time.NewTicker(e.Poll)
+	defer t.Stop()
+	var last error
+	for {
+		ok, err := until(ctx, e)
+		if ok && err == nil {
+			return nil
+		}
+		if err != nil {
+			last = err
+		}
+		select {
+		case <-ctx.Done():
+			if last != nil {
+				return last
+			}
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}

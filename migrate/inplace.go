@@ -1,0 +1,147 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// n1Images are the images an in-place upgrade needs on a version-N node.
+func (s Spec) n1Images() []string {
+	out := []string{nodeimage.CCMImage(s.To)}
+	for _, c := range []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler"} {
+		out = append(out, "registry.k8s.io/"+c+":"+s.To)
+	}
+	return out
+}
+
+// inPlaceSteps upgrade each version-N control plane's static pods where it
+// stands, one node at a time, as `kubeadm upgrade node` does, instead of
+// replacing nodes. Kubelets keep their version and in-tree provider.
+func inPlaceSteps(s Spec) []Step {
+	steps := []Step{loadImagesStep(s)}
+	for i := 1; i <= s.ControlPlanes; i++ {
+		steps = append(steps, upgradeInPlaceStep(s, i))
+	}
+	return steps
+}
+
+func loadImagesStep(s Spec) Step {
+	has := func(ctx context.Context, e *Env) (bool, error) {
+		return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+			refs, err := e.Cluster.ImageRefs(ctx, node)
+			if err != nil {
+				return false, err
+			}
+			for _, r := range s.n1Images() {
+				if !refs[r] {
+					return false, nil
+				}
+			}
+			return true, nil
+		})
+	}
+	return Step{
+		Name:  "load-n1-images",
+		Title: "Load the " + s.To + " control-plane images into every version-" + s.From + " node",
+		Plan:  []Item{{Kind: Command, Body: "crictl pull  # on each control plane: " + fmt.Sprint(s.n1Images())}},
+		Done:  has,
+		Do: func(ctx context.Context, e *Env) error {
+			cps, err := e.controlPlanes(ctx)
+			if err != nil {
+				return err
+			}
+			var names []string
+			for _, cp := range atVersion(cps, s.From) {
+				names = append(names, cp.Name)
+			}
+			return e.Cluster.LoadImages(ctx, s.To, s.n1Images(), names...)
+		},
+	}
+}
+
+// toN1KCM is the kube-controller-manager manifest edit of an in-place
+// upgrade: the new image, no cloud provider, no leader migration.
+func toN1KCM(version string) func(*corev1.Pod) {
+	return func(p *corev1.Pod) {
+		c := &p.Spec.Containers[0]
+		c.Image = withVersion(c.Image, version)
+		for _, f := range []string{"cloud-provider", "cloud-config"} {
+			c.Command = removeFlag(c.Command, f)
+		}
+		c.Command = removeFeatureGate(c.Command, "DisableCloudProviders")
+		disableLM(p)
+		removeMount(p, "cloud-config")
+	}
+}
+
+func withImage(version string) func(*corev1.Pod) {
+	return func(p *corev1.Pod) { p.Spec.Containers[0].Image = withVersion(p.Spec.Containers[0].Image, version) }
+}
+
+func upgradeInPlaceStep(s Spec, i int) Step {
+	return Step{
+		Name:  fmt.Sprintf("upgrade-control-plane-%d", i),
+		Title: fmt.Sprintf("Upgrade control plane %d of %d in place to %s and start its cloud-controller-manager", i, s.ControlPlanes, s.To),
+		Plan: []Item{
+			{Kind: Command, Body: "# on the oldest version-" + s.From + " control plane, one component at a time:\n" +
+				"# kube-apiserver, kube-scheduler: image tag " + s.To + "\n" +
+				"# kube-controller-manager: image tag " + s.To + "; remove --cloud-provider, --cloud-config, DisableCloudProviders,\n" +
+				"#   --enable-leader-migration, --leader-migration-config and their mounts"},
+			{Kind: File, Title: lmConfigPath + " (replaced)", Body: s.lmConfig(lmconfig.CCM).YAML()},
+			{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(true)},
+		},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			cps, err := e.controlPlanes(ctx)
+			return err == nil && len(atVersion(cps, s.To)) >= i, err
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			cps, err := e.controlPlanes(ctx)
+			if err != nil {
+				return err
+			}
+			old := atVersion(cps, s.From)
+			if len(old) == 0 {
+				return fmt.Errorf("no version-%s control plane left to upgrade", s.From)
+			}
+			return e.upgradeInPlace(ctx, old[0].Name)
+		},
+		Wait: Wait{Name: "the node's cloud-controller-manager Ready", Timeout: 2 * time.Minute,
+			Until: func(ctx context.Context, e *Env) (bool, error) {
+				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
+					return e.staticPodRunning(ctx, node, lmconfig.CCM, time.Time{})
+				})
+			}},
+	}
+}
+
+func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
+	for _, comp := range []string{"kube-apiserver", "kube-scheduler"} {
+		if err := e.roll(ctx, node, comp, withImage(e.Spec.To)); err != nil {
+			return err
+		}
+	}
+	if err := e.roll(ctx, node, lmconfig.KCM, toN1KCM(e.Spec.To)); err != nil {
+		return err
+	}
+	kubeconfig, err := e.ccmKubeconfig(ctx, node)
+	if err != nil {
+		return err
+	}
+	files := e.Spec.ccmFiles(kubeconfig)
+	// The configuration first: the manifest mounts it.
+	for _, p := range []string{lmConfigPath, cloudcluster.CCMKubeconfigPath, cloudcluster.CCMStaticPodPath} {
+		if body, ok := files[p]; ok {
+			if err := e.Cluster.WriteFile(ctx, node, p, body); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

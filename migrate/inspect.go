@@ -1,0 +1,181 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// ControlPlane is a control-plane node and the versions it runs.
+type ControlPlane struct {
+	Name    string
+	Version string // of its kube-controller-manager
+	HasCCM  bool   // a cloud-controller-manager static pod
+}
+
+var suffix = regexp.MustCompile(`(\d*)$`)
+
+// controlPlanes lists the control-plane nodes oldest first (kind numbers
+// nodes in the order they were made and never reuses a number).
+func (e *Env) controlPlanes(ctx context.Context) ([]ControlPlane, error) {
+	nodes, err := e.Cluster.ControlPlanes()
+	if err != nil {
+		return nil, err
+	}
+	var out []ControlPlane
+	for _, n := range nodes {
+		pod, err := e.readStaticPod(ctx, n.String(), "kube-controller-manager")
+		if err != nil {
+			return nil, err
+		}
+		_, ccmErr := e.Cluster.ReadFile(ctx, n.String(), cloudcluster.CCMStaticPodPath)
+		out = append(out, ControlPlane{Name: n.String(), Version: imageVersion(pod.Spec.Containers[0].Image), HasCCM: ccmErr == nil})
+	}
+	sort.Slice(out, func(i, j int) bool { return nodeNumber(out[i].Name) < nodeNumber(out[j].Name) })
+	return out, nil
+}
+
+func nodeNumber(name string) int {
+	n, err := strconv.Atoi(suffix.FindString(name))
+	if err != nil {
+		return 1
+	}
+	return n
+}
+
+func atVersion(cps []ControlPlane, version string) []ControlPlane {
+	var out []ControlPlane
+	for _, cp := range cps {
+		if cp.Version == version {
+			out = append(out, cp)
+		}
+	}
+	return out
+}
+
+// managerPorts are the secure ports the managers serve /healthz on.
+var managerPorts = map[string]string{lmconfig.KCM: "10257", lmconfig.CCM: "10258"}
+
+var healthLine = regexp.MustCompile(`^\[[+-]\]([a-z0-9-]+) `)
+
+// Running lists the controllers a manager on a node has started, from its
+// /healthz?verbose (each started controller adds a named check). A manager
+// that is not running lists none.
+func (e *Env) Running(ctx context.Context, node, component string) (map[string]bool, error) {
+	url := fmt.Sprintf("https://127.0.0.1:%s/healthz?verbose", managerPorts[component])
+	out, err := e.Cluster.Exec(ctx, node, "curl", "-sk", "--max-time", "3", url)
+	if err != nil {
+		if strings.Contains(err.Error(), "exit status 7") { // nothing listening
+			return map[string]bool{}, nil
+		}
+		return nil, err
+	}
+	got := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		if m := healthLine.FindStringSubmatch(l); m != nil && strings.HasSuffix(m[1], "controller") {
+			got[m[1]] = true
+		}
+	}
+	return got, nil
+}
+
+// Ownership maps each controller to the manager instances running it, as
+// "component@node".
+type Ownership map[string][]string
+
+// Owners asks every manager on every control plane what it runs.
+func (e *Env) Owners(ctx context.Context) (Ownership, error) {
+	nodes, err := e.Cluster.ControlPlanes()
+	if err != nil {
+		return nil, err
+	}
+	own := Ownership{}
+	for _, n := range nodes {
+		for _, comp := range []string{lmconfig.KCM, lmconfig.CCM} {
+			run, err := e.Running(ctx, n.String(), comp)
+			if err != nil {
+				return nil, err
+			}
+			for c := range run {
+				own[c] = append(own[c], comp+"@"+n.String())
+			}
+		}
+	}
+	return own, nil
+}
+
+// settled reports whether each controller runs in exactly one manager
+// instance, of component; otherwise it says what is wrong.
+func (o Ownership) settled(component string, controllers []string) error {
+	var bad []string
+	for _, c := range controllers {
+		in := o[c]
+		if len(in) != 1 || !strings.HasPrefix(in[0], component+"@") {
+			bad = append(bad, fmt.Sprintf("%s runs in [%s]", c, strings.Join(in, " ")))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("want each in one %s: %s", component, strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// waitOwner is a postcondition: the controllers settled in component.
+func waitOwner(component string) func(context.Context, *Env) (bool, error) {
+	return func(ctx context.Context, e *Env) (bool, error) {
+		own, err := e.Owners(ctx)
+		if err != nil {
+			return false, err
+		}
+		return own.settled(component, e.Spec.Controllers()) == nil, own.settled(component, e.Spec.Controllers())
+	}
+}
+
+// LeaseHolder is the holder identity of a lease in kube-system, "" if none.
+func (e *Env) LeaseHolder(ctx context.Context, name string) (string, error) {
+	l, err := e.Client.CoordinationV1().Leases("kube-system").Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return "", err
+	}
+	if l.Spec.HolderIdentity == nil {
+		return "", nil
+	}
+	return *l.Spec.HolderIdentity, nil
+}
+
+// missingProviderIDs lists nodes without a ProviderID or still tainted
+// uninitialized.
+func (e *Env) missingProviderIDs(ctx context.Context) ([]string, error) {
+	list, err := e.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var bad []string
+	for _, n := range list.Items {
+		tainted := false
+		for _, t := range n.Spec.Taints {
+			tainted = tainted || t.Key == "node.cloudprovider.kubernetes.io/uninitialized"
+		}
+		if n.Spec.ProviderID == "" || tainted {
+			bad = append(bad, n.Name)
+		}
+	}
+	return bad, nil
+}
+
+// client404 turns NotFound into "not there yet" (nil error).
+func client404(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,125 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+)
+
+const kubeletFlagsFile = "/var/lib/kubelet/kubeadm-flags.env"
+
+// kubeletArgs parses kubeadm's KUBELET_KUBEADM_ARGS line.
+func kubeletArgs(env string) []string {
+	line := strings.TrimSpace(env)
+	line = strings.TrimPrefix(line, `KUBELET_KUBEADM_ARGS="`)
+	return strings.Fields(strings.TrimSuffix(line, `"`))
+}
+
+func renderKubeletArgs(args []string) string {
+	return `KUBELET_KUBEADM_ARGS="` + strings.Join(args, " ") + "\"\n"
+}
+
+// externalKubelet is the kubelet of an out-of-tree cluster.
+func externalKubelet(args []string) []string {
+	return setFlag(removeFlag(args, "cloud-config"), "cloud-provider", "external")
+}
+
+// kubeletExternal reports whether a node's kubelet runs with
+// --cloud-provider=external.
+func (e *Env) kubeletExternal(ctx context.Context, node string) (bool, error) {
+	env, err := e.Cluster.ReadFile(ctx, node, kubeletFlagsFile)
+	if err != nil {
+		return false, err
+	}
+	v, _ := flagValue(kubeletArgs(env), "cloud-provider")
+	return v == "external", nil
+}
+
+// switchKubelet restarts a node's kubelet with --cloud-provider=external
+// and waits for the node to be Ready again.
+func (e *Env) switchKubelet(ctx context.Context, node string) error {
+	if ext, err := e.kubeletExternal(ctx, node); err != nil || ext {
+		return err
+	}
+	env, err := e.Cluster.ReadFile(ctx, node, kubeletFlagsFile)
+	if err != nil {
+		return err
+	}
+	if err := e.Cluster.WriteFile(ctx, node, kubeletFlagsFile, renderKubeletArgs(externalKubelet(kubeletArgs(env)))); err != nil {
+		return err
+	}
+	restarted := time.Now()
+	if _, err := e.Cluster.Exec(ctx, node, "systemctl", "restart", "kubelet"); err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return e.poll(wctx, func(ctx context.Context, e *Env) (bool, error) {
+		n, err := e.Client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == "Ready" {
+				if c.Status != "True" || c.LastHeartbeatTime.Time.Before(restarted) {
+					return false, fmt.Errorf("node %s not Ready again after its kubelet restart", node)
+				}
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
+
+// setCordon cordons or uncordons the control-plane nodes.
+func (e *Env) setCordon(ctx context.Context, cordon bool) error {
+	nodes, err := e.Cluster.ControlPlanes()
+	if err != nil {
+		return err
+	}
+	patch := fmt.Sprintf(`{"spec":{"unschedulable":%t}}`, cordon)
+	for _, n := range nodes {
+		if _, err := e.Client.CoreV1().Nodes().Patch(ctx, n.String(), types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			return fmt.Errorf("cordon=%t %s: %w", cordon, n, err)
+		}
+	}
+	return nil
+}
+
+func (e *Env) cordoned(ctx context.Context, want bool) (bool, error) {
+	nodes, err := e.Cluster.ControlPlanes()
+	if err != nil {
+		return false, err
+	}
+	for _, n := range nodes {
+		node, err := e.Client.CoreV1().Nodes().Get(ctx, n.String(), metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		if node.Spec.Unschedulable != want {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// workers lists the worker nodes.
+func (e *Env) workers() ([]string, error) {
+	all, err := e.Cluster.Nodes()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range all {
+		if r, _ := n.Role(); r == kindcluster.RoleWorker {
+			out = append(out, n.String())
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,109 @@
+package migrate
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden plans")
+
+// planCases are every procedure and variant `handover plan` prints.
+var planCases = map[string]func(*Spec){
+	"taskdoc":            func(*Spec) {},
+	"taskdoc-in-place":   func(s *Spec) { s.Variant.InPlace = true },
+	"taskdoc-rollback":   func(s *Spec) { s.Variant.Rollback = true },
+	"taskdoc-disable":    func(s *Spec) { s.Variant.Disable = true },
+	"rke2-aws":           func(s *Spec) { s.Procedure, s.Flavour = RKE2, "aws" },
+	"rke2-azure-disable": func(s *Spec) { s.Procedure, s.Flavour, s.Variant.Disable = RKE2, "azure", true },
+	"rke-external":       func(s *Spec) { s.Procedure, s.Flavour = RKE, "external" },
+	"rke-external-aws":   func(s *Spec) { s.Procedure, s.Flavour = RKE, "external-aws" },
+	"default-config":     func(s *Spec) { s.Procedure = DefaultConfig },
+	"node-ipam":          func(s *Spec) { s.Procedure = NodeIPAM },
+}
+
+func TestPlanGolden(t *testing.T) {
+	for name, tweak := range planCases {
+		t.Run(name, func(t *testing.T) {
+			s := DefaultSpec(TaskDoc)
+			tweak(&s)
+			p, err := Build(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WritePlan(&got, p, s); err != nil {
+				t.Fatal(err)
+			}
+			got.WriteString("\n## preflight lint\n\n" + s.Lint().String())
+			path := filepath.Join("testdata", "plan", name+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./migrate -run Golden -update)", err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("plan %s differs from %s (rerun with -update after checking the change):\n%s", name, path, firstDiff(string(want), got.String()))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return "line " + strconv.Itoa(i+1) + ":\n- " + al[i] + "\n+ " + bl[i]
+		}
+	}
+	return "lengths differ"
+}
+
+// The plan is the contract with an operator: check the facts it must carry.
+func TestPlanContent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    func(*Spec)
+		must []string
+		not  []string
+	}{
+		{"taskdoc", func(*Spec) {}, []string{"name: node-route-controller", "component: kube-controller-manager", "component: cloud-controller-manager",
+			"--enable-leader-migration", "--leader-migration-config=/etc/leadermigration.conf", "add-n1-control-plane-3", "remove-n-control-plane-3",
+			"verify-controllers-in-ccm", "resourceNames\":[\"cloud-provider-extraction-migration\"]"},
+			[]string{"- --feature-gates=ControllerManagerLeaderMigration", "name: route\n"}},
+		{"rollback", func(s *Spec) { s.Variant.Rollback = true }, []string{"restore-n-cluster-configuration", "add-n-control-plane-1", "remove-n1-control-plane-3", "verify-controllers-in-kcm"}, nil},
+		{"rke2 azure", func(s *Spec) { s.Procedure, s.Flavour = RKE2, "azure" }, []string{"machineSelectorConfig", "kube-controller-manager-arg", "cloud-provider-name: external", "kind: Deployment", "kubectl cordon", "kubectl uncordon", "rollout status deployment"}, nil},
+		{"rke external-aws", func(s *Spec) { s.Procedure, s.Flavour = RKE, "external-aws" }, []string{"extra_args", "name: external-aws", "useInstanceMetadataHostname: true", "rke up", "kind: DaemonSet"}, []string{"uncordon-control-planes"}},
+		{"default-config", func(s *Spec) { s.Procedure = DefaultConfig }, []string{"- --enable-leader-migration\n", "built-in default"}, []string{"--leader-migration-config="}},
+	} {
+		s := DefaultSpec(TaskDoc)
+		tc.s(&s)
+		p, err := Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		_ = WritePlan(&b, p, s)
+		for _, m := range tc.must {
+			if !strings.Contains(b.String(), m) {
+				t.Errorf("%s: plan lacks %q", tc.name, m)
+			}
+		}
+		for _, m := range tc.not {
+			if strings.Contains(b.String(), m) {
+				t.Errorf("%s: plan must not contain %q", tc.name, m)
+			}
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package migrate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// Leader-locking Roles the task doc extends with the migration lease.
+const kcmLeaderLockingRole = "system::leader-locking-kube-controller-manager"
+
+// identities are who the managers authenticate as.
+func identities(ccmUser string) []lint.Identity {
+	return []lint.Identity{
+		{Component: lmconfig.KCM, User: "system:kube-controller-manager", Role: kcmLeaderLockingRole},
+		{Component: lmconfig.CCM, User: ccmUser, Groups: ccmGroups(ccmUser), Role: cloudcluster.CCMLeaderLockingRole},
+	}
+}
+
+const ccmServiceAccount = "system:serviceaccount:kube-system:cloud-controller-manager"
+
+func ccmGroups(user string) []string {
+	if user == ccmServiceAccount {
+		return []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}
+	}
+	return []string{"system:authenticated"}
+}
+
+// migrationLeaseRule is the rule the task doc adds to both Roles.
+func migrationLeaseRule(leaderName string) rbacv1.PolicyRule {
+	return rbacv1.PolicyRule{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"},
+		ResourceNames: []string{leaderName}, Verbs: []string{"create", "list", "get", "update"}}
+}
+
+// grantLease adds the migration lease rule to a Role unless it has it. The
+// task doc's `--type=merge` patch would replace the Role's rules (and with
+// them the main lease); a JSON patch appends.
+func (e *Env) grantLease(ctx context.Context, role string) error {
+	r, err := e.Client.RbacV1().Roles("kube-system").Get(ctx, role, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("role kube-system/%s: %w", role, err)
+	}
+	want := migrationLeaseRule(e.Spec.LeaderName)
+	for _, rule := range r.Rules {
+		if len(rule.ResourceNames) == 1 && rule.ResourceNames[0] == e.Spec.LeaderName {
+			return nil
+		}
+	}
+	patch, _ := json.Marshal([]map[string]any{{"op": "add", "path": "/rules/-", "value": want}})
+	_, err = e.Client.RbacV1().Roles("kube-system").Patch(ctx, role, types.JSONPatchType, patch, metav1.PatchOptions{})
+	if err != nil {
+		return fmt.Errorf("patching role kube-system/%s: %w", role, err)
+	}
+	return nil
+}
+
+// leaseGranted is true when both identities may take the migration lease.
+func leaseGranted(ccmUser string) func(context.Context, *Env) (bool, error) {
+	return func(ctx context.Context, e *Env) (bool, error) {
+		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities(ccmUser)...)
+		if err != nil {
+			return false, err
+		}
+		return len(fs) == 0, nil
+	}
+}
+
+func grantPatchCommand(role, leaderName string) string {
+	rule, _ := json.Marshal(migrationLeaseRule(leaderName))
+	return fmt.Sprintf(`kubectl -n kube-system patch role %s --type=json -p '[{"op":"add","path":"/rules/-","value":%s}]'`, role, rule)
+}
+
+// grantStep is the task doc's "Grant access to Migration Lease", preceded by
+// the cloud-controller-manager's own RBAC (ClusterRole, leader-locking Role).
+func grantStep(s Spec, ccmUser string) Step {
+	return Step{
+		Name:  "grant-migration-lease",
+		Title: "Grant both managers access to the migration lease " + s.LeaderName,
+		Plan: []Item{
+			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
+			{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
+			{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+			{Kind: Note, Body: "The task doc's `kubectl patch --type=merge` replaces the Role's rules, dropping the main-lease rule; a JSON patch appends instead."},
+		},
+		Done: leaseGranted(ccmUser),
+		Do: func(ctx context.Context, e *Env) error {
+			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {
+				return err
+			}
+			for _, role := range []string{kcmLeaderLockingRole, cloudcluster.CCMLeaderLockingRole} {
+				if err := e.grantLease(ctx, role); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Wait: Wait{Name: "SubjectAccessReviews allow both managers the lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmUser)},
+	}
+}

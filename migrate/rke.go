@@ -1,0 +1,45 @@
+package migrate
+
+import (
+	"fmt"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+const rkeSource = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE)"
+
+// rke maps the RKE1 runbook (cluster.yml) onto the kind cluster. `rke up`
+// reconfigures and uncordons node by node, so there is no separate
+// uncordon. external-aws with useInstanceMetadataHostname sets the kubelet's
+// and kube-proxy's hostname-override from instance metadata; kind node names
+// already are their hostnames, which the simulated cloud reports as the
+// instance hostname, so it changes nothing here.
+func rke(s Spec) *Procedure {
+	enable := []Item{
+		{Kind: Rancher, Title: "cluster.yml", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": lmConfigPath}, []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
+		{Kind: Rancher, Title: "cluster.yml: unchanged at this step", Body: "cloud_provider:\n  name: aws\n"},
+		{Kind: Note, Body: "As for rke2: a configuration file with the canonical names replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first."},
+	}
+	if s.Flavour == "external-aws" {
+		enable = append(enable, Item{Kind: Note, Body: "useInstanceMetadataHostname: kind node names equal their hostnames and the simulated cloud's instance hostnames, so no hostname-override is needed."})
+	}
+	p := &Procedure{
+		Name: RKE, Source: rkeSource,
+		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
+		Steps: []Step{
+			grantStep(s, ccmServiceAccount),
+			writeConfigStep(s, s.lmConfig(lmconfig.Wildcard)),
+			rollStep("enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
+				s.From, lmconfig.KCM, enableLM(true), enable, waitOwner(lmconfig.KCM)),
+			cordonStep(true),
+			deployCCMStep(s),
+			switchStep(s, true),
+			rolloutStep(s),
+			settleStep(s, lmconfig.CCM),
+		},
+	}
+	if s.Variant.Disable {
+		p.Steps = append(p.Steps, ccmWorkloadDisableStep(s))
+	}
+	return p
+}

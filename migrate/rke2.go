@@ -1,0 +1,241 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+const rke2Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE2)"
+
+// ccmWorkload is the chart's shape: the AWS chart is a DaemonSet on the
+// control planes, the Azure chart a Deployment.
+func (s Spec) ccmWorkload() string {
+	if s.Flavour == "azure" || s.Flavour == "external" {
+		return cloudcluster.Deployment
+	}
+	return cloudcluster.DaemonSet
+}
+
+// rke2 maps the RKE2 runbook onto the kind cluster. Leader migration uses
+// a configuration file with '*' components (the runbook's built-in default,
+// with the canonical names the managers filter on; see default-config for
+// the built-in one).
+func rke2(s Spec) *Procedure {
+	p := &Procedure{
+		Name: RKE2, Source: rke2Source,
+		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
+		Steps: []Step{
+			grantStep(s, ccmServiceAccount),
+			writeConfigStep(s, s.lmConfig(lmconfig.Wildcard)),
+			rollStep("enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
+				s.From, lmconfig.KCM, enableLM(true), []Item{
+					{Kind: Rancher, Title: "cluster YAML", Body: rke2MachineSelector(lmFlagsRancher(), []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
+					{Kind: Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},
+					{Kind: Rancher, Title: "cluster YAML: unchanged at this step", Body: rke2CloudProvider(s.Flavour)},
+					{Kind: Note, Body: "The runbook relies on the built-in default configuration; two of its names (route-controller, service-controller) match no controller of " + s.From + ", so this plan passes a file with the canonical names. The runbook also has no RBAC step: without it kube-controller-manager cannot take the migration lease."},
+				}, waitOwner(lmconfig.KCM)),
+			cordonStep(true),
+			deployCCMStep(s),
+			switchStep(s, false),
+			cordonStep(false),
+			rolloutStep(s),
+			settleStep(s, lmconfig.CCM),
+		},
+	}
+	if s.Variant.Disable {
+		p.Steps = append(p.Steps, ccmWorkloadDisableStep(s))
+	}
+	return p
+}
+
+func lmFlagsRancher() []string {
+	return []string{"enable-leader-migration", "leader-migration-config=" + lmConfigPath}
+}
+
+func cordonStep(cordon bool) Step {
+	name, verb := "cordon-control-planes", "cordon"
+	if !cordon {
+		name, verb = "uncordon-control-planes", "uncordon"
+	}
+	return Step{
+		Name:  name,
+		Title: "kubectl " + verb + " the control-plane nodes",
+		Plan:  []Item{{Kind: Command, Body: `kubectl ` + verb + ` -l "node-role.kubernetes.io/control-plane"`}},
+		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.cordoned(ctx, cordon) },
+		Do:    func(ctx context.Context, e *Env) error { return e.setCordon(ctx, cordon) },
+	}
+}
+
+func (s Spec) ccmManifest(lm bool) string {
+	cfg := s.lmConfig(lmconfig.Wildcard).YAML()
+	if !lm {
+		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet)
+	}
+	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg, lmConfigPath, lmFlags(true)...)
+}
+
+func deployCCMStep(s Spec) Step {
+	manifest := s.ccmManifest(true)
+	plan := []Item{{Kind: File, Title: "cloud-controller-manager chart, rendered (kubectl apply -f)", Body: manifest}}
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
+	} else {
+		plan = append(plan, Item{Kind: Note, Body: "DaemonSet pods tolerate node.kubernetes.io/unschedulable, so cordoning does not hold the AWS chart back: its managers start at once, while every kube-controller-manager still runs the in-tree provider."})
+	}
+	return Step{
+		Name:  "deploy-ccm",
+		Title: "Install the cloud-controller-manager (" + s.ccmWorkload() + ") with --enable-leader-migration",
+		Plan:  plan,
+		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) },
+		Pre: func(ctx context.Context, e *Env) error {
+			ok, err := leaseGranted(ccmServiceAccount)(ctx, e)
+			if err == nil && !ok {
+				err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
+			}
+			return err
+		},
+		Do: func(ctx context.Context, e *Env) error { return e.Cluster.Apply(ctx, manifest) },
+	}
+}
+
+func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
+	var err error
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		_, err = e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	} else {
+		_, err = e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	}
+	if err != nil {
+		return false, client404(err)
+	}
+	return true, nil
+}
+
+// switchStep is "change the cloud provider to external and remove leader
+// migration from kube-controller-manager": RKE2 and RKE reconfigure node by
+// node; uncordonEach is RKE's `rke up`, which uncordons each node after it.
+func switchStep(s Spec, uncordonEach bool) Step {
+	plan := []Item{{Kind: Command, Body: "# each control plane in turn: kube-controller-manager without --cloud-provider, --cloud-config and leader migration;\n# every kubelet: --cloud-provider=external"}}
+	if s.Procedure == RKE2 {
+		plan = append(plan, Item{Kind: Rancher, Title: "cluster YAML", Body: rke2CloudProvider("external")},
+			Item{Kind: Rancher, Title: "cluster YAML: remove from machineSelectorConfig", Body: rke2MachineSelector(lmFlagsRancher(), []string{lmConfigPath + ":" + lmConfigPath + ":ro"})})
+	} else {
+		plan = append(plan, Item{Kind: Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour)},
+			Item{Kind: Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": lmConfigPath}, []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
+			Item{Kind: Command, Body: "rke up --config cluster.yml"})
+	}
+	done := func(ctx context.Context, e *Env) (bool, error) {
+		nodes, err := e.Cluster.Nodes()
+		if err != nil {
+			return false, err
+		}
+		for _, n := range nodes {
+			if ext, err := e.kubeletExternal(ctx, n.String()); err != nil || !ext {
+				return false, err
+			}
+		}
+		return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+			changed, err := e.wouldChange(ctx, node, lmconfig.KCM, externalKCM)
+			return !changed, err
+		})
+	}
+	return Step{
+		Name:  "switch-to-external",
+		Title: "Switch every node to the external cloud provider, one node at a time",
+		Plan:  plan,
+		Done:  done,
+		Do: func(ctx context.Context, e *Env) error {
+			return e.switchToExternal(ctx, uncordonEach)
+		},
+		Wait: Wait{Name: "every node switched", Timeout: time.Minute, Until: done},
+	}
+}
+
+// externalKCM is a kube-controller-manager of the same version with no
+// cloud provider and no leader migration.
+func externalKCM(p *corev1.Pod) {
+	c := &p.Spec.Containers[0]
+	for _, f := range []string{"cloud-provider", "cloud-config"} {
+		c.Command = removeFlag(c.Command, f)
+	}
+	c.Command = removeFeatureGate(c.Command, "DisableCloudProviders")
+	disableLM(p)
+	removeMount(p, "cloud-config")
+}
+
+func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
+	cm, c, err := e.readClusterConfig(ctx)
+	if err != nil {
+		return err
+	}
+	c.toExternal(e.Spec.From)
+	if err := e.writeClusterConfig(ctx, cm, c); err != nil {
+		return err
+	}
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, cp := range cps {
+		if err := e.roll(ctx, cp.Name, lmconfig.KCM, externalKCM); err != nil {
+			return err
+		}
+		if err := e.switchKubelet(ctx, cp.Name); err != nil {
+			return err
+		}
+		if uncordonEach {
+			if _, err := e.Client.CoreV1().Nodes().Patch(ctx, cp.Name, types.MergePatchType, []byte(`{"spec":{"unschedulable":false}}`), metav1.PatchOptions{}); err != nil {
+				return err
+			}
+		}
+	}
+	workers, err := e.workers()
+	if err != nil {
+		return err
+	}
+	for _, w := range workers {
+		if err := e.switchKubelet(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func rolloutStep(s Spec) Step {
+	kind := "daemonset"
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		kind = "deployment"
+	}
+	ready := func(ctx context.Context, e *Env) (bool, error) { return e.ccmRolledOut(ctx, s) }
+	return Step{
+		Name:  "rollout-status",
+		Title: "Wait for the cloud-controller-manager " + kind + " to roll out",
+		Plan:  []Item{{Kind: Command, Body: "kubectl rollout status " + kind + " -n kube-system cloud-controller-manager"}},
+		Done:  ready,
+		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: 3 * time.Minute, Until: ready},
+	}
+}
+
+func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		d, err := e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		return d.Status.ObservedGeneration >= d.Generation && d.Status.UpdatedReplicas == *d.Spec.Replicas && d.Status.AvailableReplicas == *d.Spec.Replicas, nil
+	}
+	ds, err := e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	if err != nil {
+		return false, err
+	}
+	st := ds.Status
+	return st.ObservedGeneration >= ds.Generation && st.DesiredNumberScheduled > 0 && st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled, nil
+}

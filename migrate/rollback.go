@@ -1,0 +1,103 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// rollbackSteps are the task doc's rollback: version-N control planes with
+// leader migration on their kube-controller-manager replace the N+1 ones,
+// one at a time, while the N+1 cloud-controller-managers still take part.
+func rollbackSteps(s Spec) []Step {
+	steps := []Step{grantStep(s, cloudcluster.CCMUser), restoreNConfigStep(s)}
+	for i := 1; i <= s.ControlPlanes; i++ {
+		steps = append(steps, addNStep(s, i), removeN1Step(s, i))
+	}
+	return append(steps, settleStep(s, lmconfig.KCM))
+}
+
+func restoreNConfigStep(s Spec) Step {
+	return Step{
+		Name:  "restore-n-cluster-configuration",
+		Title: "Restore kubeadm's version-" + s.From + " ClusterConfiguration, with leader migration on kube-controller-manager",
+		Plan: []Item{{Kind: File, Title: "ClusterConfiguration changes (kubectl -n kube-system edit configmap kubeadm-config)",
+			Body: "kubernetesVersion: " + s.From + "\ncontrollerManager:\n  extraArgs:       # the version-" + s.From + " ones (cloud-provider, cloud-config, ...) plus\n    enable-leader-migration: \"true\"\n    leader-migration-config: " + lmConfigPath + "\n  extraVolumes:    # plus\n  - name: " + lmVolume + "\n    hostPath: " + lmConfigPath + "\n    mountPath: " + lmConfigPath + "\n    readOnly: true\n    pathType: File\n"}},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			_, c, err := e.readClusterConfig(ctx)
+			if err != nil {
+				return false, err
+			}
+			return c["kubernetesVersion"] == s.From && c.arg("enable-leader-migration") == "true", nil
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			saved, err := e.savedClusterConfig(ctx, s.From)
+			if err != nil {
+				return err
+			}
+			saved.setArg("enable-leader-migration", "true")
+			saved.setArg("leader-migration-config", lmConfigPath)
+			saved.setVolume(lmVolume, lmConfigPath)
+			cm, _, err := e.readClusterConfig(ctx)
+			if err != nil {
+				return err
+			}
+			return e.writeClusterConfig(ctx, cm, saved)
+		},
+	}
+}
+
+func addNStep(s Spec, i int) Step {
+	return Step{
+		Name:  fmt.Sprintf("add-n-control-plane-%d", i),
+		Title: fmt.Sprintf("Add version-%s control plane %d of %d with leader migration on kube-controller-manager", s.From, i, s.ControlPlanes),
+		Plan: []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + cloudcluster.ProviderName},
+			{Kind: File, Title: lmConfigPath, Body: s.lmConfig(lmconfig.KCM).YAML()}},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			cps, err := e.controlPlanes(ctx)
+			return err == nil && len(atVersion(cps, s.From)) >= i, err
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
+				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: 3 * time.Minute,
+				KubeletArgs: map[string]string{"cloud-provider": cloudcluster.ProviderName, "cloud-config": cloudcluster.CloudConfigPath},
+				Files:       map[string]string{lmConfigPath: s.lmConfig(lmconfig.KCM).YAML()},
+			})
+			return err
+		},
+		Wait: Wait{Name: "every version-" + s.From + " kube-controller-manager Ready", Timeout: 2 * time.Minute,
+			Until: func(ctx context.Context, e *Env) (bool, error) {
+				return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+					return e.staticPodRunning(ctx, node, lmconfig.KCM, time.Time{})
+				})
+			}},
+	}
+}
+
+func removeN1Step(s Spec, i int) Step {
+	return Step{
+		Name:  fmt.Sprintf("remove-n1-control-plane-%d", i),
+		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.To, i, s.ControlPlanes),
+		Plan:  []Item{{Kind: Command, Body: "# as remove-n-control-plane, for the oldest " + s.To + " control plane"}},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			cps, err := e.controlPlanes(ctx)
+			return err == nil && len(atVersion(cps, s.To)) <= s.ControlPlanes-i, err
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			cps, err := e.controlPlanes(ctx)
+			if err != nil {
+				return err
+			}
+			n1 := atVersion(cps, s.To)
+			if len(n1) == 0 {
+				return fmt.Errorf("no version-%s control plane left to remove", s.To)
+			}
+			return e.Cluster.RemoveNode(ctx, n1[0].Name)
+		},
+		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
+	}
+}

@@ -1,0 +1,183 @@
+package migrate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// fakeStep records what the runner does with it.
+type fakeStep struct {
+	done, failDo, holds bool
+	did, undid          int
+}
+
+func (f *fakeStep) step(name string) Step {
+	return Step{Name: name, Title: name,
+		Done: func(context.Context, *Env) (bool, error) { return f.done, nil },
+		Do: func(context.Context, *Env) error {
+			f.did++
+			if f.failDo {
+				return errors.New("boom")
+			}
+			f.done = true
+			return nil
+		},
+		Wait: Wait{Name: "holds", Timeout: 50 * time.Millisecond, Until: func(context.Context, *Env) (bool, error) {
+			return f.done || f.holds, nil
+		}},
+		Undo: func(context.Context, *Env) error { f.undid++; return nil },
+	}
+}
+
+func fakeEnv() (*Env, *bytes.Buffer) {
+	var buf bytes.Buffer
+	return &Env{Spec: Spec{Procedure: "fake"}, Logger: log.NoopLogger{}, Timeline: timeline.NewWriter(&buf), Poll: 10 * time.Millisecond}, &buf
+}
+
+func kinds(t *testing.T, buf *bytes.Buffer) string {
+	t.Helper()
+	evs, err := timeline.Read(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		s := e.Kind
+		if e.Step != "" {
+			s += ":" + e.Step
+		}
+		if e.Outcome != "" {
+			s += "=" + e.Outcome
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestRunSkipsDoneStepsAndRecordsEvents(t *testing.T) {
+	a, b := &fakeStep{done: true}, &fakeStep{}
+	p := &Procedure{Name: "fake", Steps: []Step{a.step("a"), b.step("b")}}
+	e, buf := fakeEnv()
+	if err := Run(context.Background(), p, e, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if a.did != 0 || b.did != 1 {
+		t.Fatalf("a ran %d times, b %d", a.did, b.did)
+	}
+	want := "run.start step.skipped:a=already-done step.start:b step.end:b=ok run.end=ok"
+	if got := kinds(t, buf); got != want {
+		t.Fatalf("timeline\n got %s\nwant %s", got, want)
+	}
+	// Re-running a finished procedure is a no-op.
+	if err := Run(context.Background(), p, e, RunOptions{}); err != nil || b.did != 1 {
+		t.Fatalf("re-run: err %v, b ran %d times", err, b.did)
+	}
+}
+
+func TestRunFailureUndoesAndStops(t *testing.T) {
+	a, b, c := &fakeStep{}, &fakeStep{failDo: true}, &fakeStep{}
+	p := &Procedure{Name: "fake", Steps: []Step{a.step("a"), b.step("b"), c.step("c")}}
+	e, buf := fakeEnv()
+	err := Run(context.Background(), p, e, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "step 2 (b)") || !strings.Contains(err.Error(), "--from-step b") {
+		t.Fatalf("want a failure naming step b and how to resume, got %v", err)
+	}
+	if b.undid != 1 || a.undid != 0 || c.did != 0 {
+		t.Fatalf("undo b=%d a=%d, c ran %d", b.undid, a.undid, c.did)
+	}
+	if got := kinds(t, buf); !strings.Contains(got, "step.end:b=failed run.end=failed") {
+		t.Fatalf("timeline: %s", got)
+	}
+}
+
+func TestRunWaitTimesOutWithItsName(t *testing.T) {
+	f := &fakeStep{}
+	st := f.step("a")
+	st.Do = func(context.Context, *Env) error { return nil } // never holds
+	e, _ := fakeEnv()
+	err := Run(context.Background(), &Procedure{Name: "fake", Steps: []Step{st}}, e, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "waiting for holds (timeout 50ms)") {
+		t.Fatalf("want the named wait in the error, got %v", err)
+	}
+}
+
+func TestRunRangeAndInterrupt(t *testing.T) {
+	steps := []*fakeStep{{}, {}, {}, {}}
+	p := &Procedure{Name: "fake"}
+	for i, f := range steps {
+		p.Steps = append(p.Steps, f.step(string(rune('a'+i))))
+	}
+	e, _ := fakeEnv()
+	if err := Run(context.Background(), p, e, RunOptions{From: "b", Until: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if steps[0].did+steps[3].did != 0 || steps[1].did != 1 || steps[2].did != 1 {
+		t.Fatalf("range b..c ran %d %d %d %d", steps[0].did, steps[1].did, steps[2].did, steps[3].did)
+	}
+	for _, o := range []RunOptions{{From: "x"}, {Until: "y"}, {From: "c", Until: "b"}} {
+		if err := Run(context.Background(), p, e, o); err == nil {
+			t.Errorf("%+v: want an error", o)
+		}
+	}
+	// Interrupted between steps, then resumed: everything completes once.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Run(ctx, p, e, RunOptions{}); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("want interrupted, got %v", err)
+	}
+	if err := Run(context.Background(), p, e, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range steps {
+		if f.did != 1 {
+			t.Errorf("step %d ran %d times", i, f.did)
+		}
+	}
+}
+
+func TestBuildRejectsContradictions(t *testing.T) {
+	for name, tweak := range map[string]func(*Spec){
+		"unknown procedure":     func(s *Spec) { s.Procedure = "kubeadm" },
+		"in-place and rollback": func(s *Spec) { s.Variant.InPlace, s.Variant.Rollback = true, true },
+		"in-place on rke2":      func(s *Spec) { s.Procedure, s.Variant.InPlace = RKE2, true },
+		"from has no in-tree":   func(s *Spec) { s.From = "v1.31.4" },
+		"unknown version":       func(s *Spec) { s.To = "v1.99.0" },
+		"bad flavour":           func(s *Spec) { s.Procedure, s.Flavour = RKE2, "gce" },
+		"flavour on taskdoc":    func(s *Spec) { s.Flavour = "aws" },
+	} {
+		s := DefaultSpec(TaskDoc)
+		tweak(&s)
+		if _, err := Build(s); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+}
+
+func TestEveryProcedureHasNamedUniqueSteps(t *testing.T) {
+	for name, tweak := range planCases {
+		s := DefaultSpec(TaskDoc)
+		tweak(&s)
+		p, err := Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, st := range p.Steps {
+			if st.Name == "" || seen[st.Name] || st.Title == "" || len(st.Plan) == 0 {
+				t.Errorf("%s: step %q: needs a unique name, a title and a plan", name, st.Name)
+			}
+			if st.Wait.Until != nil && (st.Wait.Name == "" || st.Wait.Timeout == 0) {
+				t.Errorf("%s: step %s: a wait needs a name and a timeout", name, st.Name)
+			}
+			seen[st.Name] = true
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+// writeConfigStep puts the initial configuration (controllers owned by
+// kube-controller-manager) on every version-N control plane.
+func writeConfigStep(s Spec, cfg *lmconfig.Config) Step {
+	body := cfg.YAML()
+	return Step{
+		Name:  "write-initial-config",
+		Title: "Write the initial LeaderMigrationConfiguration to " + lmConfigPath + " on every control plane",
+		Plan: []Item{{Kind: File, Title: lmConfigPath, Body: body},
+			{Kind: Note, Body: "Controller names are the canonical ones kube-controller-manager " + s.From + " filters on; the task doc's route, service and cloud-node-lifecycle are aliases the filter does not translate (see `handover lint`)."}},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+				got, err := e.Cluster.ReadFile(ctx, node, lmConfigPath)
+				return err == nil && got == body, nil
+			})
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			cps, err := e.controlPlanes(ctx)
+			if err != nil {
+				return err
+			}
+			for _, cp := range atVersion(cps, s.From) {
+				if err := e.Cluster.WriteFile(ctx, cp.Name, lmConfigPath, body); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// everyNode is true when ok holds on every control plane at version.
+func (e *Env) everyNode(ctx context.Context, version string, ok func(node string) (bool, error)) (bool, error) {
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return false, err
+	}
+	at := atVersion(cps, version)
+	if len(at) == 0 {
+		return false, nil
+	}
+	for _, cp := range at {
+		if good, err := ok(cp.Name); err != nil || !good {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// enableLM turns leader migration on in a manager's manifest.
+func enableLM(withFile bool) func(*corev1.Pod) {
+	return func(p *corev1.Pod) {
+		c := &p.Spec.Containers[0]
+		c.Command = setFlag(c.Command, "enable-leader-migration", "")
+		if withFile {
+			c.Command = setFlag(c.Command, "leader-migration-config", lmConfigPath)
+			hostFileMount(p, lmVolume, lmConfigPath)
+		}
+	}
+}
+
+// disableLM removes leader migration from a manager's manifest.
+func disableLM(p *corev1.Pod) {
+	c := &p.Spec.Containers[0]
+	c.Command = removeFlag(removeFlag(c.Command, "enable-leader-migration"), "leader-migration-config")
+	removeMount(p, lmVolume)
+}
+
+// rollStep edits one component's manifest on every control plane at
+// version, one node at a time, waiting for each to run the new manifest
+// before touching the next: a rolling restart as kubeadm upgrade does.
+func rollStep(name, title, version, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
+	converged := func(ctx context.Context, e *Env) (bool, error) {
+		return e.everyNode(ctx, version, func(node string) (bool, error) {
+			changed, err := e.wouldChange(ctx, node, component, edit)
+			if err != nil || changed {
+				return false, err
+			}
+			return e.staticPodRunning(ctx, node, component, time.Time{})
+		})
+	}
+	return Step{
+		Name: name, Title: title, Plan: plan,
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			ok, err := converged(ctx, e)
+			if !ok || err != nil || settle == nil {
+				return ok, err
+			}
+			return settle(ctx, e)
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			cps, err := e.controlPlanes(ctx)
+			if err != nil {
+				return err
+			}
+			for _, cp := range atVersion(cps, version) {
+				if err := e.roll(ctx, cp.Name, component, edit); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Wait: Wait{Name: "every " + component + " runs its new manifest and the controllers settle", Timeout: 3 * time.Minute,
+			Until: func(ctx context.Context, e *Env) (bool, error) {
+				ok, err := converged(ctx, e)
+				if !ok || err != nil || settle == nil {
+					return ok, err
+				}
+				return settle(ctx, e)
+			}},
+	}
+}
+
+func (e *Env) wouldChange(ctx context.Context, node, component string, edit func(*corev1.Pod)) (bool, error) {
+	pod, err := e.readStaticPod(ctx, node, component)
+	if err != nil {
+		return false, err
+	}
+	before := pod.DeepCopy()
+	edit(pod)
+	return !sameArgs(before.Spec.Containers[0].Command, pod.Spec.Containers[0].Command) ||
+		len(before.Spec.Volumes) != len(pod.Spec.Volumes) || before.Spec.Containers[0].Image != pod.Spec.Containers[0].Image, nil
+}
+
+// roll rewrites one node's manifest and waits until the kubelet runs it.
+func (e *Env) roll(ctx context.Context, node, component string, edit func(*corev1.Pod)) error {
+	since := time.Now()
+	wrote, err := e.editStaticPod(ctx, node, component, edit)
+	if err != nil {
+		return err
+	}
+	if wrote {
+		e.Logger.V(0).Infof("   rewrote %s on %s", component, node)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	if !wrote {
+		since = time.Time{}
+	}
+	if err := e.poll(wctx, func(ctx context.Context, e *Env) (bool, error) {
+		return e.staticPodRunning(ctx, node, component, since)
+	}); err != nil {
+		return fmt.Errorf("%s on %s did not come back with its new manifest within 3m: %w", component, node, err)
+	}
+	return nil
+}
+
+// flagsPlan prints the flags a step adds or removes.
+func flagsPlan(component, verb string, flags ...string) Item {
+	return Item{Kind: Command, Title: component + " manifest: " + verb,
+		Body: "# /etc/kubernetes/manifests/" + component + ".yaml, spec.containers[0].command:\n" + indentFlags(flags)}
+}
+
+func indentFlags(flags []string) string {
+	var b strings.Builder
+	for _, f := range flags {
+		b.WriteString("- " + f + "\n")
+	}
+	return b.String()
+}

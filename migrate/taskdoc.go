@@ -1,0 +1,216 @@
+package migrate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+const taskDocSource = "Kubernetes task: Migrate Replicated Control Plane To Use Cloud Controller Manager"
+
+// taskDoc is the upstream task doc: lease RBAC, the initial configuration
+// and leader migration on the version-N kube-controller-managers, then N+1
+// control planes with a static-pod cloud-controller-manager replace the N
+// ones one at a time (or, --in-place, are upgraded one at a time); --disable
+// removes leader migration afterwards; --rollback goes back from N+1 to N.
+func taskDoc(s Spec) *Procedure {
+	p := &Procedure{Name: TaskDoc, Source: taskDocSource}
+	if s.Variant.Rollback {
+		p.Title = fmt.Sprintf("Roll back the control plane from %s (cloud-controller-manager) to %s (in-tree)", s.To, s.From)
+		p.Steps = rollbackSteps(s)
+		return p
+	}
+	p.Title = fmt.Sprintf("Migrate the cloud controllers from kube-controller-manager %s to cloud-controller-manager %s", s.From, s.To)
+	p.Steps = []Step{
+		grantStep(s, cloudcluster.CCMUser),
+		writeConfigStep(s, s.lmConfig(lmconfig.KCM)),
+		rollStep("enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
+			s.From, lmconfig.KCM, enableLM(true),
+			[]Item{flagsPlan(lmconfig.KCM, "add, and mount "+lmConfigPath+" read-only", lmFlags(true)...),
+				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
+			waitOwner(lmconfig.KCM)),
+	}
+	if s.Variant.InPlace {
+		p.Steps = append(p.Steps, inPlaceSteps(s)...)
+	} else {
+		p.Steps = append(p.Steps, n1ConfigStep(s))
+		for i := 1; i <= s.ControlPlanes; i++ {
+			p.Steps = append(p.Steps, addN1Step(s, i), removeNStep(s, i))
+		}
+	}
+	p.Steps = append(p.Steps, settleStep(s, lmconfig.CCM))
+	if s.Variant.Disable {
+		p.Steps = append(p.Steps, disableStep(s))
+	}
+	return p
+}
+
+// n1ConfigStep makes kubeadm render version-N+1 control planes: the new
+// version, and a kube-controller-manager with no cloud provider and no
+// leader migration. The version-N configuration is kept for rollback.
+func n1ConfigStep(s Spec) Step {
+	return Step{
+		Name:  "prepare-n1-cluster-configuration",
+		Title: "Set kubeadm's ClusterConfiguration to " + s.To + " with no in-tree cloud provider",
+		Plan: []Item{
+			{Kind: Command, Body: "kubectl -n kube-system edit configmap kubeadm-config   # ClusterConfiguration:"},
+			{Kind: File, Title: "ClusterConfiguration changes", Body: "kubernetesVersion: " + s.To + "\ncontrollerManager:\n  extraArgs:        # remove cloud-provider, cloud-config, enable-leader-migration,\n                    # leader-migration-config and DisableCloudProviders from feature-gates\n  extraVolumes:     # remove cloud-config and leadermigration\n"},
+			{Kind: Note, Body: "kube-controller-manager " + s.To + " MUST NOT have leader migration: it runs no cloud controller and would hold the migration lease for nothing."},
+		},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			_, c, err := e.readClusterConfig(ctx)
+			if err != nil {
+				return false, err
+			}
+			return c["kubernetesVersion"] == s.To && c.arg("cloud-provider") == "", nil
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			cm, c, err := e.readClusterConfig(ctx)
+			if err != nil {
+				return err
+			}
+			if err := e.saveClusterConfig(ctx, s.From, c.String()); err != nil {
+				return err
+			}
+			c.toExternal(s.To)
+			return e.writeClusterConfig(ctx, cm, c)
+		},
+	}
+}
+
+// addN1Step is "create a new control plane node of version N+1".
+func addN1Step(s Spec, i int) Step {
+	return Step{
+		Name:  fmt.Sprintf("add-n1-control-plane-%d", i),
+		Title: fmt.Sprintf("Add version-%s control plane %d of %d with a static-pod cloud-controller-manager", s.To, i, s.ControlPlanes),
+		Plan:  addN1Plan(s),
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			cps, err := e.controlPlanes(ctx)
+			return err == nil && len(atVersion(cps, s.To)) >= i, err
+		},
+		Pre: func(ctx context.Context, e *Env) error {
+			ok, err := leaseGranted(cloudcluster.CCMUser)(ctx, e)
+			if err == nil && !ok {
+				err = fmt.Errorf("%s may not take the migration lease %s (run step grant-migration-lease)", cloudcluster.CCMUser, s.LeaderName)
+			}
+			return err
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			_, err := e.addN1ControlPlane(ctx)
+			return err
+		},
+		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: 2 * time.Minute,
+			Until: func(ctx context.Context, e *Env) (bool, error) {
+				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
+					return e.staticPodRunning(ctx, node, "cloud-controller-manager", time.Time{})
+				})
+			}},
+	}
+}
+
+func addN1Plan(s Spec) []Item {
+	return []Item{
+		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; kubelet --cloud-provider=external"},
+		{Kind: File, Title: "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml (kubeadm join --patches)", Body: kubeletNoInTreeGates},
+		{Kind: File, Title: lmConfigPath, Body: s.lmConfig(lmconfig.CCM).YAML()},
+		{Kind: File, Title: cloudcluster.CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + cloudcluster.CCMUser + " signed by the cluster CA\n"},
+		{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(true)},
+	}
+}
+
+// removeNStep brings down the oldest version-N control plane.
+func removeNStep(s Spec, i int) Step {
+	return Step{
+		Name:  fmt.Sprintf("remove-n-control-plane-%d", i),
+		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.From, i, s.ControlPlanes),
+		Plan: []Item{{Kind: Command, Body: "kubectl drain <oldest " + s.From + " control plane> --ignore-daemonsets --delete-emptydir-data\n" +
+			"# take it out of the API load balancer, stop its kube-apiserver, hand off etcd leadership\n" +
+			"kubeadm reset phase remove-etcd-member && kubectl delete node <it>"}},
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			cps, err := e.controlPlanes(ctx)
+			return err == nil && len(atVersion(cps, s.From)) <= s.ControlPlanes-i, err
+		},
+		Do: func(ctx context.Context, e *Env) error {
+			cps, err := e.controlPlanes(ctx)
+			if err != nil {
+				return err
+			}
+			old := atVersion(cps, s.From)
+			if len(old) == 0 {
+				return fmt.Errorf("no version-%s control plane left to remove", s.From)
+			}
+			return e.Cluster.RemoveNode(ctx, old[0].Name)
+		},
+		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
+	}
+}
+
+// settleStep asserts the end state: every migrated controller runs in one
+// instance of component and none of the other, and every node has its
+// ProviderID and no uninitialized taint.
+func settleStep(s Spec, component string) Step {
+	until := func(ctx context.Context, e *Env) (bool, error) {
+		if ok, err := waitOwner(component)(ctx, e); !ok {
+			return false, err
+		}
+		missing, err := e.missingProviderIDs(ctx)
+		if err == nil && len(missing) > 0 {
+			err = fmt.Errorf("nodes without ProviderID or still uninitialized: %v", missing)
+		}
+		return err == nil, err
+	}
+	name := map[string]string{lmconfig.CCM: "verify-controllers-in-ccm", lmconfig.KCM: "verify-controllers-in-kcm"}[component]
+	return Step{
+		Name:  name,
+		Title: "Verify every migrated controller runs in " + component + " only and every node has its ProviderID",
+		Plan: []Item{{Kind: Command, Body: "curl -sk https://127.0.0.1:10257/healthz?verbose   # kube-controller-manager, on each control plane\n" +
+			"curl -sk https://127.0.0.1:10258/healthz?verbose   # cloud-controller-manager\n" +
+			"kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER_ID:.spec.providerID,TAINTS:.spec.taints[*].key"}},
+		Done: until,
+		Wait: Wait{Name: "controllers settled in " + component + " and ProviderIDs set", Timeout: 3 * time.Minute, Until: until},
+	}
+}
+
+// waitSingleOwner: each migrated controller runs in exactly one manager
+// instance, whichever it is.
+func waitSingleOwner(ctx context.Context, e *Env) (bool, error) {
+	own, err := e.Owners(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range e.Spec.Controllers() {
+		if len(own[c]) != 1 {
+			return false, fmt.Errorf("%s runs in %v", c, own[c])
+		}
+	}
+	return true, nil
+}
+
+// disableStep is the task doc's optional "Disable Leader Migration".
+func disableStep(s Spec) Step {
+	st := rollStep("disable-leader-migration", "Disable leader migration on every cloud-controller-manager, one node at a time",
+		s.To, lmconfig.CCM, disableLM,
+		[]Item{flagsPlan(lmconfig.CCM, "remove, and unmount "+lmConfigPath, lmFlags(true)...),
+			{Kind: Command, Body: "rm " + lmConfigPath + "   # on each control plane, after its cloud-controller-manager restarted"}},
+		waitOwner(lmconfig.CCM))
+	do := st.Do
+	st.Do = func(ctx context.Context, e *Env) error {
+		if err := do(ctx, e); err != nil {
+			return err
+		}
+		cps, err := e.controlPlanes(ctx)
+		if err != nil {
+			return err
+		}
+		for _, cp := range atVersion(cps, s.To) {
+			if err := e.Cluster.RemoveFile(ctx, cp.Name, lmConfigPath); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return st
+}
