@@ -34,14 +34,32 @@ func (s Spec) lmConfig(component string) *lmconfig.Config {
 // ccmStaticPod is the N+1 cloud-controller-manager manifest of the task
 // doc, with leader migration (lm) or without.
 func (s Spec) ccmStaticPod(lm bool) string {
-	if lm && !s.usesConfigFile() {
-		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, lmFlags(false))
+	args := s.ccmControllers()
+	switch {
+	case lm && !s.usesConfigFile():
+		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, append(args, lmFlags(false)...))
+	case !lm:
+		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, args)
 	}
-	if !lm {
-		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, nil)
-	}
-	return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, lmFlags(true), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
+	return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, append(args, lmFlags(true)...), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
 }
+
+// ccmControllers turns on the cloud's node IPAM (off by default) when the
+// procedure migrates it.
+func (s Spec) ccmControllers() []string {
+	if s.Procedure == NodeIPAM {
+		return []string{"--controllers=" + ccmNodeIPAMControllers}
+	}
+	return nil
+}
+
+// With node IPAM migrating, the cloud-controller-manager must start it and
+// the N+1 kube-controller-manager must not (kubeadm's default list, minus
+// node IPAM).
+const (
+	ccmNodeIPAMControllers = "*,node-ipam-controller"
+	kcmNoNodeIPAM          = "*,bootstrapsigner,tokencleaner,-node-ipam-controller"
+)
 
 // ccmKubeconfig issues the cloud-controller-manager's kubeconfig from a
 // control plane's CA and controller-manager.conf.
@@ -84,7 +102,7 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
-		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: 3 * time.Minute,
+		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: 3 * time.Minute, LocalAPIServer: true,
 		KubeletArgs: map[string]string{"cloud-provider": "external", "cloud-config": ""},
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       e.Spec.ccmFiles(kubeconfig),

@@ -53,7 +53,7 @@ func (e *Env) poll(ctx context.Context, until func(context.Context, *Env) (bool,
 		if ok && err == nil {
 			return nil
 		}
-		if err != nil {
+		if err != nil && ctx.Err() == nil { // not an error of the cancellation itself
 			last = err
 		}
 		select {

@@ -10,7 +10,10 @@ import (
 // up: what the preflight lint checks.
 func (s Spec) Sides() []lint.Side {
 	side := func(component, version, cloud string, cfg *lmconfig.Config) lint.Side {
-		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true}
+		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true, AllocateNodeCIDRs: true}
+		if component == lmconfig.CCM && s.Procedure == NodeIPAM {
+			sd.Controllers = ccmNodeIPAMControllers
+		}
 		if cfg != nil {
 			sd.Config, sd.ConfigPath = cfg, component+":"+lmConfigPath
 		}
@@ -22,10 +25,14 @@ func (s Spec) Sides() []lint.Side {
 		return []lint.Side{side(lmconfig.KCM, s.From, cloudcluster.ProviderName, cfg), side(lmconfig.CCM, s.From, "", cfg)}
 	case DefaultConfig:
 		return []lint.Side{side(lmconfig.KCM, s.From, cloudcluster.ProviderName, nil), side(lmconfig.CCM, s.To, "", nil),
-			{Component: lmconfig.KCM, Version: s.To}}
+			{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true}}
 	default:
+		n1 := lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true}
+		if s.Procedure == NodeIPAM {
+			n1.Controllers = kcmNoNodeIPAM
+		}
 		return []lint.Side{side(lmconfig.KCM, s.From, cloudcluster.ProviderName, s.lmConfig(lmconfig.KCM)),
-			side(lmconfig.CCM, s.To, "", s.lmConfig(lmconfig.CCM)), {Component: lmconfig.KCM, Version: s.To}}
+			side(lmconfig.CCM, s.To, "", s.lmConfig(lmconfig.CCM)), n1}
 	}
 }
 

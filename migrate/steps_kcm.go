@@ -41,17 +41,15 @@ func writeConfigStep(s Spec, cfg *lmconfig.Config) Step {
 	}
 }
 
-// everyNode is true when ok holds on every control plane at version.
+// everyNode is true when ok holds on every control plane at version, and
+// vacuously when none is left (a finished procedure re-run skips the steps
+// on nodes it has since replaced).
 func (e *Env) everyNode(ctx context.Context, version string, ok func(node string) (bool, error)) (bool, error) {
 	cps, err := e.controlPlanes(ctx)
 	if err != nil {
 		return false, err
 	}
-	at := atVersion(cps, version)
-	if len(at) == 0 {
-		return false, nil
-	}
-	for _, cp := range at {
+	for _, cp := range atVersion(cps, version) {
 		if good, err := ok(cp.Name); err != nil || !good {
 			return false, err
 		}
@@ -93,13 +91,9 @@ func rollStep(name, title, version, component string, edit func(*corev1.Pod), pl
 	}
 	return Step{
 		Name: name, Title: title, Plan: plan,
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			ok, err := converged(ctx, e)
-			if !ok || err != nil || settle == nil {
-				return ok, err
-			}
-			return settle(ctx, e)
-		},
+		// Done is the durable effect only: whom the controllers settle on
+		// changes as later steps run.
+		Done: converged,
 		Do: func(ctx context.Context, e *Env) error {
 			cps, err := e.controlPlanes(ctx)
 			if err != nil {

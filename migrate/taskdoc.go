@@ -52,14 +52,18 @@ func taskDoc(s Spec) *Procedure {
 // version, and a kube-controller-manager with no cloud provider and no
 // leader migration. The version-N configuration is kept for rollback.
 func n1ConfigStep(s Spec) Step {
+	plan := []Item{
+		{Kind: Command, Body: "kubectl -n kube-system edit configmap kubeadm-config   # ClusterConfiguration:"},
+		{Kind: File, Title: "ClusterConfiguration changes", Body: "kubernetesVersion: " + s.To + "\ncontrollerManager:\n  extraArgs:        # remove cloud-provider, cloud-config, enable-leader-migration,\n                    # leader-migration-config and DisableCloudProviders from feature-gates\n  extraVolumes:     # remove cloud-config and leadermigration\n"},
+		{Kind: Note, Body: "kube-controller-manager " + s.To + " MUST NOT have leader migration: it runs no cloud controller and would hold the migration lease for nothing."},
+	}
+	if s.Procedure == NodeIPAM {
+		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, node IPAM moves too", Body: "controllerManager:\n  extraArgs:\n    controllers: \"" + kcmNoNodeIPAM + "\"\n"})
+	}
 	return Step{
 		Name:  "prepare-n1-cluster-configuration",
 		Title: "Set kubeadm's ClusterConfiguration to " + s.To + " with no in-tree cloud provider",
-		Plan: []Item{
-			{Kind: Command, Body: "kubectl -n kube-system edit configmap kubeadm-config   # ClusterConfiguration:"},
-			{Kind: File, Title: "ClusterConfiguration changes", Body: "kubernetesVersion: " + s.To + "\ncontrollerManager:\n  extraArgs:        # remove cloud-provider, cloud-config, enable-leader-migration,\n                    # leader-migration-config and DisableCloudProviders from feature-gates\n  extraVolumes:     # remove cloud-config and leadermigration\n"},
-			{Kind: Note, Body: "kube-controller-manager " + s.To + " MUST NOT have leader migration: it runs no cloud controller and would hold the migration lease for nothing."},
-		},
+		Plan:  plan,
 		Done: func(ctx context.Context, e *Env) (bool, error) {
 			_, c, err := e.readClusterConfig(ctx)
 			if err != nil {
@@ -76,6 +80,9 @@ func n1ConfigStep(s Spec) Step {
 				return err
 			}
 			c.toExternal(s.To)
+			if s.Procedure == NodeIPAM {
+				c.setArg("controllers", kcmNoNodeIPAM)
+			}
 			return e.writeClusterConfig(ctx, cm, c)
 		},
 	}

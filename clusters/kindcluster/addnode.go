@@ -3,6 +3,7 @@ package kindcluster
 import (
 	"context"
 	"fmt"
+	"net"
 	"regexp"
 	"sort"
 	"strconv"
@@ -31,6 +32,12 @@ type AddNodeOptions struct {
 	// Files are written into the node after kubeadm join, before the wait
 	// for Ready: extra static pods and the files they mount.
 	Files map[string]string
+	// LocalAPIServer points a control plane's kubelet at its own API
+	// server instead of the balancer, as kubeadm's ControlPlaneKubeletLocalMode
+	// does: a kubelet newer than the other API servers must not talk to them
+	// (a 1.31 kubelet's Service field selector fails on a 1.30 API server,
+	// kubernetes/kubernetes#127316).
+	LocalAPIServer bool
 }
 
 // AddNode starts a node container like kind's, joins it with kubeadm, puts a
@@ -101,6 +108,11 @@ func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, image string
 	}
 	if err := writeFiles(n, "", o.Files); err != nil {
 		return err
+	}
+	if o.LocalAPIServer && role == RoleControlPlane {
+		if err := useLocalAPIServer(ctx, n); err != nil {
+			return err
+		}
 	}
 	if role == RoleControlPlane {
 		if err := c.syncBalancer(ctx, ""); err != nil {
@@ -213,4 +225,23 @@ func extraBinds(ctx context.Context, n nodes.Node) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// useLocalAPIServer rewrites the kubelet's kubeconfig to the node's own API
+// server and restarts the kubelet.
+func useLocalAPIServer(ctx context.Context, n nodes.Node) error {
+	ip, _, err := n.IP()
+	if err != nil {
+		return err
+	}
+	conf, err := run(ctx, n, "cat", "/etc/kubernetes/kubelet.conf")
+	if err != nil {
+		return err
+	}
+	local := regexp.MustCompile(`(?m)^(\s*server:) https://\S+$`).ReplaceAllString(conf, "$1 https://"+net.JoinHostPort(ip, "6443"))
+	if err := writeFile(n, "/etc/kubernetes/kubelet.conf", local+"\n"); err != nil {
+		return err
+	}
+	_, err = run(ctx, n, "systemctl", "restart", "kubelet")
+	return err
 }

@@ -17,6 +17,17 @@ type Side struct {
 	Config          *lmconfig.Config // the parsed file, nil when ConfigPath is ""
 	CloudProvider   string           // --cloud-provider
 	FeatureGates    string           // --feature-gates
+	Controllers     string           // --controllers ("" = "*")
+	// AllocateNodeCIDRs is --allocate-node-cidrs: node IPAM runs at all.
+	AllocateNodeCIDRs bool
+}
+
+// runs reports whether the side starts the controller at all.
+func (s Side) runs(m Manager, name string) bool {
+	if name == NodeIPAM && !s.AllocateNodeCIDRs {
+		return false
+	}
+	return m.Enabled(s.Controllers, name)
 }
 
 func (s Side) where(field string) string {
@@ -146,7 +157,13 @@ func lintConfig(s Side, m Manager) Findings {
 	}
 	seen := map[string]bool{}
 	for i, l := range c.ControllerLeaders {
-		out = append(out, lintLeader(s, m, fmt.Sprintf("controllerLeaders[%d]", i), l, seen)...)
+		path := fmt.Sprintf("controllerLeaders[%d]", i)
+		out = append(out, lintLeader(s, m, path, l, seen)...)
+		if m.Runs(l.Name) && (l.Component == s.Component || l.Component == lmconfig.Wildcard) && !s.runs(m, l.Name) {
+			out = append(out, Finding{Error, s.where(path + ".name"),
+				fmt.Sprintf("%s is given to %s, which does not start it (--controllers=%q, --allocate-node-cidrs=%t): nothing runs it once it migrates here", l.Name, s.Component, s.Controllers, s.AllocateNodeCIDRs),
+				"enable it: --controllers=*," + l.Name + " (and --allocate-node-cidrs=true for node IPAM)"})
+		}
 	}
 	return out
 }

@@ -64,6 +64,16 @@ func TestLintFires(t *testing.T) {
 			"kube-controller-manager --feature-gates", "removed"},
 		{"default configuration", []Side{{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind", LeaderMigration: true}},
 			"kube-controller-manager --leader-migration-config (unset)", "service-lb-controller and node-route-controller run under"},
+		{"ccm migrates node IPAM it does not start", []Side{ccmN1(lmconfig.New(lmconfig.CCM, append(canonical, NodeIPAM)...))},
+			"ccm.yaml: controllerLeaders[3].name", "--controllers=*,node-ipam-controller"},
+		{"N+1 kcm runs node IPAM outside the lock", []Side{
+			func() Side {
+				s := ccmN1(lmconfig.New(lmconfig.CCM, append(canonical, NodeIPAM)...))
+				s.Controllers, s.AllocateNodeCIDRs = "*,nodeipam", true
+				return s
+			}(),
+			{Component: lmconfig.KCM, Version: "v1.31.4", AllocateNodeCIDRs: true}},
+			"kube-controller-manager v1.31.4 --controllers", "-node-ipam-controller"},
 		{"in-tree provider on 1.31", []Side{{Component: lmconfig.KCM, Version: "v1.31.4", CloudProvider: "kind"}},
 			"kube-controller-manager --cloud-provider", "no in-tree cloud providers"},
 	} {
@@ -83,5 +93,21 @@ func TestLintUnknownVersionWarns(t *testing.T) {
 	fs := Lint(Side{Component: lmconfig.CCM, Version: "v1.40.0", LeaderMigration: true})
 	if len(fs) != 1 || fs[0].Severity != Warning || fs.Err() != nil {
 		t.Fatalf("want one warning, got\n%s", fs)
+	}
+}
+
+func TestEnabled(t *testing.T) {
+	m, _ := LookupManager("cloud-controller-manager", "v1.31.4")
+	for _, tc := range []struct {
+		flag string
+		name string
+		want bool
+	}{
+		{"", ServiceLB, true}, {"", NodeIPAM, false}, {"*,node-ipam-controller", NodeIPAM, true},
+		{"*,nodeipam", NodeIPAM, true}, {"*,-service", ServiceLB, false}, {"cloud-node-controller", ServiceLB, false},
+	} {
+		if got := m.Enabled(tc.flag, tc.name); got != tc.want {
+			t.Errorf("Enabled(%q, %s) = %t", tc.flag, tc.name, got)
+		}
 	}
 }

@@ -22,6 +22,8 @@ type Manager struct {
 	Aliases map[string]string
 	// Default is what --enable-leader-migration without a file uses.
 	Default []string
+	// Disabled are off unless --controllers names them.
+	Disabled []string
 }
 
 // Canonical cloud controller names shared by both managers since 1.28.
@@ -50,11 +52,14 @@ func managerTable() map[string]Manager {
 			Default:     defaultNames,
 		}
 		managers["cloud-controller-manager/"+minor] = Manager{
-			Component:   "cloud-controller-manager",
-			Minor:       minor,
-			Controllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle},
-			Aliases:     map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle},
+			Component: "cloud-controller-manager",
+			Minor:     minor,
+			// The simulated cloud's manager adds node-ipam-controller
+			// (simulate/cloud/ccm), off by default.
+			Controllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM},
+			Aliases:     map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
 			Default:     defaultNames,
+			Disabled:    []string{NodeIPAM},
 		}
 	}
 	return managers
@@ -91,4 +96,36 @@ func (m Manager) Runs(name string) bool {
 		}
 	}
 	return false
+}
+
+// Enabled reports whether a --controllers value (comma-separated; "" means
+// "*") turns the controller on, as the managers read it.
+func (m Manager) Enabled(controllers, name string) bool {
+	if controllers == "" {
+		controllers = "*"
+	}
+	star := false
+	for _, c := range strings.Split(controllers, ",") {
+		c = strings.TrimSpace(c)
+		if a, ok := m.Aliases[strings.TrimPrefix(c, "-")]; ok {
+			c = strings.Replace(c, strings.TrimPrefix(c, "-"), a, 1)
+		}
+		switch c {
+		case name:
+			return true
+		case "-" + name:
+			return false
+		case "*":
+			star = true
+		}
+	}
+	if !star {
+		return false
+	}
+	for _, d := range m.Disabled {
+		if d == name {
+			return false
+		}
+	}
+	return true
 }

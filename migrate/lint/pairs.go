@@ -12,6 +12,9 @@ import (
 func lintPairs(sides []Side) Findings {
 	var out Findings
 	for _, k := range sides {
+		out = append(out, outsideLock(k, sides)...)
+	}
+	for _, k := range sides {
 		if k.Component != lmconfig.KCM || !k.runsCloudControllers() {
 			continue
 		}
@@ -80,4 +83,30 @@ func effective(s Side) *lmconfig.Config {
 		return nil
 	}
 	return lmconfig.New(lmconfig.Wildcard, m.Default...)
+}
+
+// outsideLock flags a kube-controller-manager without leader migration
+// that runs a controller a cloud-controller-manager migrates: the upstream
+// doc's --controllers=*,-nodeipam on the N+1 kube-controller-manager.
+func outsideLock(k Side, sides []Side) Findings {
+	if k.Component != lmconfig.KCM || k.LeaderMigration {
+		return nil
+	}
+	m, err := LookupManager(k.Component, k.Version)
+	if err != nil {
+		return nil
+	}
+	var out Findings
+	for _, c := range sides {
+		cfg := effective(c)
+		if c.Component != lmconfig.CCM || !c.LeaderMigration || cfg == nil || cfg.Owner(NodeIPAM) == "" {
+			continue
+		}
+		if k.runs(m, NodeIPAM) {
+			out = append(out, Finding{Error, "kube-controller-manager " + k.Version + " --controllers",
+				"runs node-ipam-controller on its main lease (--allocate-node-cidrs) while cloud-controller-manager migrates it: both allocate pod ranges",
+				"start the N+1 kube-controller-manager with --controllers=*,bootstrapsigner,tokencleaner,-node-ipam-controller"})
+		}
+	}
+	return out
 }

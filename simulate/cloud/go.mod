@@ -8,8 +8,10 @@ go 1.24
 require (
 	k8s.io/api v0.30.14
 	k8s.io/apimachinery v0.30.14
+	k8s.io/client-go v0.30.14
 	k8s.io/cloud-provider v0.30.14
 	k8s.io/component-base v0.30.14
+	k8s.io/controller-manager v0.30.14
 	k8s.io/klog/v2 v2.120.1
 )
 
@@ -97,9 +99,7 @@ require (
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/apiserver v0.30.14 // indirect
-	k8s.io/client-go v0.30.14 // indirect
 	k8s.io/component-helpers v0.30.14 // indirect
-	k8s.io/controller-manager v0.30.14 // indirect
 	k8s.io/kms v0.30.14 // indirect
 	k8s.io/kube-openapi v0.0.0-20240228011516-70dd3763d340 // indirect
 	k8s.io/utils v0.0.0-20230726121419-3b25d923346b // indirect

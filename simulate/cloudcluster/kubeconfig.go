@@ -17,8 +17,10 @@ import (
 )
 
 // CCMKubeconfig turns a control plane's controller-manager.conf into the
-// cloud-controller-manager's own kubeconfig: same server and CA, a client
-// certificate for CCMUser signed by the cluster CA, as kubeadm issues them.
+// cloud-controller-manager's own kubeconfig: the cluster CA, a client
+// certificate for CCMUser signed by it (as kubeadm issues them), and the
+// node's own API server (https://127.0.0.1:6443, in kind's certificate
+// SANs), as kubeadm points kube-controller-manager at its local one.
 func CCMKubeconfig(controllerManagerConf, caCert, caKey []byte) (string, error) {
 	cfg, err := clientcmd.Load(controllerManagerConf)
 	if err != nil {
@@ -33,7 +35,9 @@ func CCMKubeconfig(controllerManagerConf, caCert, caKey []byte) (string, error) 
 		return "", err
 	}
 	out := clientcmdapi.NewConfig()
-	out.Clusters["kubernetes"] = cfg.Clusters[ctx.Cluster]
+	cluster := *cfg.Clusters[ctx.Cluster]
+	cluster.Server = "https://127.0.0.1:6443"
+	out.Clusters["kubernetes"] = &cluster
 	out.AuthInfos[CCMUser] = &clientcmdapi.AuthInfo{ClientCertificateData: certPEM, ClientKeyData: keyPEM}
 	out.Contexts["default"] = &clientcmdapi.Context{Cluster: "kubernetes", AuthInfo: CCMUser}
 	out.CurrentContext = "default"

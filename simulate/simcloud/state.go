@@ -16,10 +16,12 @@ type state struct {
 	// Terminated instances stay gone even if their container lingers.
 	Terminated map[string]bool `json:"terminated"`
 	Faults     api.Faults      `json:"faults"`
+	// PodCIDRs are the instances' pod ranges, when the cloud does IPAM.
+	PodCIDRs map[string]string `json:"podCIDRs"`
 }
 
 func newState() *state {
-	return &state{LoadBalancers: map[string]api.LoadBalancer{}, Routes: map[string]api.Route{}, Terminated: map[string]bool{}}
+	return &state{LoadBalancers: map[string]api.LoadBalancer{}, Routes: map[string]api.Route{}, Terminated: map[string]bool{}, PodCIDRs: map[string]string{}}
 }
 
 func loadState(path string) (*state, error) {
@@ -45,6 +47,9 @@ func loadState(path string) (*state, error) {
 	}
 	if s.Terminated == nil {
 		s.Terminated = map[string]bool{}
+	}
+	if s.PodCIDRs == nil {
+		s.PodCIDRs = map[string]string{}
 	}
 	return s, nil
 }

@@ -191,3 +191,11 @@ func (c *Client) Audit(ctx context.Context, since time.Time) ([]AuditEntry, erro
 	err := c.do(ctx, "", http.MethodGet, "/v1/audit?since="+url.QueryEscape(since.Format(time.RFC3339Nano)), nil, &out)
 	return out, err
 }
+
+// AllocatePodCIDR returns the instance's pod range, allocating (or
+// adopting) it on first use.
+func (c *Client) AllocatePodCIDR(ctx context.Context, controller, instance string, req PodCIDRRequest) (string, error) {
+	var out PodCIDR
+	err := c.do(ctx, controller, http.MethodPut, "/v1/instances/"+url.PathEscape(instance)+"/pod-cidr", req, &out)
+	return out.CIDR, err
+}

@@ -105,3 +105,18 @@ type AuditEntry struct {
 type Error struct {
 	Message string `json:"message"`
 }
+
+// PodCIDRRequest asks the cloud for an instance's pod range: the one it
+// holds, Adopt (a range allocated before the cloud did IPAM, kept if free),
+// or the next free range of MaskSize in ClusterCIDR.
+type PodCIDRRequest struct {
+	ClusterCIDR string `json:"clusterCIDR"`
+	MaskSize    int    `json:"maskSize"`
+	Adopt       string `json:"adopt,omitempty"`
+}
+
+// PodCIDR is an instance's pod range.
+type PodCIDR struct {
+	Instance string `json:"instance"`
+	CIDR     string `json:"cidr"`
+}

@@ -28,8 +28,16 @@ func Main() int {
 	if err != nil {
 		klog.Fatalf("unable to initialize command options: %v", err)
 	}
-	command := app.NewCloudControllerManagerCommand(opts, initCloud, app.DefaultInitFuncConstructors,
-		names.CCMControllerAliases(), cliflag.NamedFlagSets{}, wait.NeverStop)
+	controllers := map[string]app.ControllerInitFuncConstructor{NodeIPAMController: nodeIPAMConstructor()}
+	for name, c := range app.DefaultInitFuncConstructors {
+		controllers[name] = c
+	}
+	// Off unless asked for: kube-controller-manager runs node IPAM until a
+	// migration moves it.
+	app.ControllersDisabledByDefault.Insert(NodeIPAMController)
+	aliases := names.CCMControllerAliases()
+	aliases["nodeipam"] = NodeIPAMController
+	command := app.NewCloudControllerManagerCommand(opts, initCloud, controllers, aliases, cliflag.NamedFlagSets{}, wait.NeverStop)
 	return cli.Run(command)
 }
 

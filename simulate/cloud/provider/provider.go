@@ -100,3 +100,7 @@ func (c *Cloud) ProviderName() string { return Name }
 
 // HasClusterID is true: the managers pass --cluster-name.
 func (c *Cloud) HasClusterID() bool { return true }
+
+// API is the simulated cloud's client, for controllers the cloud-provider
+// interface has no method for (node IPAM).
+func (c *Cloud) API() *api.Client { return c.client }
