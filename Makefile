@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN   := bin/handover
 GO    ?= go
 # Kubernetes versions whose node images the tests need.
-TEST_VERSIONS ?= v1.30.14
+TEST_VERSIONS ?= v1.30.14 v1.31.4
 
 .PHONY: help build host images unit test integration lint clean rehearse
 
@@ -26,8 +26,8 @@ unit: ## unit tests only: no Docker needed
 # Integration tests run verbosely so their measurements (MEASURED lines) and
 # PASS/SKIP verdicts are in the log, and one package at a time: each creates
 # clusters, and two at once on two cores would distort what they measure.
-INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/
-INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud
+INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/ ./migrate/
+INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud|TaskDocMigration
 
 integration: images ## integration tests on real kind clusters
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)

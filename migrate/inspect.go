@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -178,4 +179,39 @@ func client404(err error) error {
 		return nil
 	}
 	return err
+}
+
+// mainLease is each manager's own leader-election lease.
+var mainLease = map[string]string{lmconfig.KCM: "kube-controller-manager", lmconfig.CCM: "cloud-controller-manager"}
+
+// leaseSettled checks the leases agree with the managers' health: a
+// manager uses one identity for its main and its migration lease, so the
+// migration lease is held by component when both leases have one holder
+// and are current.
+func (e *Env) leaseSettled(ctx context.Context, component string) error {
+	get := func(name string) (string, error) {
+		l, err := e.Client.CoordinationV1().Leases("kube-system").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return "", err
+		}
+		if l.Spec.HolderIdentity == nil || l.Spec.RenewTime == nil || l.Spec.LeaseDurationSeconds == nil {
+			return "", fmt.Errorf("lease %s has no holder", name)
+		}
+		if age := time.Since(l.Spec.RenewTime.Time); age > time.Duration(*l.Spec.LeaseDurationSeconds)*time.Second+5*time.Second {
+			return "", fmt.Errorf("lease %s was last renewed %s ago by %s", name, age.Round(time.Second), *l.Spec.HolderIdentity)
+		}
+		return *l.Spec.HolderIdentity, nil
+	}
+	migration, err := get(e.Spec.LeaderName)
+	if err != nil {
+		return err
+	}
+	main, err := get(mainLease[component])
+	if err != nil {
+		return err
+	}
+	if migration != main {
+		return fmt.Errorf("migration lease %s is held by %s, not by the %s leader %s", e.Spec.LeaderName, migration, component, main)
+	}
+	return nil
 }

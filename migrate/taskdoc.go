@@ -167,6 +167,9 @@ func settleStep(s Spec, component string) Step {
 		if err == nil && len(missing) > 0 {
 			err = fmt.Errorf("nodes without ProviderID or still uninitialized: %v", missing)
 		}
+		if err == nil {
+			err = e.leaseSettled(ctx, component)
+		}
 		return err == nil, err
 	}
 	name := map[string]string{lmconfig.CCM: "verify-controllers-in-ccm", lmconfig.KCM: "verify-controllers-in-kcm"}[component]
@@ -175,6 +178,7 @@ func settleStep(s Spec, component string) Step {
 		Title: "Verify every migrated controller runs in " + component + " only and every node has its ProviderID",
 		Plan: []Item{{Kind: Command, Body: "curl -sk https://127.0.0.1:10257/healthz?verbose   # kube-controller-manager, on each control plane\n" +
 			"curl -sk https://127.0.0.1:10258/healthz?verbose   # cloud-controller-manager\n" +
+			"kubectl -n kube-system get lease " + s.LeaderName + " " + mainLease[component] + "   # one holder for both\n" +
 			"kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER_ID:.spec.providerID,TAINTS:.spec.taints[*].key"}},
 		Done: until,
 		Wait: Wait{Name: "controllers settled in " + component + " and ProviderIDs set", Timeout: 3 * time.Minute, Until: until},

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLIOut(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func writeTemp(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLintCommand(t *testing.T) {
+	good := writeTemp(t, "ccm.yaml", "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: cloud-provider-extraction-migration\nresourceLock: leases\ncontrollerLeaders:\n- name: service-lb-controller\n  component: '*'\n- name: node-route-controller\n  component: '*'\n- name: cloud-node-lifecycle-controller\n  component: '*'\n")
+	taskDoc := writeTemp(t, "taskdoc.yaml", "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: cloud-provider-extraction-migration\nresourceLock: leases\ncontrollerLeaders:\n- name: route\n  component: kube-controller-manager\n")
+	malformed := writeTemp(t, "bad.yaml", "kind: LeaderMigrationConfiguration\ncontrollerLeaders: [\n")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr bool
+		says    string
+	}{
+		{"clean wildcard config", []string{"lint", "--leader-migration-config", good}, false, "ok: 1 file(s)"},
+		{"task doc alias", []string{"lint", "--leader-migration-config", "kcm=" + taskDoc}, true, "use name: node-route-controller"},
+		{"malformed yaml", []string{"lint", "--leader-migration-config", malformed}, true, "not a valid LeaderMigrationConfiguration"},
+		{"bad prefix", []string{"lint", "--leader-migration-config", "scheduler=" + good}, true, "use kcm=, ccm= or none"},
+		{"no file", []string{"lint"}, true, "--leader-migration-config is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runCLIOut(t, tc.args...)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, output:\n%s", err, out)
+			}
+			if !strings.Contains(out+errString(err), tc.says) {
+				t.Fatalf("want %q in:\n%s%v", tc.says, out, err)
+			}
+		})
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestPlanAndMigrateRejectBadInputBeforeTouchingACluster(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"plan", "--procedure", "kops"}, "unknown procedure"},
+		{[]string{"plan", "--in-place", "--rollback"}, "contradict"},
+		{[]string{"plan", "--procedure", "rke2", "--flavour", "gce"}, "supports aws, azure"},
+		{[]string{"migrate", "--procedure", "default-config", "--name", "no-such-cluster"}, "preflight lint found"},
+		{[]string{"migrate", "--from", "v1.31.4", "--name", "no-such-cluster"}, "no in-tree cloud provider"},
+	} {
+		if _, err := runCLIOut(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: want an error saying %q, got %v", tc.args, tc.says, err)
+		}
+	}
+	out, err := runCLIOut(t, "plan", "--procedure", "rke", "--flavour", "external-aws")
+	if err != nil || !strings.Contains(out, "useInstanceMetadataHostname: true") || !strings.Contains(out, "## preflight lint") {
+		t.Fatalf("plan rke: %v\n%s", err, out)
+	}
+}
