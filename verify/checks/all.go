@@ -1,0 +1,25 @@
+package checks
+
+import "github.com/handover-sh/handover/verify/timeline"
+
+// All runs every check.
+func All(evs []timeline.Event, cfg Config) []Result {
+	var out []Result
+	for _, check := range []func([]timeline.Event, Config) []Result{
+		CheckMutualExclusion, CheckCoverageGap, CheckAPIAvailability, CheckLBAvailability,
+		CheckProviderIDs, CheckUninitializedTaint, CheckNodeDeletion, CheckLBIdentity,
+	} {
+		out = append(out, check(evs, cfg)...)
+	}
+	return out
+}
+
+// Passed is true when every result passed.
+func Passed(rs []Result) bool {
+	for _, r := range rs {
+		if !r.Passed {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,96 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// CheckAPIAvailability: the API through the control-plane endpoint and per
+// API server. Probes of an API server whose node the procedure removes are
+// not counted from the removal on.
+func CheckAPIAvailability(evs []timeline.Event, cfg Config) []Result {
+	return availability(evs, cfg, "api", APIAvailability)
+}
+
+// CheckLBAvailability: requests through every LoadBalancer IP. Probes of
+// an LB after its Service was deleted are not counted.
+func CheckLBAvailability(evs []timeline.Event, cfg Config) []Result {
+	return availability(evs, cfg, "lb", LBAvailability)
+}
+
+func availability(evs []timeline.Event, cfg Config, kind, check string) []Result {
+	removed := removals(evs)
+	byTarget := map[string][]timeline.Event{}
+	for _, e := range evs {
+		if e.Kind != timeline.Probe || e.Attrs["kind"] != kind {
+			continue
+		}
+		if at, ok := removed[e.Attrs["node"]]; ok && e.Attrs["node"] != "" && !e.Time.Before(at) {
+			continue
+		}
+		byTarget[e.Attrs["target"]] = append(byTarget[e.Attrs["target"]], e)
+	}
+	targets := make([]string, 0, len(byTarget))
+	for t := range byTarget {
+		targets = append(targets, t)
+	}
+	sort.Strings(targets)
+	var out []Result
+	for _, t := range targets {
+		out = append(out, probeResult(check, t, byTarget[t], cfg))
+	}
+	return out
+}
+
+// removals are when the runner announced each node's removal.
+func removals(evs []timeline.Event) map[string]time.Time {
+	out := map[string]time.Time{}
+	for _, e := range evs {
+		if e.Kind == timeline.NodeRemove {
+			if _, seen := out[e.Node]; !seen {
+				out[e.Node] = e.Time
+			}
+		}
+	}
+	return out
+}
+
+func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
+	ok := 0
+	var longest time.Duration
+	var worst [2]time.Time
+	var worstErr string
+	for i := 0; i < len(ps); i++ {
+		if ps[i].Attrs["ok"] == "true" {
+			ok++
+			continue
+		}
+		j := i
+		for j+1 < len(ps) && ps[j+1].Attrs["ok"] != "true" {
+			j++
+		}
+		end := ps[j].Time // still failing at the last probe
+		if j+1 < len(ps) {
+			end = ps[j+1].Time
+		}
+		if d := end.Sub(ps[i].Time); d > longest || worstErr == "" {
+			longest, worst, worstErr = d, [2]time.Time{ps[i].Time, end}, ps[i].Attrs["error"]
+		}
+		i = j
+	}
+	ratio := float64(ok) / float64(len(ps))
+	var vs []Violation
+	if ratio < cfg.MinAvailability || longest > cfg.MaxOutage {
+		vs = append(vs, Violation{From: worst[0], To: worst[1], Sources: []string{"probe"},
+			Message: fmt.Sprintf("%.2f%% of %d requests succeeded (minimum %.2f%%); longest outage %s (maximum %s)",
+				100*ratio, len(ps), 100*cfg.MinAvailability, longest.Round(10*time.Millisecond), cfg.MaxOutage),
+			Evidence: []string{"first failure of the longest outage: " + worstErr}})
+	}
+	return result(check, target, vs,
+		fmt.Sprintf("%.2f%% of %d requests; longest outage %s", 100*ratio, len(ps), longest.Round(10*time.Millisecond)),
+		map[string]float64{"availability": ratio, "requests": float64(len(ps)), "longest_outage_seconds": longest.Seconds()})
+}

@@ -1,0 +1,11 @@
+// Package checks turns a recorded timeline into verdicts. Every check is a
+// pure function of the events, so it is tested on synthetic timelines and
+// run on real ones alike.
+//
+// Health samples give each manager instance's activity per controller in
+// two readings: "certain" intervals span consecutive samples that both
+// show the controller running; "possible" intervals extend each run to the
+// next sample that no longer shows it. Mutual exclusion uses certain
+// intervals and coverage gaps use possible ones, so polling never raises a
+// false alarm in either.
+package checks

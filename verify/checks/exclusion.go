@@ -1,0 +1,168 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// interleaveWindow bounds the A-B-A pattern of writes that shows two
+// managers running one controller at once.
+const interleaveWindow = 10 * time.Second
+
+// CheckMutualExclusion: per controller, no two manager instances ran it at
+// the same time for longer than the tolerance. Health gives the intervals;
+// the API audit and the cloud audit corroborate an overlap, and on their own
+// flag writes by two managers interleaving within a few seconds.
+func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
+	act := healthActivity(evs)
+	points := pointActivity(evs)
+	var out []Result
+	for _, c := range cfg.Controllers {
+		var vs []Violation
+		for _, v := range overlaps(act.certain[c], cfg.Tolerance) {
+			v.Sources = append([]string{"health"}, corroborate(points[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance))...)
+			vs = append(vs, v)
+		}
+		for src, ps := range points[c] {
+			vs = append(vs, interleavings(src, ps, vs)...)
+		}
+		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
+		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
+		if len(vs) == 0 {
+			summary = fmt.Sprintf("never ran in two managers at once (%d intervals checked)", len(act.certain[c]))
+		}
+		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
+	}
+	return out
+}
+
+// overlaps of intervals from different instances longer than tol.
+func overlaps(ivs []Interval, tol time.Duration) []Violation {
+	var out []Violation
+	for i := range ivs {
+		for j := i + 1; j < len(ivs); j++ {
+			a, b := ivs[i], ivs[j]
+			if a.Manager == b.Manager && a.Instance == b.Instance {
+				continue
+			}
+			from, to := later(a.From, b.From), earlier(a.To, b.To)
+			if to.Sub(from) <= tol {
+				continue
+			}
+			out = append(out, Violation{From: from, To: to,
+				Message: fmt.Sprintf("ran in %s@%s and %s@%s for %s", a.Manager, a.Instance, b.Manager, b.Instance, to.Sub(from).Round(100*time.Millisecond)),
+				Evidence: []string{
+					fmt.Sprintf("health: %s@%s ran it %s – %s", a.Manager, a.Instance, clock(a.From), clock(a.To)),
+					fmt.Sprintf("health: %s@%s ran it %s – %s", b.Manager, b.Instance, clock(b.From), clock(b.To)),
+				}})
+		}
+	}
+	return out
+}
+
+// point is one write or cloud call attributed to a manager.
+type point struct {
+	at      time.Time
+	manager string
+	what    string
+}
+
+// pointActivity groups API writes and cloud calls by controller and source.
+func pointActivity(evs []timeline.Event) map[string]map[string][]point {
+	out := map[string]map[string][]point{}
+	for _, e := range evs {
+		src := map[string]string{timeline.APIWrite: "api-audit", timeline.CloudCall: "cloud-audit"}[e.Kind]
+		if src == "" || e.Controller == "" || e.Manager == "" {
+			continue
+		}
+		if out[e.Controller] == nil {
+			out[e.Controller] = map[string][]point{}
+		}
+		what := e.Attrs["verb"] + " " + e.Attrs["resource"] + " " + e.Attrs["name"]
+		if e.Kind == timeline.CloudCall {
+			what = e.Attrs["operation"] + " " + e.Attrs["resource"]
+		}
+		out[e.Controller][src] = append(out[e.Controller][src], point{e.Time, e.Manager, what})
+	}
+	for _, bySrc := range out {
+		for _, ps := range bySrc {
+			sort.Slice(ps, func(i, j int) bool { return ps[i].at.Before(ps[j].at) })
+		}
+	}
+	return out
+}
+
+// corroborate names the sources with activity of two managers in a window.
+func corroborate(bySrc map[string][]point, from, to time.Time) []string {
+	var out []string
+	for src, ps := range bySrc {
+		seen := map[string]bool{}
+		for _, p := range ps {
+			if !p.at.Before(from) && !p.at.After(to) {
+				seen[p.manager] = true
+			}
+		}
+		if len(seen) > 1 {
+			out = append(out, src)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// interleavings finds A, B, A sequences (two managers) within the window
+// that no health overlap already covers.
+func interleavings(src string, ps []point, known []Violation) []Violation {
+	var out []Violation
+	for i := 0; i+2 < len(ps); i++ {
+		a, b := ps[i], ps[i+1]
+		if a.manager == b.manager {
+			continue
+		}
+		for k := i + 2; k < len(ps) && ps[k].at.Sub(a.at) <= interleaveWindow; k++ {
+			if ps[k].manager != a.manager {
+				continue
+			}
+			if covered(known, a.at, ps[k].at) || covered(out, a.at, ps[k].at) {
+				break
+			}
+			out = append(out, Violation{From: a.at, To: ps[k].at, Sources: []string{src},
+				Message: fmt.Sprintf("%s writes interleave: %s, then %s, then %s again within %s", src, a.manager, b.manager, a.manager, ps[k].at.Sub(a.at).Round(100*time.Millisecond)),
+				Evidence: []string{
+					fmt.Sprintf("%s %s: %s", clock(a.at), a.manager, a.what),
+					fmt.Sprintf("%s %s: %s", clock(b.at), b.manager, b.what),
+					fmt.Sprintf("%s %s: %s", clock(ps[k].at), ps[k].manager, ps[k].what),
+				}})
+			break
+		}
+	}
+	return out
+}
+
+func covered(vs []Violation, from, to time.Time) bool {
+	for _, v := range vs {
+		if !from.After(v.To) && !to.Before(v.From) {
+			return true
+		}
+	}
+	return false
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func clock(t time.Time) string { return t.UTC().Format("15:04:05.000") }

@@ -1,0 +1,125 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
+
+// nodeHistory is every observed state of each node.
+func nodeHistory(evs []timeline.Event) (map[string][]timeline.Event, []string) {
+	h := map[string][]timeline.Event{}
+	for _, e := range evs {
+		switch e.Kind {
+		case timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted:
+			h[e.Node] = append(h[e.Node], e)
+		}
+	}
+	names := make([]string, 0, len(h))
+	for n := range h {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return h, names
+}
+
+// CheckProviderIDs: every node that exists at the end has a ProviderID,
+// and no node's ProviderID ever changed once set (across deletion and
+// re-registration under the same name too).
+func CheckProviderIDs(evs []timeline.Event, cfg Config) []Result {
+	h, names := nodeHistory(evs)
+	_, end := span(evs)
+	var out []Result
+	for _, n := range names {
+		var vs []Violation
+		first, firstAt := "", time.Time{}
+		for _, e := range h[n] {
+			id := e.Attrs["providerID"]
+			if id == "" || e.Kind == timeline.NodeDeleted {
+				continue
+			}
+			if first == "" {
+				first, firstAt = id, e.Time
+			} else if id != first {
+				vs = append(vs, Violation{From: firstAt, To: e.Time, Sources: []string{"nodes"},
+					Message:  fmt.Sprintf("ProviderID changed from %s to %s", first, id),
+					Evidence: []string{fmt.Sprintf("%s %s %s", clock(firstAt), "first", first), fmt.Sprintf("%s %s %s", clock(e.Time), e.Kind, id)}})
+				first, firstAt = id, e.Time
+			}
+		}
+		last := h[n][len(h[n])-1]
+		if last.Kind != timeline.NodeDeleted && last.Attrs["providerID"] == "" {
+			vs = append(vs, Violation{From: h[n][0].Time, To: end, Sources: []string{"nodes"},
+				Message: "has no ProviderID at the end", Evidence: []string{fmt.Sprintf("registered %s, never initialised", clock(h[n][0].Time))}})
+		}
+		out = append(out, result(ProviderID, n, vs, "ProviderID "+orNone(first), nil))
+	}
+	return out
+}
+
+// CheckUninitializedTaint: no node is left with the uninitialized taint.
+func CheckUninitializedTaint(evs []timeline.Event, cfg Config) []Result {
+	h, names := nodeHistory(evs)
+	_, end := span(evs)
+	var out []Result
+	for _, n := range names {
+		last := h[n][len(h[n])-1]
+		var vs []Violation
+		if last.Kind != timeline.NodeDeleted && strings.Contains(last.Attrs["taints"], uninitializedTaint) {
+			since := last.Time
+			for i := len(h[n]) - 1; i >= 0 && strings.Contains(h[n][i].Attrs["taints"], uninitializedTaint); i-- {
+				since = h[n][i].Time
+			}
+			vs = append(vs, Violation{From: since, To: end, Sources: []string{"nodes"},
+				Message: "still tainted " + uninitializedTaint + " at the end: no cloud-node controller initialised it"})
+		}
+		out = append(out, result(Uninitialized, n, vs, "taints: "+orNone(last.Attrs["taints"]), nil))
+	}
+	return out
+}
+
+// CheckNodeDeletion: no Node was deleted while its instance still existed,
+// unless the procedure removed that node itself.
+func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
+	removed := removals(evs)
+	_, names := nodeHistory(evs)
+	h, _ := nodeHistory(evs)
+	var out []Result
+	for _, n := range names {
+		var vs []Violation
+		for _, e := range h[n] {
+			if e.Kind != timeline.NodeDeleted || e.Attrs["instance"] != "exists" {
+				continue
+			}
+			if at, ok := removed[n]; ok && !e.Time.Before(at.Add(-cfg.Tolerance)) {
+				continue
+			}
+			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"nodes", "cloud"},
+				Message: "Node deleted while its instance exists (a cloud-node-lifecycle controller judged it gone)"})
+		}
+		out = append(out, result(NodeDeletion, n, vs, fmt.Sprintf("%d deletion(s) checked", countKind(h[n], timeline.NodeDeleted)), nil))
+	}
+	return out
+}
+
+func countKind(evs []timeline.Event, kind string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,109 @@
+package checks
+
+import (
+	"testing"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+func probe(sec float64, kind, target, node string, ok bool) timeline.Event {
+	o := "true"
+	if !ok {
+		o = "false"
+	}
+	return timeline.Event{Time: at(sec), Source: "probe", Kind: timeline.Probe,
+		Attrs: map[string]string{"kind": kind, "target": target, "node": node, "ok": o, "error": "connection refused"}}
+}
+
+func probes(from, to float64, kind, target, node string, ok bool) []timeline.Event {
+	var out []timeline.Event
+	for s := from; s <= to+1e-9; s += 0.25 {
+		out = append(out, probe(s, kind, target, node, ok))
+	}
+	return out
+}
+
+func TestAvailability(t *testing.T) {
+	removal := []timeline.Event{{Time: at(50), Source: "runner", Kind: timeline.NodeRemove, Node: "cp1"}}
+	for _, tc := range []struct {
+		name  string
+		evs   []timeline.Event
+		fires bool
+	}{
+		{"always up", probes(0, 100, "api", "endpoint", "", true), false},
+		{"one short blip", join(probes(0, 50, "api", "endpoint", "", true), probes(50.25, 50.5, "api", "endpoint", "", false), probes(50.75, 100, "api", "endpoint", "", true)), false},
+		{"six seconds down", join(probes(0, 50, "api", "endpoint", "", true), probes(50.25, 56, "api", "endpoint", "", false), probes(56.25, 100, "api", "endpoint", "", true)), true},
+		{"down at the end", join(probes(0, 90, "api", "endpoint", "", true), probes(90.25, 100, "api", "endpoint", "", false)), true},
+		{"a removed node's server does not count", join(probes(0, 49.75, "api", "endpoint", "cp1", true), probes(50, 100, "api", "endpoint", "cp1", false), removal), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := one(t, CheckAPIAvailability(tc.evs, cfg), "endpoint")
+			if r.Passed == tc.fires {
+				t.Fatalf("fired=%t, want %t: %+v", !r.Passed, tc.fires, r)
+			}
+		})
+	}
+	if rs := CheckLBAvailability(probes(0, 10, "lb", "172.18.100.1", "", false), cfg); len(rs) != 1 || rs[0].Passed {
+		t.Fatalf("LB down the whole time: %+v", rs)
+	}
+}
+
+func nodeEv(sec float64, kind, name, providerID, taints string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: name,
+		Attrs: map[string]string{"providerID": providerID, "taints": taints, "instance": "exists"}}
+}
+
+func TestNodeChecks(t *testing.T) {
+	const tainted = "node.cloudprovider.kubernetes.io/uninitialized"
+	good := []timeline.Event{nodeEv(0, timeline.NodeAdded, "w1", "", tainted), nodeEv(3, timeline.NodeChanged, "w1", "kind://docker/c/w1", "")}
+	neverInit := []timeline.Event{nodeEv(0, timeline.NodeAdded, "w1", "", tainted)}
+	changed := []timeline.Event{nodeEv(0, timeline.NodeAdded, "w1", "kind://docker/c/w1", ""), nodeEv(10, timeline.NodeDeleted, "w1", "kind://docker/c/w1", ""),
+		nodeEv(12, timeline.NodeAdded, "w1", "other://w1", "")}
+	if r := one(t, CheckProviderIDs(good, cfg), "w1"); !r.Passed {
+		t.Errorf("initialised node: %+v", r)
+	}
+	if r := one(t, CheckProviderIDs(neverInit, cfg), "w1"); r.Passed {
+		t.Error("a node without ProviderID passed")
+	}
+	if r := one(t, CheckProviderIDs(changed, cfg), "w1"); r.Passed {
+		t.Error("a ProviderID changed by re-registration passed")
+	}
+	if r := one(t, CheckUninitializedTaint(good, cfg), "w1"); !r.Passed {
+		t.Errorf("initialised node: %+v", r)
+	}
+	if r := one(t, CheckUninitializedTaint(neverInit, cfg), "w1"); r.Passed {
+		t.Error("a node left tainted passed")
+	}
+	deleted := []timeline.Event{nodeEv(0, timeline.NodeAdded, "cp1", "kind://docker/c/cp1", ""), nodeEv(20, timeline.NodeDeleted, "cp1", "kind://docker/c/cp1", "")}
+	if r := one(t, CheckNodeDeletion(deleted, cfg), "cp1"); r.Passed {
+		t.Error("a Node deleted while its instance exists passed")
+	}
+	announced := append(deleted, timeline.Event{Time: at(19), Source: "runner", Kind: timeline.NodeRemove, Node: "cp1"})
+	if r := one(t, CheckNodeDeletion(announced, cfg), "cp1"); !r.Passed {
+		t.Errorf("the procedure's own removal: %+v", r)
+	}
+}
+
+func lbEv(sec float64, kind, svc, ip string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "cloud", Kind: kind, Attrs: map[string]string{"service": svc, "name": "lb-" + svc, "ip": ip}}
+}
+
+func TestLBIdentity(t *testing.T) {
+	kept := []timeline.Event{lbEv(0, timeline.LBCreated, "default/web", "172.18.100.1")}
+	recreated := append(kept, lbEv(30, timeline.LBDeleted, "default/web", "172.18.100.1"), lbEv(31, timeline.LBCreated, "default/web", "172.18.100.2"))
+	churn := append(append([]timeline.Event(nil), recreated...), timeline.Event{Time: at(29), Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": "default/web"}})
+	if r := one(t, CheckLBIdentity(kept, cfg), "default/web"); !r.Passed {
+		t.Errorf("kept LB: %+v", r)
+	}
+	if r := one(t, CheckLBIdentity(recreated, cfg), "default/web"); r.Passed {
+		t.Error("a load balancer recreated under a living Service passed")
+	}
+	if r := one(t, CheckLBIdentity(churn, cfg), "default/web"); !r.Passed {
+		t.Errorf("a Service deleted and made again: %+v", r)
+	}
+	snap := timeline.Event{Time: at(60), Source: "observer", Kind: timeline.Snapshot,
+		Attrs: map[string]string{"services": "default/web", "loadBalancers": "default/web=lb-a,default/gone=lb-b"}}
+	if r := one(t, CheckLBIdentity(append(kept, snap), cfg), "no leaked load balancers"); r.Passed {
+		t.Error("a leaked load balancer passed")
+	}
+}

@@ -1,0 +1,67 @@
+package checks
+
+import (
+	"fmt"
+	"time"
+)
+
+// Result is one check of one subject (a controller, an endpoint, a node).
+type Result struct {
+	Check      string
+	Subject    string
+	Passed     bool
+	Summary    string
+	Violations []Violation
+	// Metrics are measured values (seconds, ratios) for the reports.
+	Metrics map[string]float64
+}
+
+// Violation is one breach, with its time span and evidence.
+type Violation struct {
+	From, To time.Time
+	Message  string
+	Evidence []string
+	// Sources that agree on it (health, api-audit, cloud-audit, lease...).
+	Sources []string
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%s – %s: %s", v.From.UTC().Format("15:04:05.000"), v.To.UTC().Format("15:04:05.000"), v.Message)
+}
+
+func result(check, subject string, vs []Violation, summary string, metrics map[string]float64) Result {
+	return Result{Check: check, Subject: subject, Passed: len(vs) == 0, Summary: summary, Violations: vs, Metrics: metrics}
+}
+
+// Config holds the thresholds.
+type Config struct {
+	// Controllers are the migrated controllers, by canonical name.
+	Controllers []string
+	// Tolerance is the clock tolerance between sources (at most 1s).
+	Tolerance time.Duration
+	// MaxGap is the longest a controller may run nowhere: lease duration
+	// + retry period + start-up.
+	MaxGap time.Duration
+	// MinAvailability and MaxOutage bound the API and LB probes.
+	MinAvailability float64
+	MaxOutage       time.Duration
+}
+
+// DefaultConfig: leases of 15s, retries of 2s, and up to 23s for a manager
+// to start its controllers after it leads.
+func DefaultConfig(controllers []string) Config {
+	return Config{Controllers: controllers, Tolerance: time.Second, MaxGap: 40 * time.Second,
+		MinAvailability: 0.99, MaxOutage: 5 * time.Second}
+}
+
+// Check names.
+const (
+	MutualExclusion = "mutual-exclusion"
+	CoverageGap     = "coverage-gap"
+	APIAvailability = "api-availability"
+	LBAvailability  = "lb-availability"
+	ProviderID      = "provider-id"
+	Uninitialized   = "uninitialized-taint"
+	LBIdentity      = "lb-identity"
+	NodeDeletion    = "node-deletion"
+)

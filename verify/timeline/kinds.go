@@ -1,0 +1,42 @@
+package timeline
+
+// Kinds of event the observers write. Attribute keys are listed with each.
+const (
+	// Health is one poll of a manager's /healthz?verbose: Manager,
+	// Instance (node), Attrs "controllers" (comma-separated, started
+	// controllers) and "up" ("false" when the manager did not answer).
+	Health = "health"
+	// Lease is a holder change: Attrs "lease", "holder" ("" when free).
+	Lease = "lease"
+	// APIWrite is a write in the API server's audit log by a manager's
+	// controller: Manager, Controller, Attrs "verb", "resource", "name",
+	// "user", "userAgent".
+	APIWrite = "api.write"
+	// CloudCall is a call to the simulated cloud: Manager, Controller,
+	// Attrs "operation", "resource", "status".
+	CloudCall = "cloud.call"
+	// Probe is one request: Attrs "kind" (api or lb), "target", "ok"
+	// ("true"/"false"), "ms", and "error".
+	Probe = "probe"
+	// Node events: Node, Attrs "providerID", "taints", and for NodeDeleted
+	// "instance" ("exists" or "gone" at that moment).
+	NodeAdded   = "node.added"
+	NodeChanged = "node.changed"
+	NodeDeleted = "node.deleted"
+	// LoadBalancer events from the cloud: Attrs "name", "service", "ip".
+	LBCreated = "lb.created"
+	LBDeleted = "lb.deleted"
+	// Snapshot at the end: Attrs "services" (LoadBalancer Services as
+	// namespace/name, comma-separated), "loadBalancers" (cloud LB names).
+	Snapshot = "snapshot"
+	// ObserverStart and ObserverStop bracket the observation.
+	ObserverStart = "observer.start"
+	ObserverStop  = "observer.stop"
+)
+
+// NodeRemove is the runner announcing that it takes a node away (Node):
+// probes of that node stop counting, and its Node's deletion is expected.
+const NodeRemove = "node.remove"
+
+// ServiceDeleted is a LoadBalancer Service's deletion: Attrs "service".
+const ServiceDeleted = "service.deleted"
