@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -84,7 +86,7 @@ func (c *Config) YAML() string {
 	fmt.Fprintf(&b, "kind: %s\napiVersion: %s\nleaderName: %s\nresourceLock: %s\ncontrollerLeaders:\n",
 		c.Kind, c.APIVersion, c.LeaderName, c.ResourceLock)
 	for _, l := range c.ControllerLeaders {
-		fmt.Fprintf(&b, "  - name: %s\n    component: %s\n", l.Name, l.Component)
+		fmt.Fprintf(&b, "  - name: %s\n    component: %s\n", l.Name, scalar(l.Component))
 	}
 	return b.String()
 }
@@ -97,4 +99,13 @@ func (c *Config) Owner(controller string) string {
 		}
 	}
 	return ""
+}
+
+// scalar quotes what YAML would not read back as the same string ("*"
+// starts an alias).
+func scalar(s string) string {
+	if s == "" || strings.ContainsAny(s[:1], "*&!|>'\"%@`{}[],#?:-") {
+		return strconv.Quote(s)
+	}
+	return s
 }

@@ -16,6 +16,14 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+func TestWildcardRoundTrips(t *testing.T) {
+	c := New(Wildcard, "service-lb-controller")
+	got, err := Parse([]byte(c.YAML()))
+	if err != nil || got.Owner("service-lb-controller") != Wildcard {
+		t.Fatalf("wildcard component did not survive YAML: %v\n%s", err, c.YAML())
+	}
+}
+
 func TestParseRejects(t *testing.T) {
 	for name, in := range map[string]string{
 		"empty":         "  \n",

@@ -125,10 +125,10 @@ func TestInstancesAttributedToCaller(t *testing.T) {
 	if len(audit) != 2 {
 		t.Fatalf("want 2 audit entries, got %+v", audit)
 	}
-	if a := audit[0]; a.Component != "cloud-controller-manager" || a.Controller != "cloud-node" || a.Operation != "GetInstance" || a.Resource != "c-worker2" || a.Status != 200 {
+	if a := audit[0]; a.Component != "cloud-controller-manager" || a.Controller != "cloud-node-controller" || a.Operation != "GetInstance" || a.Resource != "c-worker2" || a.Status != 200 {
 		t.Fatalf("first entry %+v", a)
 	}
-	if a := audit[1]; a.Controller != "cloud-node-lifecycle" || a.Resource != "kind://docker/c/c-worker" {
+	if a := audit[1]; a.Controller != "cloud-node-lifecycle-controller" || a.Resource != "kind://docker/c/c-worker" {
 		t.Fatalf("second entry %+v", a)
 	}
 }

@@ -8,7 +8,7 @@ import "time"
 // Headers a caller sets on every request.
 const (
 	HeaderComponent  = "X-Simcloud-Component"  // kube-controller-manager, cloud-controller-manager, kubelet, handover
-	HeaderController = "X-Simcloud-Controller" // service, route, cloud-node, cloud-node-lifecycle, ...
+	HeaderController = "X-Simcloud-Controller" // service-lb-controller, node-route-controller, cloud-node-controller, ...
 	HeaderNode       = "X-Simcloud-Node"       // the node a kubelet runs on
 )
 

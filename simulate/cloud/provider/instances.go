@@ -12,13 +12,14 @@ import (
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
 
-// Controllers as the audit log names them: which controller calls which
-// method is fixed by the cloud-provider framework.
+// Controllers as the audit log names them, by the canonical names both
+// managers use (and leader migration filters on): which controller calls
+// which method is fixed by the cloud-provider framework.
 const (
-	ctrlNode          = "cloud-node"
-	ctrlNodeLifecycle = "cloud-node-lifecycle"
-	ctrlService       = "service"
-	ctrlRoute         = "route"
+	ctrlNode          = "cloud-node-controller"
+	ctrlNodeLifecycle = "cloud-node-lifecycle-controller"
+	ctrlService       = "service-lb-controller"
+	ctrlRoute         = "node-route-controller"
 	ctrlKubelet       = "kubelet"
 )
 

@@ -1,0 +1,4 @@
+// Package observe records a cluster while a procedure runs: lease holders,
+// each manager's running controllers, calls to the simulated cloud, API and
+// load-balancer probes, and nodes, all as events on one timeline.
+package observe
