@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/handover-sh/handover/verify/timeline"
@@ -43,7 +44,8 @@ func Run(ctx context.Context, p *Procedure, e *Env, o RunOptions) error {
 		return err
 	}
 	start := time.Now()
-	e.event(timeline.Event{Kind: timeline.RunStart, Message: p.Title})
+	e.event(timeline.Event{Kind: timeline.RunStart, Message: p.Title,
+		Attrs: map[string]string{"controllers": strings.Join(e.Spec.Controllers(), ","), "leaderName": e.Spec.LeaderName}})
 	for i := first; i <= last; i++ {
 		if err := runStep(ctx, &p.Steps[i], i+1, len(p.Steps), e); err != nil {
 			e.event(timeline.Event{Kind: timeline.RunEnd, Outcome: outcome(err), Message: err.Error()})

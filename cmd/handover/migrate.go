@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -82,8 +82,8 @@ can be followed by hand on a real cluster. It ends with the preflight lint.`,
 
 func newMigrateCommand(g *globals) *cobra.Command {
 	var f specFlags
-	var from, until, timelinePath string
-	var force bool
+	var from, until, reportDir string
+	var force, observing bool
 	c := &cobra.Command{
 		Use:   "migrate",
 		Short: "Run a leader-migration procedure on a cluster of the simulated cloud",
@@ -92,7 +92,10 @@ func newMigrateCommand(g *globals) *cobra.Command {
 result already holds, so an interrupted run completes when run again;
 --from-step and --until-step bound the run (step names: ` + "`handover plan`" + `).
 The preflight lint runs first and stops the run on errors unless --force.
-Step events go to the timeline (JSON lines).`,
+While it runs, observers record leases, each manager's running controllers,
+cloud calls, API probes and nodes on the same timeline; the checks then write
+junit.xml, summary.md and report.html next to it. It exits non-zero when the
+procedure or a check failed.`,
 		Example: "  handover migrate --name handover --procedure taskdoc\n  handover migrate --procedure taskdoc --until-step enable-leader-migration",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -106,10 +109,11 @@ Step events go to the timeline (JSON lines).`,
 					return fmt.Errorf("preflight lint found %d error(s); nothing was changed (--force runs anyway)", fs.Errors())
 				}
 			}
-			if timelinePath == "" {
-				timelinePath = filepath.Join(cloudcluster.StateDir(s.Cluster), "timeline.jsonl")
+			if reportDir == "" {
+				reportDir = filepath.Join("reports", s.Procedure)
 			}
-			if err := os.MkdirAll(filepath.Dir(timelinePath), 0o755); err != nil {
+			timelinePath := filepath.Join(reportDir, "timeline.jsonl")
+			if err := os.MkdirAll(reportDir, 0o755); err != nil {
 				return err
 			}
 			tl, err := timeline.Create(timelinePath)
@@ -130,13 +134,36 @@ Step events go to the timeline (JSON lines).`,
 				return err
 			}
 			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, timelinePath)
-			return migrate.Run(cmd.Context(), p, env, migrate.RunOptions{From: from, Until: until})
+			var ob *observe.Observer
+			if observing {
+				if ob, err = startObserver(cmd.Context(), env, tl); err != nil {
+					return err
+				}
+			}
+			runErr := migrate.Run(cmd.Context(), p, env, migrate.RunOptions{From: from, Until: until})
+			if ob == nil {
+				return runErr
+			}
+			ob.Stop()
+			if err := tl.Close(); err != nil {
+				return err
+			}
+			evs, err := timeline.ReadFile(timelinePath)
+			if err != nil {
+				return err
+			}
+			repErr := writeReports(cmd, reportDir, evs)
+			if runErr != nil {
+				return runErr
+			}
+			return repErr
 		},
 	}
 	f.add(c.Flags())
 	c.Flags().StringVar(&from, "from-step", "", "start at this step")
 	c.Flags().StringVar(&until, "until-step", "", "stop after this step")
 	c.Flags().BoolVar(&force, "force", false, "run even when the preflight lint finds errors")
-	c.Flags().StringVar(&timelinePath, "timeline", "", "timeline file to append to (default: the cluster's state directory)")
+	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default reports/PROCEDURE)")
+	c.Flags().BoolVar(&observing, "observe", true, "watch leases, managers, probes and nodes while the procedure runs, then check and report")
 	return c
 }

@@ -126,3 +126,11 @@ func span(evs []timeline.Event) (from, to time.Time) {
 	}
 	return from, to
 }
+
+// Activity is each controller's certain intervals, for plotting.
+func Activity(evs []timeline.Event) map[string][]Interval {
+	return healthActivity(evs).certain
+}
+
+// Span is the observation window of a timeline.
+func Span(evs []timeline.Event) (from, to time.Time) { return span(evs) }

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -17,6 +18,10 @@ import (
 // a process in the node per poll, dial from inside the node container's
 // network namespace: a socket stays in the namespace it was made in, so
 // keep-alive connections make polling cheap.
+
+// errNetns marks a failure to enter the node: its container is gone or
+// restarted under another PID.
+var errNetns = errors.New("cannot enter the node's network namespace")
 
 // containerPID is the host PID of a node container's init.
 func containerPID(ctx context.Context, container string) (int, error) {
@@ -35,7 +40,7 @@ func containerPID(ctx context.Context, container string) (int, error) {
 func dialInNetns(ctx context.Context, pid int, network, addr string) (net.Conn, error) {
 	target, err := os.Open(fmt.Sprintf("/proc/%d/ns/net", pid))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", errNetns, err)
 	}
 	defer target.Close()
 	type dialed struct {
@@ -53,7 +58,7 @@ func dialInNetns(ctx context.Context, pid int, network, addr string) (net.Conn, 
 		}
 		defer home.Close()
 		if err := unix.Setns(int(target.Fd()), unix.CLONE_NEWNET); err != nil {
-			ch <- dialed{nil, fmt.Errorf("entering the network namespace of %d: %w", pid, err)}
+			ch <- dialed{nil, fmt.Errorf("%w (pid %d): %v", errNetns, pid, err)}
 			return
 		}
 		var d net.Dialer

@@ -1,0 +1,53 @@
+package reports
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+)
+
+// WriteHTML writes a self-contained page: verdict, the SVG timeline, the
+// results table and every violation's evidence.
+func WriteHTML(w io.Writer, r Report) error {
+	var b strings.Builder
+	verdict, color := "PASSED", "#2ca02c"
+	if !r.Passed() {
+		verdict, color = "FAILED", ColorViolation
+	}
+	fmt.Fprintf(&b, `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>handover: %s</title>
+<style>
+body{font-family:sans-serif;margin:16px;color:#222}
+table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:left}
+.fail{color:%s;font-weight:bold}.verdict{font-size:20px;font-weight:bold;color:%s}
+pre{background:#f6f6f6;padding:8px;font-size:12px}
+</style></head><body>
+<h1>%s</h1>
+<p class="verdict">%s</p>
+<p>%s – %s UTC, %d checks, %d failed</p>
+<h2>Timeline</h2>
+<div id="timeline">%s</div>
+<h2>Checks</h2>
+<table><tr><th>check</th><th>subject</th><th>result</th><th>summary</th></tr>
+`, html.EscapeString(r.Title), ColorViolation, color, html.EscapeString(r.Title), verdict,
+		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), timelineSVG(r))
+	for _, res := range r.Results {
+		mark := "pass"
+		if !res.Passed {
+			mark = `<span class="fail">FAIL</span>`
+		}
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			html.EscapeString(res.Check), html.EscapeString(res.Subject), mark, html.EscapeString(res.Summary))
+	}
+	b.WriteString("</table>\n")
+	for _, res := range r.Results {
+		if res.Passed {
+			continue
+		}
+		fmt.Fprintf(&b, "<h3>%s: %s</h3>\n<pre>%s</pre>\n", html.EscapeString(res.Check), html.EscapeString(res.Subject), html.EscapeString(evidenceText(res)))
+	}
+	b.WriteString("</body></html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,110 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/handover-sh/handover/verify/checks"
+)
+
+// The JUnit XML format as CI systems (Jenkins, GitLab, GitHub actions)
+// read it: testsuites > testsuite > testcase, failures with a message.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr,omitempty"`
+	Cases     []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes one testsuite per check and one testcase per subject;
+// a failure carries every violation with its evidence.
+func WriteJUnit(w io.Writer, r Report) error {
+	bySuite := map[string][]checks.Result{}
+	for _, res := range r.Results {
+		bySuite[res.Check] = append(bySuite[res.Check], res)
+	}
+	names := make([]string, 0, len(bySuite))
+	for n := range bySuite {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := junitSuites{Name: "handover " + r.Title}
+	for _, n := range names {
+		s := junitSuite{Name: n, Time: "0", Timestamp: r.Start.UTC().Format("2006-01-02T15:04:05")}
+		for _, res := range bySuite[n] {
+			c := junitCase{Name: res.Subject, Classname: "handover." + n, Time: "0", SystemOut: res.Summary}
+			if !res.Passed {
+				c.Failure = &junitFailure{Type: n, Message: firstMessage(res), Text: evidenceText(res)}
+				s.Failures++
+			}
+			s.Cases = append(s.Cases, c)
+			s.Tests++
+		}
+		out.Suites = append(out.Suites, s)
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func firstMessage(r checks.Result) string {
+	if len(r.Violations) == 0 {
+		return r.Summary
+	}
+	msg := r.Violations[0].Message
+	if len(r.Violations) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(r.Violations)-1)
+	}
+	return msg
+}
+
+func evidenceText(r checks.Result) string {
+	var b strings.Builder
+	for _, v := range r.Violations {
+		fmt.Fprintf(&b, "%s\n", v)
+		if len(v.Sources) > 0 {
+			fmt.Fprintf(&b, "  sources: %s\n", strings.Join(v.Sources, ", "))
+		}
+		for _, e := range v.Evidence {
+			fmt.Fprintf(&b, "  %s\n", e)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,76 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// WriteMarkdown writes the summary: verdict, one row per check, the
+// violations with their evidence, and the procedure's steps.
+func WriteMarkdown(w io.Writer, r Report) error {
+	var b strings.Builder
+	verdict := "PASSED"
+	if !r.Passed() {
+		verdict = "FAILED"
+	}
+	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %d checks, %d failed\n\n",
+		r.Title, verdict, r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"),
+		r.End.Sub(r.Start).Round(1e9), len(r.Results), failed(r))
+	b.WriteString("| check | subject | result | summary |\n|---|---|---|---|\n")
+	for _, res := range r.Results {
+		mark := "pass"
+		if !res.Passed {
+			mark = "**FAIL**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", res.Check, res.Subject, mark, cell(res.Summary))
+	}
+	for _, res := range r.Results {
+		for _, v := range res.Violations {
+			fmt.Fprintf(&b, "\n### %s: %s\n\n%s\n", res.Check, res.Subject, v)
+			if len(v.Sources) > 0 {
+				fmt.Fprintf(&b, "\nsources: %s\n", strings.Join(v.Sources, ", "))
+			}
+			for _, e := range v.Evidence {
+				fmt.Fprintf(&b, "- %s\n", e)
+			}
+		}
+	}
+	if steps := stepLines(r.Events); len(steps) > 0 {
+		b.WriteString("\n## Procedure steps\n\n| step | outcome | start | seconds |\n|---|---|---|---|\n")
+		b.WriteString(strings.Join(steps, ""))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func failed(r Report) int {
+	n := 0
+	for _, res := range r.Results {
+		if !res.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+func stepLines(evs []timeline.Event) []string {
+	start := map[string]timeline.Event{}
+	var out []string
+	for _, e := range evs {
+		switch e.Kind {
+		case timeline.StepStart:
+			start[e.Step] = e
+		case timeline.StepEnd:
+			s := start[e.Step]
+			out = append(out, fmt.Sprintf("| %s | %s | %s | %.1f |\n", e.Step, e.Outcome, s.Time.UTC().Format("15:04:05"), e.Time.Sub(s.Time).Seconds()))
+		case timeline.StepSkipped:
+			out = append(out, fmt.Sprintf("| %s | %s | %s | 0 |\n", e.Step, e.Outcome, e.Time.UTC().Format("15:04:05")))
+		}
+	}
+	return out
+}

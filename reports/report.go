@@ -1,0 +1,60 @@
+package reports
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/handover-sh/handover/verify/checks"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// Report is what every format renders.
+type Report struct {
+	Title      string
+	Start, End time.Time
+	Results    []checks.Result
+	Events     []timeline.Event
+}
+
+// New checks a timeline.
+func New(title string, evs []timeline.Event, cfg checks.Config) Report {
+	from, to := checks.Span(evs)
+	return Report{Title: title, Start: from, End: to, Results: checks.All(evs, cfg), Events: evs}
+}
+
+// Passed is true when every check passed.
+func (r Report) Passed() bool { return checks.Passed(r.Results) }
+
+// Files written by WriteAll.
+const (
+	JUnitFile    = "junit.xml"
+	MarkdownFile = "summary.md"
+	HTMLFile     = "report.html"
+)
+
+// WriteAll writes the JUnit, Markdown and HTML reports into dir.
+func WriteAll(dir string, r Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, write := range map[string]func(*os.File, Report) error{
+		JUnitFile:    func(f *os.File, r Report) error { return WriteJUnit(f, r) },
+		MarkdownFile: func(f *os.File, r Report) error { return WriteMarkdown(f, r) },
+		HTMLFile:     func(f *os.File, r Report) error { return WriteHTML(f, r) },
+	} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		err = write(f, r)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return nil
+}

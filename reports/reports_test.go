@@ -1,0 +1,112 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/verify/checks"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+var t0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+
+func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+// sample is a timeline where the service controller hands over from KCM to
+// CCM but both run it for five seconds: one mutual-exclusion failure.
+func sample() []timeline.Event {
+	evs := []timeline.Event{
+		{Time: at(0), Source: "observer", Kind: timeline.ObserverStart},
+		{Time: at(0), Source: "runner", Kind: timeline.RunStart, Message: "sample migration", Attrs: map[string]string{"controllers": "service-lb-controller,node-route-controller"}},
+		{Time: at(1), Source: "runner", Kind: timeline.StepStart, Step: "grant", Index: 1},
+		{Time: at(5), Source: "runner", Kind: timeline.StepEnd, Step: "grant", Index: 1, Outcome: timeline.OK},
+		{Time: at(0), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp1_a"}},
+		{Time: at(30), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp4_b"}},
+		{Time: at(60), Source: "observer", Kind: timeline.ObserverStop},
+	}
+	for s := 0.0; s <= 60; s += 0.5 {
+		kcm := "service-lb-controller,node-route-controller"
+		ccm := ""
+		if s > 30 {
+			kcm = ""
+			ccm = "service-lb-controller,node-route-controller"
+		}
+		if s >= 25 && s <= 30 {
+			ccm = "service-lb-controller"
+		}
+		evs = append(evs,
+			timeline.Event{Time: at(s), Source: "health", Kind: timeline.Health, Manager: "kube-controller-manager", Instance: "cp1", Attrs: map[string]string{"up": "true", "controllers": kcm}},
+			timeline.Event{Time: at(s), Source: "health", Kind: timeline.Health, Manager: "cloud-controller-manager", Instance: "cp4", Attrs: map[string]string{"up": "true", "controllers": ccm}},
+			timeline.Event{Time: at(s), Source: "probe", Kind: timeline.Probe, Attrs: map[string]string{"kind": "api", "target": "endpoint", "ok": "true"}})
+	}
+	return evs
+}
+
+func sampleReport() Report {
+	evs := sample()
+	return New(TitleFor(evs), evs, ConfigFor(evs))
+}
+
+func TestSampleHasOneFailure(t *testing.T) {
+	r := sampleReport()
+	var failed []string
+	for _, res := range r.Results {
+		if !res.Passed {
+			failed = append(failed, res.Check+"/"+res.Subject)
+		}
+	}
+	if strings.Join(failed, " ") != "mutual-exclusion/service-lb-controller" {
+		t.Fatalf("failed: %v", failed)
+	}
+}
+
+func TestJUnit(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, sampleReport()); err != nil {
+		t.Fatal(err)
+	}
+	var got junitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, buf.String())
+	}
+	if got.Failures != 1 || got.Tests < 4 {
+		t.Fatalf("tests=%d failures=%d", got.Tests, got.Failures)
+	}
+	for _, s := range got.Suites {
+		for _, c := range s.Cases {
+			if c.Failure != nil && (!strings.Contains(c.Failure.Text, "health: kube-controller-manager@cp1 ran it") || !strings.Contains(c.Failure.Text, "sources: health")) {
+				t.Errorf("failure without its evidence: %+v", c.Failure)
+			}
+		}
+	}
+	validateJUnitSchema(t, buf.Bytes())
+}
+
+func TestMarkdownAndHTML(t *testing.T) {
+	r := sampleReport()
+	var md, page bytes.Buffer
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"**FAILED**", "| mutual-exclusion | service-lb-controller | **FAIL** |", "sources: health", "| grant | ok |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, md.String())
+		}
+	}
+	if err := WriteHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`data-lane="service-lb-controller @ KCM"`, `data-lane="service-lb-controller @ CCM"`, `data-lane="lease cloud-provider-extraction-migration"`,
+		`data-lane="procedure steps"`, `class="violation"`, ColorKCM, ColorCCM} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Count(page.String(), `class="violation"`) != 1 {
+		t.Errorf("want exactly one highlighted violation")
+	}
+	_ = checks.Passed(r.Results)
+}

@@ -1,0 +1,92 @@
+package observe
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// followCloud copies the simulated cloud's audit of the managers' calls
+// onto the timeline, and records load balancers appearing and going.
+func (ob *Observer) followCloud(ctx context.Context) {
+	if ob.o.Cloud == nil {
+		return
+	}
+	since := time.Now()
+	lbs := map[string]api.LoadBalancer{}
+	every(ctx, time.Second, func(ctx context.Context) {
+		entries, err := ob.o.Cloud.Audit(ctx, since)
+		if err == nil {
+			last := since
+			for _, a := range entries {
+				if !a.Time.After(last) {
+					continue // already recorded at the previous poll
+				}
+				if a.Time.After(since) {
+					since = a.Time
+				}
+				if a.Component == "kube-controller-manager" || a.Component == "cloud-controller-manager" {
+					ob.emit(timeline.Event{Time: a.Time, Source: "cloud-audit", Kind: timeline.CloudCall, Manager: a.Component,
+						Controller: a.Controller, Attrs: map[string]string{"operation": a.Operation, "resource": a.Resource, "status": strconv.Itoa(a.Status), "node": a.Node}})
+				}
+			}
+		}
+		ob.diffLBs(ctx, lbs)
+	})
+}
+
+func (ob *Observer) diffLBs(ctx context.Context, known map[string]api.LoadBalancer) {
+	now, err := ob.o.Cloud.LoadBalancers(ctx, "")
+	if err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, lb := range now {
+		seen[lb.Name] = true
+		if _, ok := known[lb.Name]; !ok {
+			known[lb.Name] = lb
+			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: map[string]string{"name": lb.Name, "service": lb.Spec.Service, "ip": lb.IP}})
+		}
+	}
+	for name, lb := range known {
+		if !seen[name] {
+			delete(known, name)
+			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBDeleted, Attrs: map[string]string{"name": name, "service": lb.Spec.Service, "ip": lb.IP}})
+		}
+	}
+}
+
+// snapshot records the LoadBalancer Services and the cloud's load
+// balancers at the end, for the leak check.
+func (ob *Observer) snapshot(ctx context.Context) {
+	attrs := map[string]string{}
+	if svcs, err := ob.o.Client.CoreV1().Services("").List(ctx, metav1.ListOptions{}); err == nil {
+		var names []string
+		for _, s := range svcs.Items {
+			if s.Spec.Type == corev1.ServiceTypeLoadBalancer {
+				names = append(names, s.Namespace+"/"+s.Name)
+			}
+		}
+		sort.Strings(names)
+		attrs["services"] = strings.Join(names, ",")
+	}
+	if ob.o.Cloud != nil {
+		if lbs, err := ob.o.Cloud.LoadBalancers(ctx, ""); err == nil {
+			var names []string
+			for _, lb := range lbs {
+				names = append(names, lb.Spec.Service+"="+lb.Name)
+			}
+			sort.Strings(names)
+			attrs["loadBalancers"] = strings.Join(names, ",")
+		}
+	}
+	ob.emit(timeline.Event{Source: "observer", Kind: timeline.Snapshot, Attrs: attrs})
+}

@@ -1,0 +1,105 @@
+package observe
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	coordv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// watchKube records lease holder changes, node changes and the deletion of
+// LoadBalancer Services, from informers (which re-list after a lost watch).
+func (ob *Observer) watchKube(ctx context.Context) {
+	f := informers.NewSharedInformerFactory(ob.o.Client, 10*time.Minute)
+	leases := f.Coordination().V1().Leases().Informer()
+	nodes := f.Core().V1().Nodes().Informer()
+	services := f.Core().V1().Services().Informer()
+	holders := map[string]string{}
+	onLease := func(obj any) {
+		l, ok := obj.(*coordv1.Lease)
+		if !ok || l.Namespace != "kube-system" || !ob.watchedLease(l.Name) {
+			return
+		}
+		h := ""
+		if l.Spec.HolderIdentity != nil {
+			h = *l.Spec.HolderIdentity
+		}
+		if prev, seen := holders[l.Name]; seen && prev == h {
+			return
+		}
+		holders[l.Name] = h
+		ob.emit(timeline.Event{Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": l.Name, "holder": h}})
+	}
+	_, _ = leases.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: onLease, UpdateFunc: func(_, n any) { onLease(n) }})
+	_, _ = nodes.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { ob.nodeEvent(ctx, timeline.NodeAdded, obj) },
+		UpdateFunc: func(old, n any) {
+			if nodeState(old) != nodeState(n) {
+				ob.nodeEvent(ctx, timeline.NodeChanged, n)
+			}
+		},
+		DeleteFunc: func(obj any) { ob.nodeEvent(ctx, timeline.NodeDeleted, obj) },
+	})
+	_, _ = services.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
+		if s, ok := obj.(*corev1.Service); ok && s.Spec.Type == corev1.ServiceTypeLoadBalancer {
+			ob.emit(timeline.Event{Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": s.Namespace + "/" + s.Name}})
+		}
+	}})
+	f.Start(ctx.Done())
+	<-ctx.Done()
+	f.Shutdown()
+}
+
+func (ob *Observer) watchedLease(name string) bool {
+	for _, l := range ob.o.Leases {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeState(obj any) string {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return ""
+	}
+	return n.Spec.ProviderID + "|" + taints(n)
+}
+
+func taints(n *corev1.Node) string {
+	var ks []string
+	for _, t := range n.Spec.Taints {
+		ks = append(ks, t.Key)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}
+
+func (ob *Observer) nodeEvent(ctx context.Context, kind string, obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return
+	}
+	e := timeline.Event{Source: "nodes", Kind: kind, Node: n.Name, Attrs: map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n)}}
+	if kind == timeline.NodeDeleted && ob.o.Cloud != nil {
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if _, err := ob.o.Cloud.Instance(cctx, "", n.Name); err == nil {
+			e.Attrs["instance"] = "exists"
+		} else {
+			e.Attrs["instance"] = "gone"
+		}
+	}
+	ob.emit(e)
+}

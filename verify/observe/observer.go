@@ -1,0 +1,89 @@
+package observe
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// Options say what to watch and how often.
+type Options struct {
+	Cluster *kindcluster.Cluster
+	Client  kubernetes.Interface
+	REST    *rest.Config
+	Cloud   *api.Client // nil: no cloud audit, no instance check
+	// Leases are the leases whose holders are recorded (kube-system).
+	Leases []string
+	// Controllers are the controllers whose activity health records.
+	Controllers []string
+	Timeline    *timeline.Writer
+	Logger      log.Logger
+	// HealthEvery (default 500ms), ProbeEvery (default 250ms).
+	HealthEvery, ProbeEvery time.Duration
+}
+
+// Observer runs the watchers until Stop.
+type Observer struct {
+	o      Options
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Start records observer.start and starts every watcher.
+func Start(ctx context.Context, o Options) *Observer {
+	if o.HealthEvery == 0 {
+		o.HealthEvery = 500 * time.Millisecond
+	}
+	if o.ProbeEvery == 0 {
+		o.ProbeEvery = 250 * time.Millisecond
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ob := &Observer{o: o, cancel: cancel}
+	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer"})
+	for _, run := range []func(context.Context){ob.watchKube, ob.pollHealth, ob.probeAPI, ob.probeLBs, ob.followCloud} {
+		ob.wg.Add(1)
+		go func(run func(context.Context)) {
+			defer ob.wg.Done()
+			run(ctx)
+		}(run)
+	}
+	return ob
+}
+
+// Stop ends the watchers, records the end snapshot and observer.stop.
+func (ob *Observer) Stop() {
+	ob.cancel()
+	ob.wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ob.snapshot(ctx)
+	ob.emit(timeline.Event{Kind: timeline.ObserverStop, Source: "observer"})
+}
+
+func (ob *Observer) emit(e timeline.Event) {
+	if err := ob.o.Timeline.Write(e); err != nil && ob.o.Logger != nil {
+		ob.o.Logger.Warnf("observer: %v", err)
+	}
+}
+
+// every runs f now and then at each tick until ctx ends.
+func every(ctx context.Context, d time.Duration, f func(context.Context)) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		f(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

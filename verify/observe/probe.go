@@ -1,0 +1,124 @@
+package observe
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// probeClient never reuses connections: each probe is a new request as a
+// client would make after a failure, so a dead backend shows at once.
+func probeClient() *http.Client {
+	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+		TLSClientConfig:   &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // probes read /readyz only
+		DisableKeepAlives: true,
+	}}
+}
+
+type target struct{ kind, name, url, node string }
+
+// probeAPI asks /readyz of the control-plane endpoint and of every API
+// server, every ProbeEvery.
+func (ob *Observer) probeAPI(ctx context.Context) {
+	c := probeClient()
+	var targets []target
+	refreshed := time.Time{}
+	every(ctx, ob.o.ProbeEvery, func(ctx context.Context) {
+		if time.Since(refreshed) > 3*time.Second {
+			targets = ob.apiTargets()
+			refreshed = time.Now()
+		}
+		ob.probeAll(ctx, c, targets)
+	})
+}
+
+func (ob *Observer) apiTargets() []target {
+	out := []target{{kind: "api", name: "endpoint", url: ob.o.REST.Host + "/readyz"}}
+	cps, err := ob.o.Cluster.ControlPlanes()
+	if err != nil {
+		return out
+	}
+	for _, n := range cps {
+		ip, _, err := n.IP()
+		if err != nil {
+			continue
+		}
+		out = append(out, target{kind: "api", name: n.String(), node: n.String(), url: "https://" + net.JoinHostPort(ip, "6443") + "/readyz"})
+	}
+	return out
+}
+
+// probeLBs sends HTTP requests through every LoadBalancer Service's IP.
+func (ob *Observer) probeLBs(ctx context.Context) {
+	c := probeClient()
+	var targets []target
+	refreshed := time.Time{}
+	every(ctx, ob.o.ProbeEvery, func(ctx context.Context) {
+		if time.Since(refreshed) > 3*time.Second {
+			targets = ob.lbTargets(ctx)
+			refreshed = time.Now()
+		}
+		ob.probeAll(ctx, c, targets)
+	})
+}
+
+func (ob *Observer) lbTargets(ctx context.Context) []target {
+	svcs, err := ob.o.Client.CoreV1().Services("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil
+	}
+	var out []target
+	for _, s := range svcs.Items {
+		if s.Spec.Type != corev1.ServiceTypeLoadBalancer || len(s.Status.LoadBalancer.Ingress) == 0 || len(s.Spec.Ports) == 0 {
+			continue
+		}
+		ip := s.Status.LoadBalancer.Ingress[0].IP
+		port := strconv.Itoa(int(s.Spec.Ports[0].Port))
+		out = append(out, target{kind: "lb", name: s.Namespace + "/" + s.Name, url: "http://" + net.JoinHostPort(ip, port) + "/"})
+	}
+	return out
+}
+
+func (ob *Observer) probeAll(ctx context.Context, c *http.Client, targets []target) {
+	var wg sync.WaitGroup
+	for _, t := range targets {
+		wg.Add(1)
+		go func(t target) {
+			defer wg.Done()
+			if e := probeOnce(ctx, c, t); ctx.Err() == nil { // a probe cut short by Stop says nothing
+				ob.emit(e)
+			}
+		}(t)
+	}
+	wg.Wait()
+}
+
+func probeOnce(ctx context.Context, c *http.Client, t target) timeline.Event {
+	start := time.Now()
+	e := timeline.Event{Time: start.UTC(), Source: "probe", Kind: timeline.Probe,
+		Attrs: map[string]string{"kind": t.kind, "target": t.name, "node": t.node, "ok": "false"}}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
+	resp, err := c.Do(req)
+	e.Attrs["ms"] = strconv.FormatInt(time.Since(start).Milliseconds(), 10)
+	if err != nil {
+		e.Attrs["error"] = err.Error()
+		return e
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		e.Attrs["error"] = fmt.Sprintf("HTTP %d", resp.StatusCode)
+		return e
+	}
+	e.Attrs["ok"] = "true"
+	return e
+}
