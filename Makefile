@@ -37,8 +37,8 @@ test: images ## all tests: vet and unit, then integration on real clusters
 	$(GO) test -short -count=1 ./...
 	$(MAKE) --no-print-directory integration
 
-rehearse: images ## the main job: a default cluster (until rehearsals land)
-	$(BIN) cluster create
+rehearse: host ## the main job: a default rehearsal, reports in reports/
+	$(BIN) rehearse --out reports
 
 clean: ## remove build output (not the image cache)
 	rm -rf bin

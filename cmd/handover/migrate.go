@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -134,29 +133,7 @@ procedure or a check failed.`,
 				return err
 			}
 			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, timelinePath)
-			var ob *observe.Observer
-			if observing {
-				if ob, err = startObserver(cmd.Context(), env, tl); err != nil {
-					return err
-				}
-			}
-			runErr := migrate.Run(cmd.Context(), p, env, migrate.RunOptions{From: from, Until: until})
-			if ob == nil {
-				return runErr
-			}
-			ob.Stop()
-			if err := tl.Close(); err != nil {
-				return err
-			}
-			evs, err := timeline.ReadFile(timelinePath)
-			if err != nil {
-				return err
-			}
-			repErr := writeReports(cmd, reportDir, evs)
-			if runErr != nil {
-				return runErr
-			}
-			return repErr
+			return runObserved(cmd, env, []*migrate.Procedure{p}, migrate.RunOptions{From: from, Until: until}, tl, timelinePath, reportDir, observing)
 		},
 	}
 	f.add(c.Flags())
@@ -166,4 +143,38 @@ procedure or a check failed.`,
 	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default reports/PROCEDURE)")
 	c.Flags().BoolVar(&observing, "observe", true, "watch leases, managers, probes and nodes while the procedure runs, then check and report")
 	return c
+}
+
+// runObserved runs the procedures in turn with the observers on the same timeline,
+// then checks it and writes the reports. The procedure's error comes first.
+func runObserved(cmd *cobra.Command, env *migrate.Env, ps []*migrate.Procedure, o migrate.RunOptions, tl *timeline.Writer, timelinePath, reportDir string, observing bool) error {
+	run := func() error {
+		for _, p := range ps {
+			if err := migrate.Run(cmd.Context(), p, env, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !observing {
+		return run()
+	}
+	ob, err := startObserver(cmd.Context(), env, tl)
+	if err != nil {
+		return err
+	}
+	runErr := run()
+	ob.Stop()
+	if err := tl.Close(); err != nil {
+		return err
+	}
+	evs, err := timeline.ReadFile(timelinePath)
+	if err != nil {
+		return err
+	}
+	repErr := writeReports(cmd, reportDir, evs)
+	if runErr != nil {
+		return runErr
+	}
+	return repErr
 }
