@@ -228,13 +228,13 @@ func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
 	if s.ccmWorkload() == cloudcluster.Deployment {
 		d, err := e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
 		if err != nil {
-			return false, err
+			return false, client404(err)
 		}
 		return d.Status.ObservedGeneration >= d.Generation && d.Status.UpdatedReplicas == *d.Spec.Replicas && d.Status.AvailableReplicas == *d.Spec.Replicas, nil
 	}
 	ds, err := e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
 	if err != nil {
-		return false, err
+		return false, client404(err)
 	}
 	st := ds.Status
 	return st.ObservedGeneration >= ds.Generation && st.DesiredNumberScheduled > 0 && st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled, nil

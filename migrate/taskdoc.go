@@ -180,7 +180,11 @@ func settleStep(s Spec, component string) Step {
 			"curl -sk https://127.0.0.1:10258/healthz?verbose   # cloud-controller-manager\n" +
 			"kubectl -n kube-system get lease " + s.LeaderName + " " + mainLease[component] + "   # one holder for both\n" +
 			"kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER_ID:.spec.providerID,TAINTS:.spec.taints[*].key"}},
-		Done: until,
+		// Not settled yet is not an error here: the wait says why.
+		Done: func(ctx context.Context, e *Env) (bool, error) {
+			ok, _ := until(ctx, e)
+			return ok, nil
+		},
 		Wait: Wait{Name: "controllers settled in " + component + " and ProviderIDs set", Timeout: 3 * time.Minute, Until: until},
 	}
 }
