@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+func newObserveCommand(g *globals) *cobra.Command {
+	var f specFlags
+	var out string
+	var duration time.Duration
+	c := &cobra.Command{
+		Use:   "observe",
+		Short: "Record a cluster on a timeline (e.g. while migrating it by hand), then check it",
+		Long: `observe runs only the observers: lease holders, each manager's controllers,
+cloud calls, API and load-balancer probes and nodes go onto --out/timeline.jsonl
+until Ctrl-C or --for elapses; then the checks run and the reports are written
+as by ` + "`handover report`" + `. --procedure picks which controllers count as migrated.`,
+		Example: "  handover observe --name handover --out reports/manual --for 10m",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, _, err := f.build()
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			path := filepath.Join(out, "timeline.jsonl")
+			tl, err := timeline.Create(path)
+			if err != nil {
+				return err
+			}
+			defer tl.Close()
+			env, err := migrate.NewEnv(s, g.logger, tl)
+			if err != nil {
+				return err
+			}
+			// The run.start the reports read the migrated controllers from.
+			if err := tl.Write(timeline.Event{Source: "observer", Kind: timeline.RunStart, Message: "observed " + s.Cluster,
+				Attrs: map[string]string{"controllers": strings.Join(s.Controllers(), ",")}}); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			if duration > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, duration)
+				defer cancel()
+			}
+			ob, err := startObserver(ctx, env, tl)
+			if err != nil {
+				return err
+			}
+			g.logger.V(0).Infof("Observing %s into %s (Ctrl-C to stop) ...", s.Cluster, path)
+			<-ctx.Done()
+			ob.Stop()
+			if err := tl.Close(); err != nil {
+				return err
+			}
+			evs, err := timeline.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d events recorded\n", len(evs))
+			return writeReports(cmd, out, evs)
+		},
+	}
+	f.add(c.Flags())
+	c.Flags().StringVar(&out, "out", filepath.Join("reports", "observe"), "directory for the timeline and the reports")
+	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")
+	return c
+}

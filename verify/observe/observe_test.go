@@ -1,0 +1,79 @@
+package observe
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+func TestStartedPicksWatchedControllers(t *testing.T) {
+	ob := &Observer{o: Options{Controllers: []string{"service-lb-controller", "node-route-controller"}}}
+	body := "[+]leaderElection ok\n[+]service-lb-controller ok\n[-]node-route-controller failed: reason withheld\n[+]deployment-controller ok\nhealthz check passed\n"
+	if got := ob.started(body); strings.Join(got, ",") != "service-lb-controller" {
+		t.Fatalf("started = %v", got)
+	}
+}
+
+func TestNodeState(t *testing.T) {
+	n := &corev1.Node{Spec: corev1.NodeSpec{ProviderID: "kind://x", Taints: []corev1.Taint{{Key: "b"}, {Key: "a"}}}}
+	if got := nodeState(n); got != "kind://x|a,b" {
+		t.Fatalf("nodeState = %q", got)
+	}
+}
+
+func TestProbeOnce(t *testing.T) {
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer ok.Close()
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
+	defer bad.Close()
+	c := probeClient()
+	if e := probeOnce(context.Background(), c, target{kind: "api", name: "ok", url: ok.URL}); e.Attrs["ok"] != "true" || e.Kind != timeline.Probe {
+		t.Fatalf("ok probe: %+v", e)
+	}
+	if e := probeOnce(context.Background(), c, target{kind: "api", name: "bad", url: bad.URL}); e.Attrs["ok"] != "false" || e.Attrs["error"] != "HTTP 503" {
+		t.Fatalf("bad probe: %+v", e)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	if e := probeOnce(context.Background(), c, target{kind: "lb", name: "gone", url: "http://" + addr}); e.Attrs["ok"] != "false" || e.Attrs["error"] == "" {
+		t.Fatalf("refused probe: %+v", e)
+	}
+}
+
+// TestDialInNetns enters this process's own network namespace (what the
+// health poller does with a node's) and reaches a listener there.
+func TestDialInNetns(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("SKIPPING: entering a network namespace needs root")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("inside")) }))
+	defer srv.Close()
+	c, err := dialInNetns(context.Background(), os.Getpid(), "tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if _, err := dialInNetns(context.Background(), 1<<30, "tcp", "127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "network namespace") {
+		t.Fatalf("a missing process: %v", err)
+	}
+}
+
+func TestEmitWritesTheTimeline(t *testing.T) {
+	var buf bytes.Buffer
+	ob := &Observer{o: Options{Timeline: timeline.NewWriter(&buf)}}
+	ob.emit(timeline.Event{Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "l", "holder": "h"}})
+	evs, err := timeline.Read(&buf)
+	if err != nil || len(evs) != 1 || evs[0].Time.IsZero() {
+		t.Fatalf("%v %+v", err, evs)
+	}
+}
