@@ -66,3 +66,10 @@ func (e *Env) poll(ctx context.Context, until func(context.Context, *Env) (bool,
 		}
 	}
 }
+
+// removeNode announces the removal on the timeline (the checks then expect
+// the node's API server to go and its Node to be deleted) and removes it.
+func (e *Env) removeNode(ctx context.Context, name string) error {
+	e.event(timeline.Event{Kind: timeline.NodeRemove, Node: name})
+	return e.Cluster.RemoveNode(ctx, name)
+}

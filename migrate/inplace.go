@@ -10,6 +10,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // n1Images are the images an in-place upgrade needs on a version-N node.
@@ -90,7 +91,7 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 		Name:  fmt.Sprintf("upgrade-control-plane-%d", i),
 		Title: fmt.Sprintf("Upgrade control plane %d of %d in place to %s and start its cloud-controller-manager", i, s.ControlPlanes, s.To),
 		Plan: []Item{
-			{Kind: Command, Body: "# on the oldest version-" + s.From + " control plane, one component at a time:\n" +
+			{Kind: Command, Body: "# on a version-" + s.From + " control plane (leaders last), one component at a time:\n" +
 				"# kube-apiserver, kube-scheduler: image tag " + s.To + "\n" +
 				"# kube-controller-manager: image tag " + s.To + "; remove --cloud-provider, --cloud-config, DisableCloudProviders,\n" +
 				"#   --enable-leader-migration, --leader-migration-config and their mounts"},
@@ -106,7 +107,7 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 			if err != nil {
 				return err
 			}
-			old := atVersion(cps, s.From)
+			old := e.leaderLast(ctx, atVersion(cps, s.From))
 			if len(old) == 0 {
 				return fmt.Errorf("no version-%s control plane left to upgrade", s.From)
 			}
@@ -122,6 +123,8 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 }
 
 func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
+	e.event(timeline.Event{Kind: timeline.NodeDisruptStart, Node: node, Message: "in-place upgrade restarts its control-plane components"})
+	defer e.event(timeline.Event{Kind: timeline.NodeDisruptEnd, Node: node})
 	for _, comp := range []string{"kube-apiserver", "kube-scheduler"} {
 		if err := e.roll(ctx, node, comp, withImage(e.Spec.To)); err != nil {
 			return err

@@ -215,3 +215,27 @@ func (e *Env) leaseSettled(ctx context.Context, component string) error {
 	}
 	return nil
 }
+
+// leaderLast orders control planes so that the ones whose managers hold a
+// lease (main or migration) come last: restarting or removing a leader hands
+// its controllers over once, not once per node.
+func (e *Env) leaderLast(ctx context.Context, cps []ControlPlane) []ControlPlane {
+	leaders := map[string]bool{}
+	for _, name := range []string{mainLease[lmconfig.KCM], mainLease[lmconfig.CCM], e.Spec.LeaderName} {
+		if h, err := e.LeaseHolder(ctx, name); err == nil && h != "" {
+			leaders[strings.SplitN(h, "_", 2)[0]] = true
+		}
+	}
+	out := make([]ControlPlane, 0, len(cps))
+	for _, cp := range cps {
+		if !leaders[cp.Name] {
+			out = append(out, cp)
+		}
+	}
+	for _, cp := range cps {
+		if leaders[cp.Name] {
+			out = append(out, cp)
+		}
+	}
+	return out
+}

@@ -1,11 +1,12 @@
 package migrate_test
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/kind/pkg/exec"
@@ -15,22 +16,30 @@ import (
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // TestTaskDocMigration runs the task doc on a 2-control-plane in-tree
-// cluster: interrupted after the first N+1 node, resumed, re-run (a no-op),
-// then rolled back.
+// cluster under the observers: interrupted after the first N+1 node,
+// resumed, re-run (a no-op), then rolled back. Every check must pass on the
+// recorded timeline: the clean run raises no false alarm.
 func TestTaskDocMigration(t *testing.T) {
 	s := migrate.DefaultSpec(migrate.TaskDoc)
 	testenv.RequireIntegration(t, s.From)
 	testenv.RequireIntegration(t, s.To)
 	s.Cluster = "mig-taskdoc"
 	ctx := context.Background()
-	var tlBuf bytes.Buffer
-	env := createCluster(t, s, timeline.NewWriter(&tlBuf))
-	s, err := migrate.Resolve(ctx, env)
+	path := filepath.Join(t.TempDir(), "timeline.jsonl")
+	tl, err := timeline.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := createCluster(t, s, tl)
+	s, err = migrate.Resolve(ctx, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,38 +47,76 @@ func TestTaskDocMigration(t *testing.T) {
 		t.Fatalf("resolved %d control planes, want 2", s.ControlPlanes)
 	}
 	p := build(t, s)
+	ob := startObserver(t, env, tl)
+	var cpu0 syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &cpu0)
+	started := time.Now()
 
 	// Stop after the first N+1 control plane, as an interrupted run would.
 	if err := migrate.Run(ctx, p, env, migrate.RunOptions{Until: "add-n1-control-plane-1"}); err != nil {
 		t.Fatal(err)
 	}
-	tlBuf.Reset()
+	resumed := time.Now()
 	if err := migrate.Run(ctx, p, env, migrate.RunOptions{}); err != nil {
 		t.Fatal(err)
-	}
-	if got := countKind(t, &tlBuf, timeline.StepSkipped); got < 5 {
-		t.Errorf("the resumed run skipped %d steps, want the 5 already done", got)
 	}
 	assertSettled(t, env, lmconfig.CCM, lmconfig.KCM)
-	holder, err := env.LeaseHolder(ctx, s.LeaderName)
-	if err != nil || !strings.HasPrefix(holder, s.Cluster+"-control-plane") {
-		t.Errorf("migration lease holder %q (%v)", holder, err)
-	}
-
-	tlBuf.Reset()
+	rerun := time.Now()
 	if err := migrate.Run(ctx, p, env, migrate.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if n := countKind(t, &tlBuf, timeline.StepStart); n != 0 {
-		t.Errorf("re-running the finished procedure started %d steps, want none", n)
-	}
-
 	rs := s
 	rs.Variant.Rollback = true
 	if err := migrate.Run(ctx, build(t, rs), env, migrate.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	assertSettled(t, env, lmconfig.KCM, lmconfig.CCM)
+	ob.Stop()
+	var cpu1 syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &cpu1)
+	if err := tl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := timeline.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countKind(evs, timeline.StepSkipped, resumed, rerun); n < 5 {
+		t.Errorf("the resumed run skipped %d steps, want the 5 already done", n)
+	}
+	if n := countKind(evs, timeline.StepStart, rerun, rerun.Add(20*time.Second)); n != 0 {
+		t.Errorf("re-running the finished procedure started %d steps, want none", n)
+	}
+	wall := time.Since(started)
+	cpu := time.Duration(cpu1.Utime.Nano()+cpu1.Stime.Nano()-cpu0.Utime.Nano()-cpu0.Stime.Nano()) * time.Nanosecond
+	t.Logf("MEASURED test process (runner + observers) CPU %s over %s wall (%.1f%% of one core), max RSS %d MiB, %d timeline events",
+		cpu.Round(time.Millisecond), wall.Round(time.Second), 100*cpu.Seconds()/wall.Seconds(), cpu1.Maxrss/1024, len(evs))
+	r := reports.New("task doc, interrupted, resumed, rolled back", evs, reports.ConfigFor(evs))
+	if err := reports.WriteAll(testenv.ArtifactsDir(t), r); err != nil {
+		t.Error(err)
+	}
+	for _, res := range r.Results {
+		t.Logf("MEASURED %s %s: %s", res.Check, res.Subject, res.Summary)
+		if !res.Passed {
+			t.Errorf("false alarm on a clean migration: %s %s: %v", res.Check, res.Subject, res.Violations)
+		}
+	}
+}
+
+func startObserver(t *testing.T, env *migrate.Env, tl *timeline.Writer) *observe.Observer {
+	t.Helper()
+	rest, err := env.Cluster.RESTConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := cloudcluster.URL(env.Spec.Cluster)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return observe.Start(context.Background(), observe.Options{Cluster: env.Cluster, Client: env.Client, REST: rest,
+		Cloud: api.NewClient(url, "handover-test"), Timeline: tl, Logger: testenv.Logger{T: t},
+		Leases:      []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
+		Controllers: append(env.Spec.Controllers(), "cloud-node-controller")})
 }
 
 func createCluster(t *testing.T, s migrate.Spec, tl *timeline.Writer) *migrate.Env {
@@ -139,15 +186,10 @@ func assertSettled(t *testing.T, env *migrate.Env, owner, other string) {
 	}
 }
 
-func countKind(t *testing.T, buf *bytes.Buffer, kind string) int {
-	t.Helper()
-	evs, err := timeline.Read(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+func countKind(evs []timeline.Event, kind string, from, to time.Time) int {
 	n := 0
 	for _, e := range evs {
-		if e.Kind == kind {
+		if e.Kind == kind && !e.Time.Before(from) && e.Time.Before(to) {
 			n++
 		}
 	}

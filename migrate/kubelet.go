@@ -61,20 +61,31 @@ func (e *Env) switchKubelet(ctx context.Context, node string) error {
 	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return e.poll(wctx, func(ctx context.Context, e *Env) (bool, error) {
-		n, err := e.Client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
-		if err != nil {
-			return false, err
-		}
-		for _, c := range n.Status.Conditions {
-			if c.Type == "Ready" {
-				if c.Status != "True" || c.LastHeartbeatTime.Time.Before(restarted) {
-					return false, fmt.Errorf("node %s not Ready again after its kubelet restart", node)
-				}
-				return true, nil
-			}
-		}
-		return false, nil
+		return e.kubeletBack(ctx, node, restarted)
 	})
+}
+
+// kubeletBack: the node's kubelet renewed its lease after since (a kubelet
+// reports status only on change, so the Ready condition's heartbeat can
+// lag minutes) and the node is Ready.
+func (e *Env) kubeletBack(ctx context.Context, node string, since time.Time) (bool, error) {
+	l, err := e.Client.CoordinationV1().Leases("kube-node-lease").Get(ctx, node, metav1.GetOptions{})
+	if err != nil {
+		return false, err
+	}
+	if l.Spec.RenewTime == nil || l.Spec.RenewTime.Time.Before(since) {
+		return false, fmt.Errorf("node %s: its kubelet has not renewed its lease since the restart", node)
+	}
+	n, err := e.Client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+	if err != nil {
+		return false, err
+	}
+	for _, c := range n.Status.Conditions {
+		if c.Type == "Ready" && c.Status == "True" {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("node %s is not Ready after its kubelet restart", node)
 }
 
 // setCordon cordons or uncordons the control-plane nodes.

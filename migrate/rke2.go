@@ -184,7 +184,7 @@ func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
 	if err != nil {
 		return err
 	}
-	for _, cp := range cps {
+	for _, cp := range e.leaderLast(ctx, cps) {
 		if err := e.roll(ctx, cp.Name, lmconfig.KCM, externalKCM); err != nil {
 			return err
 		}

@@ -82,7 +82,7 @@ func removeN1Step(s Spec, i int) Step {
 	return Step{
 		Name:  fmt.Sprintf("remove-n1-control-plane-%d", i),
 		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.To, i, s.ControlPlanes),
-		Plan:  []Item{{Kind: Command, Body: "# as remove-n-control-plane, for the oldest " + s.To + " control plane"}},
+		Plan:  []Item{{Kind: Command, Body: "# as remove-n-control-plane, for a version-" + s.To + " control plane (leaders last)"}},
 		Done: func(ctx context.Context, e *Env) (bool, error) {
 			cps, err := e.controlPlanes(ctx)
 			return err == nil && len(atVersion(cps, s.To)) <= s.ControlPlanes-i, err
@@ -92,11 +92,11 @@ func removeN1Step(s Spec, i int) Step {
 			if err != nil {
 				return err
 			}
-			n1 := atVersion(cps, s.To)
+			n1 := e.leaderLast(ctx, atVersion(cps, s.To))
 			if len(n1) == 0 {
 				return fmt.Errorf("no version-%s control plane left to remove", s.To)
 			}
-			return e.Cluster.RemoveNode(ctx, n1[0].Name)
+			return e.removeNode(ctx, n1[0].Name)
 		},
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
 	}

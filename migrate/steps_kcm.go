@@ -78,7 +78,9 @@ func disableLM(p *corev1.Pod) {
 
 // rollStep edits one component's manifest on every control plane at
 // version, one node at a time, waiting for each to run the new manifest
-// before touching the next: a rolling restart as kubeadm upgrade does.
+// before touching the next: a rolling restart as kubeadm upgrade does, but
+// with the lease holders last, so the controllers change hands once rather
+// than once per restarted leader.
 func rollStep(name, title, version, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
 	converged := func(ctx context.Context, e *Env) (bool, error) {
 		return e.everyNode(ctx, version, func(node string) (bool, error) {
@@ -99,7 +101,7 @@ func rollStep(name, title, version, component string, edit func(*corev1.Pod), pl
 			if err != nil {
 				return err
 			}
-			for _, cp := range atVersion(cps, version) {
+			for _, cp := range e.leaderLast(ctx, atVersion(cps, version)) {
 				if err := e.roll(ctx, cp.Name, component, edit); err != nil {
 					return err
 				}

@@ -128,12 +128,14 @@ func addN1Plan(s Spec) []Item {
 	}
 }
 
-// removeNStep brings down the oldest version-N control plane.
+// removeNStep brings down a version-N control plane: one whose managers
+// hold no lease first, so the controllers change hands once, at the end.
 func removeNStep(s Spec, i int) Step {
 	return Step{
 		Name:  fmt.Sprintf("remove-n-control-plane-%d", i),
 		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.From, i, s.ControlPlanes),
-		Plan: []Item{{Kind: Command, Body: "kubectl drain <oldest " + s.From + " control plane> --ignore-daemonsets --delete-emptydir-data\n" +
+		Plan: []Item{{Kind: Command, Body: "# pick a version-" + s.From + " control plane whose managers hold no lease (leaders go last)\n" +
+			"kubectl drain <it> --ignore-daemonsets --delete-emptydir-data\n" +
 			"# take it out of the API load balancer, stop its kube-apiserver, hand off etcd leadership\n" +
 			"kubeadm reset phase remove-etcd-member && kubectl delete node <it>"}},
 		Done: func(ctx context.Context, e *Env) (bool, error) {
@@ -145,11 +147,11 @@ func removeNStep(s Spec, i int) Step {
 			if err != nil {
 				return err
 			}
-			old := atVersion(cps, s.From)
+			old := e.leaderLast(ctx, atVersion(cps, s.From))
 			if len(old) == 0 {
 				return fmt.Errorf("no version-%s control plane left to remove", s.From)
 			}
-			return e.Cluster.RemoveNode(ctx, old[0].Name)
+			return e.removeNode(ctx, old[0].Name)
 		},
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
 	}

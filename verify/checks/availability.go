@@ -22,13 +22,13 @@ func CheckLBAvailability(evs []timeline.Event, cfg Config) []Result {
 }
 
 func availability(evs []timeline.Event, cfg Config, kind, check string) []Result {
-	removed := removals(evs)
+	excluded := disruptions(evs)
 	byTarget := map[string][]timeline.Event{}
 	for _, e := range evs {
 		if e.Kind != timeline.Probe || e.Attrs["kind"] != kind {
 			continue
 		}
-		if at, ok := removed[e.Attrs["node"]]; ok && e.Attrs["node"] != "" && !e.Time.Before(at) {
+		if node := e.Attrs["node"]; node != "" && within(excluded[node], e.Time) {
 			continue
 		}
 		byTarget[e.Attrs["target"]] = append(byTarget[e.Attrs["target"]], e)
@@ -56,6 +56,41 @@ func removals(evs []timeline.Event) map[string]time.Time {
 		}
 	}
 	return out
+}
+
+// disruptions are the windows in which the procedure takes a node's API
+// server down on purpose: from its removal on, or around an in-place
+// restart.
+func disruptions(evs []timeline.Event) map[string][][2]time.Time {
+	out := map[string][][2]time.Time{}
+	open := map[string]time.Time{}
+	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, e := range evs {
+		switch e.Kind {
+		case timeline.NodeRemove:
+			out[e.Node] = append(out[e.Node], [2]time.Time{e.Time, forever})
+		case timeline.NodeDisruptStart:
+			open[e.Node] = e.Time
+		case timeline.NodeDisruptEnd:
+			if from, ok := open[e.Node]; ok {
+				out[e.Node] = append(out[e.Node], [2]time.Time{from, e.Time})
+				delete(open, e.Node)
+			}
+		}
+	}
+	for n, from := range open {
+		out[n] = append(out[n], [2]time.Time{from, forever})
+	}
+	return out
+}
+
+func within(windows [][2]time.Time, t time.Time) bool {
+	for _, w := range windows {
+		if !t.Before(w[0]) && !t.After(w[1]) {
+			return true
+		}
+	}
+	return false
 }
 
 func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {

@@ -35,6 +35,10 @@ func TestAvailability(t *testing.T) {
 		{"six seconds down", join(probes(0, 50, "api", "endpoint", "", true), probes(50.25, 56, "api", "endpoint", "", false), probes(56.25, 100, "api", "endpoint", "", true)), true},
 		{"down at the end", join(probes(0, 90, "api", "endpoint", "", true), probes(90.25, 100, "api", "endpoint", "", false)), true},
 		{"a removed node's server does not count", join(probes(0, 49.75, "api", "endpoint", "cp1", true), probes(50, 100, "api", "endpoint", "cp1", false), removal), false},
+		{"a restart the procedure announced does not count", join(probes(0, 100, "api", "endpoint", "cp1", true), probes(40, 60, "api", "endpoint", "cp1", false)[:0],
+			[]timeline.Event{{Time: at(39), Source: "runner", Kind: timeline.NodeDisruptStart, Node: "cp1"}}, probes(40, 60, "api", "endpoint", "cp1", false),
+			[]timeline.Event{{Time: at(61), Source: "runner", Kind: timeline.NodeDisruptEnd, Node: "cp1"}}), false},
+		{"an unannounced restart counts", join(probes(0, 39.75, "api", "endpoint", "cp1", true), probes(40, 60, "api", "endpoint", "cp1", false), probes(60.25, 100, "api", "endpoint", "cp1", true)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := one(t, CheckAPIAvailability(tc.evs, cfg), "endpoint")

@@ -40,3 +40,11 @@ const NodeRemove = "node.remove"
 
 // ServiceDeleted is a LoadBalancer Service's deletion: Attrs "service".
 const ServiceDeleted = "service.deleted"
+
+// NodeDisruptStart and NodeDisruptEnd bracket the runner restarting a
+// node's control-plane components (an in-place upgrade): probes of that
+// node do not count in between.
+const (
+	NodeDisruptStart = "node.disrupt.start"
+	NodeDisruptEnd   = "node.disrupt.end"
+)
