@@ -25,6 +25,9 @@ func TestMutualExclusion(t *testing.T) {
 		{"two instances of one manager", join(runsFor(0, 20, kcm, "cp1", svc), runsFor(5, 20, kcm, "cp2", svc)), true, "health"},
 		{"writes interleave though health missed it", join(runsFor(0, 9, kcm, "cp1", svc),
 			[]timeline.Event{write(10, kcm, svc), write(12, ccm, svc), write(14, kcm, svc)}), true, "api-audit"},
+		{"the audit's clock runs ahead of health by 0.8s at a clean hand-off", join(runsFor(0, 20, kcm, "cp1", svc), runsFor(20.5, 40, ccm, "cp4", svc),
+			[]timeline.Event{write(19.9, kcm, svc), write(20.2, ccm, svc), write(21, ccm, svc)}), false, ""},
+		{"health skewed by less than the tolerance", join(runsFor(0, 20.5, kcm, "cp1", svc), runsFor(19.7, 40, ccm, "cp4", svc)), false, ""},
 		{"writes hand over once", []timeline.Event{write(10, kcm, svc), write(12, kcm, svc), write(30, ccm, svc), write(31, ccm, svc)}, false, ""},
 		{"another controller overlapping does not count", join(runsFor(0, 25, kcm, "cp1", "node-route-controller"), runsFor(20, 40, ccm, "cp4", "node-route-controller")), false, ""},
 	} {
