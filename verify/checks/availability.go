@@ -58,6 +58,18 @@ func removals(evs []timeline.Event) map[string]time.Time {
 	return out
 }
 
+// fromFirstSuccess drops the failures before a target first answered: a
+// joining node's API server, or a new load balancer, that is still coming
+// up is not down. A target that never answered keeps them all.
+func fromFirstSuccess(ps []timeline.Event) []timeline.Event {
+	for i, p := range ps {
+		if p.Attrs["ok"] == "true" {
+			return ps[i:]
+		}
+	}
+	return ps
+}
+
 // disruptions are the windows in which the procedure takes a node's API
 // server down on purpose: from its removal on, or around an in-place
 // restart.
@@ -95,6 +107,7 @@ func within(windows [][2]time.Time, t time.Time) bool {
 
 func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
+	ps = fromFirstSuccess(ps)
 	ok := 0
 	var longest time.Duration
 	var worst [2]time.Time

@@ -38,6 +38,8 @@ func TestAvailability(t *testing.T) {
 		{"a restart the procedure announced does not count", join(probes(0, 100, "api", "endpoint", "cp1", true), probes(40, 60, "api", "endpoint", "cp1", false)[:0],
 			[]timeline.Event{{Time: at(39), Source: "runner", Kind: timeline.NodeDisruptStart, Node: "cp1"}}, probes(40, 60, "api", "endpoint", "cp1", false),
 			[]timeline.Event{{Time: at(61), Source: "runner", Kind: timeline.NodeDisruptEnd, Node: "cp1"}}), false},
+		{"a joining server is not down before it first answers", join(probes(0, 40, "api", "endpoint", "cp4", false), probes(40.25, 100, "api", "endpoint", "cp4", true)), false},
+		{"a server that never answers is down", probes(0, 100, "api", "endpoint", "cp4", false), true},
 		{"an unannounced restart counts", join(probes(0, 39.75, "api", "endpoint", "cp1", true), probes(40, 60, "api", "endpoint", "cp1", false), probes(60.25, 100, "api", "endpoint", "cp1", true)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
