@@ -84,7 +84,9 @@ func (s Spec) ccmManifest(lm bool) string {
 
 func deployCCMStep(s Spec) Step {
 	manifest := s.ccmManifest(true)
-	plan := []Item{{Kind: File, Title: "cloud-controller-manager chart, rendered (kubectl apply -f)", Body: manifest}}
+	plan := []Item{{Kind: File, Title: "cloud-controller-manager chart, rendered (kubectl apply -f)", Body: manifest},
+		{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+		{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."}}
 	if s.ccmWorkload() == cloudcluster.Deployment {
 		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
 	} else {
@@ -102,7 +104,16 @@ func deployCCMStep(s Spec) Step {
 			}
 			return err
 		},
-		Do: func(ctx context.Context, e *Env) error { return e.Cluster.Apply(ctx, manifest) },
+		// The chart ships the leader-locking Role; applying it replaces the
+		// migration-lease rule granted earlier, which must be added again or
+		// the cloud-controller-manager can never take the migration lease.
+		Do: func(ctx context.Context, e *Env) error {
+			if err := e.Cluster.Apply(ctx, manifest); err != nil {
+				return err
+			}
+			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole)
+		},
+		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmServiceAccount)},
 	}
 }
 
