@@ -20,6 +20,10 @@ type Env struct {
 	Timeline *timeline.Writer
 	// Poll is how often waits re-check (default 1s).
 	Poll time.Duration
+	// Force carries on past a controller running in two managers (the
+	// rehearsal of a known-bad procedure), leaving the verdict to the
+	// checks; otherwise the runner stops there.
+	Force bool
 }
 
 // NewEnv opens the cluster a Spec names.

@@ -124,6 +124,7 @@ procedure or a check failed.`,
 			if err != nil {
 				return err
 			}
+			env.Force = force
 			s, err = migrate.Resolve(cmd.Context(), env)
 			if err != nil {
 				return err
@@ -139,7 +140,7 @@ procedure or a check failed.`,
 	f.add(c.Flags())
 	c.Flags().StringVar(&from, "from-step", "", "start at this step")
 	c.Flags().StringVar(&until, "until-step", "", "stop after this step")
-	c.Flags().BoolVar(&force, "force", false, "run even when the preflight lint finds errors")
+	c.Flags().BoolVar(&force, "force", false, "run even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
 	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default reports/PROCEDURE)")
 	c.Flags().BoolVar(&observing, "observe", true, "watch leases, managers, probes and nodes while the procedure runs, then check and report")
 	return c

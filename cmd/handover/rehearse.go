@@ -56,7 +56,7 @@ v1.30.14 to v1.31.4.`,
 			if err := buildImages(cmd.Context(), g, s.From, s.To); err != nil {
 				return err
 			}
-			return rehearse(cmd, g, s, p, topo, out, keep)
+			return rehearse(cmd, g, s, p, topo, out, keep, force)
 		},
 	}
 	f.add(c.Flags())
@@ -66,7 +66,7 @@ v1.30.14 to v1.31.4.`,
 	c.Flags().IntVar(&workers, "workers", 2, "workers")
 	c.Flags().StringVar(&out, "out", "reports", "directory for the timeline, the reports and, on failure, the cluster logs")
 	c.Flags().BoolVar(&keep, "keep", false, "keep the cluster afterwards")
-	c.Flags().BoolVar(&force, "force", false, "rehearse even when the preflight lint finds errors")
+	c.Flags().BoolVar(&force, "force", false, "rehearse even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
 	return c
 }
 
@@ -84,7 +84,7 @@ func buildImages(ctx context.Context, g *globals, versions ...string) error {
 	return err
 }
 
-func rehearse(cmd *cobra.Command, g *globals, s migrate.Spec, p *migrate.Procedure, topo topology.Topology, out string, keep bool) (err error) {
+func rehearse(cmd *cobra.Command, g *globals, s migrate.Spec, p *migrate.Procedure, topo topology.Topology, out string, keep, force bool) (err error) {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -124,6 +124,7 @@ func rehearse(cmd *cobra.Command, g *globals, s migrate.Spec, p *migrate.Procedu
 	if err != nil {
 		return err
 	}
+	env.Force = force
 	if s, err = migrate.Resolve(cmd.Context(), env); err != nil {
 		return err
 	}
