@@ -45,9 +45,6 @@ func read(t *testing.T, path string) string {
 // leader-migration filter compares the configured name with the canonical
 // name unchanged.
 func TestManagerTablesMatchSource(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads Kubernetes source from the module proxy; skipped in -short mode")
-	}
 	for minor, v := range sourceReleases {
 		t.Run(minor, func(t *testing.T) {
 			cp := moduleDir(t, "k8s.io/cloud-provider@v"+v)
