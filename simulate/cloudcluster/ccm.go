@@ -44,8 +44,10 @@ func CCMManifest(workload string, replicas int, version, cluster, podSubnet stri
 		"CLOUD_CONFIG", CloudConfigPath).Replace(ccmWorkload)
 	if workload == Deployment {
 		m = strings.Replace(m, "kind: DaemonSet\n", "kind: Deployment\n", 1)
+		// One per control plane and never two on a node (host network):
+		// an update replaces a pod at a time instead of surging.
 		m = strings.Replace(m, "spec:\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n",
-			fmt.Sprintf("spec:\n  replicas: %d\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n", replicas), 1)
+			fmt.Sprintf("spec:\n  replicas: %d\n  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n", replicas), 1)
 		// One replica per control plane, never two on one node.
 		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+antiAffinity, 1)
 	}
@@ -97,8 +99,6 @@ spec:
         value: "true"
         effect: NoSchedule
       - key: node.kubernetes.io/not-ready
-        effect: NoSchedule
-      - key: node.kubernetes.io/unschedulable
         effect: NoSchedule
       containers:
       - name: cloud-controller-manager
