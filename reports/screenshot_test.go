@@ -16,9 +16,6 @@ import (
 // kube-controller-manager lanes, the cloud-controller-manager lanes and the
 // highlighted violation.
 func TestHTMLRendersInChromium(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts Chromium; skipped in -short mode")
-	}
 	chromium := requireTool(t, "chromium", "chromium")
 	dir := t.TempDir()
 	page := filepath.Join(dir, HTMLFile)
