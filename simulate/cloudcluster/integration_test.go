@@ -188,16 +188,16 @@ func testAudit(t *testing.T, cloud *api.Client, start time.Time, mode cloudclust
 		seen[e.Component+"/"+e.Controller+"/"+e.Operation] = true
 	}
 	want := []string{
-		manager + "/service/EnsureLoadBalancer",
-		manager + "/service/DeleteLoadBalancer",
-		manager + "/route/CreateRoute",
-		manager + "/cloud-node-lifecycle/GetInstanceByProviderID",
+		manager + "/service-lb-controller/EnsureLoadBalancer",
+		manager + "/service-lb-controller/DeleteLoadBalancer",
+		manager + "/node-route-controller/CreateRoute",
+		manager + "/cloud-node-lifecycle-controller/GetInstanceByProviderID",
 	}
 	other := "cloud-controller-manager/"
 	if mode == cloudcluster.InTree {
 		want = append(want, "kubelet/kubelet/GetInstance")
 	} else {
-		want = append(want, manager+"/cloud-node/GetInstance")
+		want = append(want, manager+"/cloud-node-controller/GetInstance")
 		other = "kube-controller-manager/"
 	}
 	for _, w := range want {
