@@ -98,20 +98,13 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 			{Kind: File, Title: lmConfigPath + " (replaced)", Body: s.lmConfig(lmconfig.CCM).YAML()},
 			{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(true)},
 		},
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			cps, err := e.controlPlanes(ctx)
-			return err == nil && len(atVersion(cps, s.To)) >= i, err
-		},
+		Done: atLeast(s.To, i),
 		Do: func(ctx context.Context, e *Env) error {
-			cps, err := e.controlPlanes(ctx)
+			node, err := e.nextAt(ctx, s.From, "upgrade")
 			if err != nil {
 				return err
 			}
-			old := e.leaderLast(ctx, atVersion(cps, s.From))
-			if len(old) == 0 {
-				return fmt.Errorf("no version-%s control plane left to upgrade", s.From)
-			}
-			return e.upgradeInPlace(ctx, old[0].Name)
+			return e.upgradeInPlace(ctx, node)
 		},
 		Wait: Wait{Name: "the node's cloud-controller-manager Ready", Timeout: 2 * time.Minute,
 			Until: func(ctx context.Context, e *Env) (bool, error) {

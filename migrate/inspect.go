@@ -239,3 +239,39 @@ func (e *Env) leaderLast(ctx context.Context, cps []ControlPlane) []ControlPlane
 	}
 	return out
 }
+
+// countAt is how many control planes run version; the replace and upgrade
+// steps are done when it reaches their target.
+func (e *Env) countAt(ctx context.Context, version string) (int, error) {
+	cps, err := e.controlPlanes(ctx)
+	return len(atVersion(cps, version)), err
+}
+
+// atLeast and atMost are Done checks on countAt.
+func atLeast(version string, n int) func(context.Context, *Env) (bool, error) {
+	return func(ctx context.Context, e *Env) (bool, error) {
+		c, err := e.countAt(ctx, version)
+		return err == nil && c >= n, err
+	}
+}
+
+func atMost(version string, n int) func(context.Context, *Env) (bool, error) {
+	return func(ctx context.Context, e *Env) (bool, error) {
+		c, err := e.countAt(ctx, version)
+		return err == nil && c <= n, err
+	}
+}
+
+// nextAt is the control plane at version a step takes next: one whose
+// managers hold no lease first.
+func (e *Env) nextAt(ctx context.Context, version, verb string) (string, error) {
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return "", err
+	}
+	at := e.leaderLast(ctx, atVersion(cps, version))
+	if len(at) == 0 {
+		return "", fmt.Errorf("no version-%s control plane left to %s", version, verb)
+	}
+	return at[0].Name, nil
+}

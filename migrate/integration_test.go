@@ -9,7 +9,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/kind/pkg/exec"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/topology"
@@ -17,7 +16,6 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/reports"
-	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
@@ -47,7 +45,10 @@ func TestTaskDocMigration(t *testing.T) {
 		t.Fatalf("resolved %d control planes, want 2", s.ControlPlanes)
 	}
 	p := build(t, s)
-	ob := startObserver(t, env, tl)
+	ob, err := observe.StartFor(context.Background(), env, tl)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var cpu0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &cpu0)
 	started := time.Now()
@@ -104,29 +105,13 @@ func TestTaskDocMigration(t *testing.T) {
 	}
 }
 
-func startObserver(t *testing.T, env *migrate.Env, tl *timeline.Writer) *observe.Observer {
-	t.Helper()
-	rest, err := env.Cluster.RESTConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := cloudcluster.URL(env.Spec.Cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return observe.Start(context.Background(), observe.Options{Cluster: env.Cluster, Client: env.Client, REST: rest,
-		Cloud: api.NewClient(url, "handover-test"), Timeline: tl, Logger: testenv.Logger{T: t},
-		Leases:      []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
-		Controllers: append(env.Spec.Controllers(), "cloud-node-controller")})
-}
-
 func createCluster(t *testing.T, s migrate.Spec, tl *timeline.Writer) *migrate.Env {
 	t.Helper()
 	topo := topology.Default()
 	topo.Name, topo.ControlPlanes, topo.Workers, topo.Kubernetes = s.Cluster, 2, 1, s.From
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	c, err := cloudcluster.Create(context.Background(), topo, cloudcluster.InTree, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, handoverBinary(t))
+		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, testenv.HandoverBinary(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,14 +180,4 @@ func countKind(evs []timeline.Event, kind string, from, to time.Time) int {
 		}
 	}
 	return n
-}
-
-// handoverBinary builds the CLI, which runs the cluster's simcloud.
-func handoverBinary(t *testing.T) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "handover")
-	if _, err := exec.CombinedOutputLines(exec.Command("go", "build", "-o", out, "github.com/handover-sh/handover/cmd/handover")); err != nil {
-		t.Fatalf("building handover: %v", err)
-	}
-	return out
 }

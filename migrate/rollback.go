@@ -57,10 +57,7 @@ func addNStep(s Spec, i int) Step {
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with leader migration on kube-controller-manager", s.From, i, s.ControlPlanes),
 		Plan: []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + cloudcluster.ProviderName},
 			{Kind: File, Title: lmConfigPath, Body: s.lmConfig(lmconfig.KCM).YAML()}},
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			cps, err := e.controlPlanes(ctx)
-			return err == nil && len(atVersion(cps, s.From)) >= i, err
-		},
+		Done: atLeast(s.From, i),
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: 3 * time.Minute,
@@ -83,20 +80,13 @@ func removeN1Step(s Spec, i int) Step {
 		Name:  fmt.Sprintf("remove-n1-control-plane-%d", i),
 		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.To, i, s.ControlPlanes),
 		Plan:  []Item{{Kind: Command, Body: "# as remove-n-control-plane, for a version-" + s.To + " control plane (leaders last)"}},
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			cps, err := e.controlPlanes(ctx)
-			return err == nil && len(atVersion(cps, s.To)) <= s.ControlPlanes-i, err
-		},
+		Done:  atMost(s.To, s.ControlPlanes-i),
 		Do: func(ctx context.Context, e *Env) error {
-			cps, err := e.controlPlanes(ctx)
+			node, err := e.nextAt(ctx, s.To, "remove")
 			if err != nil {
 				return err
 			}
-			n1 := e.leaderLast(ctx, atVersion(cps, s.To))
-			if len(n1) == 0 {
-				return fmt.Errorf("no version-%s control plane left to remove", s.To)
-			}
-			return e.removeNode(ctx, n1[0].Name)
+			return e.removeNode(ctx, node)
 		},
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
 	}

@@ -94,10 +94,7 @@ func addN1Step(s Spec, i int) Step {
 		Name:  fmt.Sprintf("add-n1-control-plane-%d", i),
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with a static-pod cloud-controller-manager", s.To, i, s.ControlPlanes),
 		Plan:  addN1Plan(s),
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			cps, err := e.controlPlanes(ctx)
-			return err == nil && len(atVersion(cps, s.To)) >= i, err
-		},
+		Done:  atLeast(s.To, i),
 		Pre: func(ctx context.Context, e *Env) error {
 			ok, err := leaseGranted(cloudcluster.CCMUser)(ctx, e)
 			if err == nil && !ok {
@@ -138,20 +135,13 @@ func removeNStep(s Spec, i int) Step {
 			"kubectl drain <it> --ignore-daemonsets --delete-emptydir-data\n" +
 			"# take it out of the API load balancer, stop its kube-apiserver, hand off etcd leadership\n" +
 			"kubeadm reset phase remove-etcd-member && kubectl delete node <it>"}},
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			cps, err := e.controlPlanes(ctx)
-			return err == nil && len(atVersion(cps, s.From)) <= s.ControlPlanes-i, err
-		},
+		Done: atMost(s.From, s.ControlPlanes-i),
 		Do: func(ctx context.Context, e *Env) error {
-			cps, err := e.controlPlanes(ctx)
+			node, err := e.nextAt(ctx, s.From, "remove")
 			if err != nil {
 				return err
 			}
-			old := e.leaderLast(ctx, atVersion(cps, s.From))
-			if len(old) == 0 {
-				return fmt.Errorf("no version-%s control plane left to remove", s.From)
-			}
-			return e.removeNode(ctx, old[0].Name)
+			return e.removeNode(ctx, node)
 		},
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
 	}

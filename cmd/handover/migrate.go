@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -102,28 +102,17 @@ procedure or a check failed.`,
 			if err != nil {
 				return err
 			}
-			if fs := s.Lint(); len(fs) > 0 {
-				g.logger.Warnf("preflight lint:\n%s", fs)
-				if fs.Errors() > 0 && !force {
-					return fmt.Errorf("preflight lint found %d error(s); nothing was changed (--force runs anyway)", fs.Errors())
-				}
+			if err := preflight(g, s, force); err != nil {
+				return err
 			}
 			if reportDir == "" {
 				reportDir = filepath.Join("reports", s.Procedure)
 			}
-			timelinePath := filepath.Join(reportDir, "timeline.jsonl")
-			if err := os.MkdirAll(reportDir, 0o755); err != nil {
-				return err
-			}
-			tl, err := timeline.Create(timelinePath)
+			tl, timelinePath, env, err := openRun(g, s, reportDir, false)
 			if err != nil {
 				return err
 			}
 			defer tl.Close()
-			env, err := migrate.NewEnv(s, g.logger, tl)
-			if err != nil {
-				return err
-			}
 			env.Force = force
 			s, err = migrate.Resolve(cmd.Context(), env)
 			if err != nil {
@@ -160,7 +149,7 @@ func runObserved(cmd *cobra.Command, env *migrate.Env, ps []*migrate.Procedure, 
 	if !observing {
 		return run()
 	}
-	ob, err := startObserver(cmd.Context(), env, tl)
+	ob, err := observe.StartFor(cmd.Context(), env, tl)
 	if err != nil {
 		return err
 	}

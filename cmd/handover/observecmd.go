@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -32,19 +31,11 @@ as by ` + "`handover report`" + `. --procedure picks which controllers count as 
 			if err != nil {
 				return err
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-			path := filepath.Join(out, "timeline.jsonl")
-			tl, err := timeline.Create(path)
+			tl, path, env, err := openRun(g, s, out, false)
 			if err != nil {
 				return err
 			}
 			defer tl.Close()
-			env, err := migrate.NewEnv(s, g.logger, tl)
-			if err != nil {
-				return err
-			}
 			// The run.start the reports read the migrated controllers from.
 			if err := tl.Write(timeline.Event{Source: "observer", Kind: timeline.RunStart, Message: "observed " + s.Cluster,
 				Attrs: map[string]string{"controllers": strings.Join(s.Controllers(), ",")}}); err != nil {
@@ -56,7 +47,7 @@ as by ` + "`handover report`" + `. --procedure picks which controllers count as 
 				ctx, cancel = context.WithTimeout(ctx, duration)
 				defer cancel()
 			}
-			ob, err := startObserver(ctx, env, tl)
+			ob, err := observe.StartFor(ctx, env, tl)
 			if err != nil {
 				return err
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 func newRehearseCommand(g *globals) *cobra.Command {
@@ -42,11 +40,8 @@ v1.30.14 to v1.31.4.`,
 			if err != nil {
 				return err
 			}
-			if fs := s.Lint(); len(fs) > 0 {
-				g.logger.Warnf("preflight lint:\n%s", fs)
-				if fs.Errors() > 0 && !force {
-					return fmt.Errorf("preflight lint found %d error(s); nothing was started (--force rehearses anyway)", fs.Errors())
-				}
+			if err := preflight(g, s, force); err != nil {
+				return err
 			}
 			topo := topology.Default()
 			topo.Name, topo.ControlPlanes, topo.Workers, topo.Kubernetes = s.Cluster, s.ControlPlanes, workers, s.From
@@ -113,17 +108,11 @@ func rehearse(cmd *cobra.Command, g *globals, s migrate.Spec, p *migrate.Procedu
 		}
 		g.logger.V(0).Infof("Rehearsal finished in %s", time.Since(start).Round(time.Second))
 	}()
-	timelinePath := filepath.Join(out, "timeline.jsonl")
-	_ = os.Remove(timelinePath) // a rehearsal starts a fresh timeline
-	tl, err := timeline.Create(timelinePath)
+	tl, timelinePath, env, err := openRun(g, s, out, true) // a rehearsal starts a fresh timeline
 	if err != nil {
 		return err
 	}
 	defer tl.Close()
-	env, err := migrate.NewEnv(s, g.logger, tl)
-	if err != nil {
-		return err
-	}
 	env.Force = force
 	if s, err = migrate.Resolve(cmd.Context(), env); err != nil {
 		return err

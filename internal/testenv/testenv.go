@@ -67,3 +67,13 @@ func ArtifactsDir(t *testing.T) string {
 	}
 	return filepath.Join(os.TempDir(), "handover-artifacts", t.Name())
 }
+
+// HandoverBinary builds the CLI, which runs a cluster's simcloud.
+func HandoverBinary(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "handover")
+	if _, err := kexec.CombinedOutputLines(kexec.Command("go", "build", "-o", out, "github.com/handover-sh/handover/cmd/handover")); err != nil {
+		t.Fatalf("building handover: %v", err)
+	}
+	return out
+}

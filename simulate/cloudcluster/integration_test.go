@@ -24,17 +24,6 @@ import (
 	"github.com/handover-sh/handover/simulate/simcloud"
 )
 
-// handoverBinary builds the CLI, which runs the cluster's simcloud.
-func handoverBinary(t *testing.T) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "handover")
-	cmd := kexec.Command("go", "build", "-o", out, "github.com/handover-sh/handover/cmd/handover")
-	if _, err := kexec.CombinedOutputLines(cmd); err != nil {
-		t.Fatalf("building handover: %v", err)
-	}
-	return out
-}
-
 func TestInTreeCloud(t *testing.T) {
 	testCloudMode(t, cloudcluster.InTree, "kube-controller-manager")
 }
@@ -52,7 +41,7 @@ func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 	ctx := context.Background()
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	c, err := cloudcluster.Create(ctx, topo, mode, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, handoverBinary(t))
+		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, testenv.HandoverBinary(t))
 	if err != nil {
 		t.Fatal(err)
 	}
