@@ -89,6 +89,7 @@ func TestTaskDocMigration(t *testing.T) {
 	if n := countKind(evs, timeline.StepStart, rerun, rerunEnd); n != 0 {
 		t.Errorf("re-running the finished procedure started %d steps, want none", n)
 	}
+	assertEveryWitness(t, evs)
 	wall := time.Since(started)
 	cpu := time.Duration(cpu1.Utime.Nano()+cpu1.Stime.Nano()-cpu0.Utime.Nano()-cpu0.Stime.Nano()) * time.Nanosecond
 	t.Logf("MEASURED test process (runner + observers) CPU %s over %s wall (%.1f%% of one core), max RSS %d MiB, %d timeline events",
@@ -168,6 +169,28 @@ func assertSettled(t *testing.T, env *migrate.Env, owner, other string) {
 	for _, n := range nodes.Items {
 		if n.Spec.ProviderID == "" {
 			t.Errorf("node %s has no ProviderID", n.Name)
+		}
+	}
+}
+
+// assertEveryWitness: the API audit and the metrics saw both managers run
+// cloud controllers, so mutual exclusion was checked by every source.
+func assertEveryWitness(t *testing.T, evs []timeline.Event) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, e := range evs {
+		switch {
+		case e.Kind == timeline.APIWrite:
+			seen["api-audit "+e.Manager] = true
+		case e.Kind == timeline.Metrics && e.Attrs["controllers"] != "":
+			seen["metrics "+e.Manager] = true
+		}
+	}
+	for _, src := range []string{"api-audit", "metrics"} {
+		for _, m := range []string{lmconfig.KCM, lmconfig.CCM} {
+			if !seen[src+" "+m] {
+				t.Errorf("no %s activity of %s on the timeline", src, m)
+			}
 		}
 	}
 }

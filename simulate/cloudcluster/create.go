@@ -57,6 +57,10 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err != nil {
 		return nil, err
 	}
+	if err := writeAuditPolicy(t.Name); err != nil {
+		cleanup(context.Background(), t.Name, o.Logger)
+		return nil, fmt.Errorf("writing the audit policy: %w", err)
+	}
 	o.Configure = func(cfg *v1alpha4.Cluster) { configure(cfg, mode, t.Name) }
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
 		endpoint, err := c.InternalEndpoint()
@@ -87,6 +91,7 @@ func configure(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
 	for i := range cfg.Nodes {
 		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, mount)
 	}
+	configureAudit(cfg, cluster)
 	if mode == External {
 		// The CCM sets ProviderIDs; until it has, new nodes carry the
 		// node.cloudprovider.kubernetes.io/uninitialized taint.

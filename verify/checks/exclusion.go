@@ -13,17 +13,30 @@ import (
 const interleaveWindow = 10 * time.Second
 
 // CheckMutualExclusion: per controller, no two manager instances ran it at
-// the same time for longer than the tolerance. Health gives the intervals;
-// the API audit and the cloud audit corroborate an overlap, and on their own
-// flag writes by two managers interleaving within a few seconds.
+// the same time for longer than the tolerance. Health and metrics each give
+// intervals; the API audit and the cloud audit corroborate an overlap, and
+// on their own flag writes by two managers interleaving within a few
+// seconds.
 func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 	act := healthActivity(evs)
+	met := metricsActivity(evs)
 	points := pointActivity(evs)
 	var out []Result
 	for _, c := range cfg.Controllers {
 		var vs []Violation
-		for _, v := range overlaps(act.certain[c], cfg.Tolerance) {
-			v.Sources = append([]string{"health"}, corroborate(points[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance))...)
+		for _, v := range overlaps("health", act.certain[c], cfg.Tolerance) {
+			v.Sources = []string{"health"}
+			if overlapsWithin(met.certain[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance), cfg.Tolerance) {
+				v.Sources = append(v.Sources, "metrics")
+			}
+			v.Sources = append(v.Sources, corroborate(points[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance))...)
+			vs = append(vs, v)
+		}
+		for _, v := range overlaps("metrics", met.certain[c], cfg.Tolerance) {
+			if covered(vs, v.From, v.To) {
+				continue
+			}
+			v.Sources = append([]string{"metrics"}, corroborate(points[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance))...)
 			vs = append(vs, v)
 		}
 		for src, ps := range points[c] {
@@ -32,15 +45,29 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
 		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
 		if len(vs) == 0 {
-			summary = fmt.Sprintf("never ran in two managers at once (%d intervals checked)", len(act.certain[c]))
+			summary = fmt.Sprintf("never ran in two managers at once (%d health and %d metrics intervals checked)", len(act.certain[c]), len(met.certain[c]))
 		}
 		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
 	}
 	return out
 }
 
-// overlaps of intervals from different instances longer than tol.
-func overlaps(ivs []Interval, tol time.Duration) []Violation {
+// overlapsWithin says whether two instances' intervals, clipped to the
+// window, overlap for longer than tol.
+func overlapsWithin(ivs []Interval, from, to time.Time, tol time.Duration) bool {
+	var in []Interval
+	for _, iv := range ivs {
+		iv.From, iv.To = later(iv.From, from), earlier(iv.To, to)
+		if iv.To.After(iv.From) {
+			in = append(in, iv)
+		}
+	}
+	return len(overlaps("", in, tol)) > 0
+}
+
+// overlaps of intervals from different instances longer than tol; src
+// names where the intervals come from in the evidence.
+func overlaps(src string, ivs []Interval, tol time.Duration) []Violation {
 	var out []Violation
 	for i := range ivs {
 		for j := i + 1; j < len(ivs); j++ {
@@ -55,8 +82,8 @@ func overlaps(ivs []Interval, tol time.Duration) []Violation {
 			out = append(out, Violation{From: from, To: to,
 				Message: fmt.Sprintf("ran in %s@%s and %s@%s for %s", a.Manager, a.Instance, b.Manager, b.Instance, to.Sub(from).Round(100*time.Millisecond)),
 				Evidence: []string{
-					fmt.Sprintf("health: %s@%s ran it %s – %s", a.Manager, a.Instance, clock(a.From), clock(a.To)),
-					fmt.Sprintf("health: %s@%s ran it %s – %s", b.Manager, b.Instance, clock(b.From), clock(b.To)),
+					fmt.Sprintf("%s: %s@%s ran it %s – %s", src, a.Manager, a.Instance, clock(a.From), clock(a.To)),
+					fmt.Sprintf("%s: %s@%s ran it %s – %s", src, b.Manager, b.Instance, clock(b.From), clock(b.To)),
 				}})
 		}
 	}

@@ -29,6 +29,15 @@ func runsFor(from, to float64, mgr, inst string, ctrls ...string) []timeline.Eve
 	return out
 }
 
+// metricsFor is runsFor as /metrics scrapes (running_managed_controllers).
+func metricsFor(from, to float64, mgr, inst string, ctrls ...string) []timeline.Event {
+	out := runsFor(from, to, mgr, inst, ctrls...)
+	for i := range out {
+		out[i].Kind, out[i].Source = timeline.Metrics, "metrics"
+	}
+	return out
+}
+
 func downFor(from, to float64, mgr, inst string) []timeline.Event {
 	var out []timeline.Event
 	for s := from; s <= to+1e-9; s += 0.5 {

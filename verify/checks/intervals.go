@@ -20,11 +20,18 @@ type activity struct {
 }
 
 // healthActivity reads the health samples.
-func healthActivity(evs []timeline.Event) activity {
+func healthActivity(evs []timeline.Event) activity { return sampledActivity(evs, timeline.Health) }
+
+// metricsActivity reads the metrics scrapes (running_managed_controllers).
+func metricsActivity(evs []timeline.Event) activity { return sampledActivity(evs, timeline.Metrics) }
+
+// sampledActivity reads samples of one kind whose "controllers" attribute
+// lists what an instance ran.
+func sampledActivity(evs []timeline.Event, kind string) activity {
 	type key struct{ manager, instance string }
 	samples := map[key][]timeline.Event{}
 	for _, e := range evs {
-		if e.Kind == timeline.Health {
+		if e.Kind == kind {
 			k := key{e.Manager, e.Instance}
 			samples[k] = append(samples[k], e)
 		}

@@ -74,7 +74,7 @@ func (ob *Observer) sample(ctx context.Context, clients *nodeClients, node, comp
 	resp, err := c.Do(req)
 	if err != nil {
 		e.Attrs["error"] = err.Error()
-		if errors.Is(err, errNetns) {
+		if isNetnsErr(err) {
 			clients.drop(node) // the node may have restarted under a new PID
 		}
 		return e
@@ -106,7 +106,10 @@ func (ob *Observer) started(body string) []string {
 type nodeClients struct {
 	mu     sync.Mutex
 	byNode map[string]*http.Client
+	cert   *tls.Certificate // presented when set
 }
+
+func isNetnsErr(err error) bool { return errors.Is(err, errNetns) }
 
 func (n *nodeClients) get(ctx context.Context, node string) (*http.Client, error) {
 	n.mu.Lock()
@@ -118,8 +121,12 @@ func (n *nodeClients) get(ctx context.Context, node string) (*http.Client, error
 	if err != nil {
 		return nil, err
 	}
+	tlsc := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the managers' self-signed serving certs
+	if n.cert != nil {
+		tlsc.Certificates = []tls.Certificate{*n.cert}
+	}
 	c := &http.Client{Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // the managers' self-signed serving certs
+		TLSClientConfig: tlsc,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			conn, err := dialInNetns(ctx, pid, network, addr)
 			if err != nil {

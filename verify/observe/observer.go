@@ -26,8 +26,9 @@ type Options struct {
 	Controllers []string
 	Timeline    *timeline.Writer
 	Logger      log.Logger
-	// HealthEvery (default 500ms), ProbeEvery (default 250ms).
-	HealthEvery, ProbeEvery time.Duration
+	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
+	// (default 500ms), ProbeEvery (default 250ms).
+	HealthEvery, MetricsEvery, ProbeEvery time.Duration
 }
 
 // Observer runs the watchers until Stop.
@@ -42,13 +43,16 @@ func Start(ctx context.Context, o Options) *Observer {
 	if o.HealthEvery == 0 {
 		o.HealthEvery = 500 * time.Millisecond
 	}
+	if o.MetricsEvery == 0 {
+		o.MetricsEvery = 500 * time.Millisecond
+	}
 	if o.ProbeEvery == 0 {
 		o.ProbeEvery = 250 * time.Millisecond
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ob := &Observer{o: o, cancel: cancel}
 	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer"})
-	for _, run := range []func(context.Context){ob.watchKube, ob.pollHealth, ob.probeAPI, ob.probeLBs, ob.followCloud} {
+	for _, run := range []func(context.Context){ob.watchKube, ob.pollHealth, ob.probeAPI, ob.probeLBs, ob.followCloud, ob.followAudit, ob.pollMetrics} {
 		ob.wg.Add(1)
 		go func(run func(context.Context)) {
 			defer ob.wg.Done()

@@ -6,6 +6,10 @@ const (
 	// Instance (node), Attrs "controllers" (comma-separated, started
 	// controllers) and "up" ("false" when the manager did not answer).
 	Health = "health"
+	// Metrics is one scrape of a manager's /metrics: Manager, Instance,
+	// Attrs "controllers" (running_managed_controllers, as controller
+	// names), "leases" (leader_election_master_status) and "up".
+	Metrics = "metrics"
 	// Lease is a holder change: Attrs "lease", "holder" ("" when free).
 	Lease = "lease"
 	// APIWrite is a write in the API server's audit log by a manager's

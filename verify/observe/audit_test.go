@@ -1,0 +1,110 @@
+package observe
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const kcmUA = "kube-controller-manager/v1.30.14 (linux/amd64) kubernetes/abc123/system:serviceaccount:kube-system:"
+const ccmUA = "cloud-controller-manager/v0.31.4 (linux/amd64) kubernetes/abc123/"
+
+func auditLine(ua, verb, resource, sub string) string {
+	return `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","stage":"ResponseComplete","verb":"` + verb +
+		`","user":{"username":"system:serviceaccount:kube-system:service-controller"},"sourceIPs":["172.18.0.3"],"userAgent":"` + ua +
+		`","objectRef":{"resource":"` + resource + `","subresource":"` + sub + `","namespace":"default","name":"web"},` +
+		`"responseStatus":{"code":200},"stageTimestamp":"2026-11-22T06:00:01.250000Z"}`
+}
+
+func TestAuditWriteAttribution(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, manager, controller string
+	}{
+		{"service status by KCM", auditLine(kcmUA+"service-controller", "update", "services", "status"), "kube-controller-manager", "service-lb-controller"},
+		{"event by CCM", auditLine(ccmUA+"service-controller", "create", "events", ""), "cloud-controller-manager", "service-lb-controller"},
+		{"route condition", auditLine(kcmUA+"route-controller", "patch", "nodes", "status"), "kube-controller-manager", "node-route-controller"},
+		{"node deleted by KCM", auditLine(kcmUA+"node-controller", "delete", "nodes", ""), "kube-controller-manager", "cloud-node-lifecycle-controller"},
+		{"node initialised by CCM", auditLine(ccmUA+"node-controller", "patch", "nodes", ""), "cloud-controller-manager", "cloud-node-controller"},
+		{"KCM node-controller patch is ambiguous", auditLine(kcmUA+"node-controller", "patch", "nodes", "status"), "", ""},
+		{"another controller", auditLine(kcmUA+"deployment-controller", "update", "deployments", ""), "", ""},
+		{"not a manager", auditLine("kubectl/v1.30.14 (linux/amd64) kubernetes/abc", "delete", "services", ""), "", ""},
+		{"not complete", strings.Replace(auditLine(kcmUA+"service-controller", "update", "services", ""), "ResponseComplete", "ResponseStarted", 1), "", ""},
+		{"not JSON", "{", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, ok := auditWrite([]byte(tc.line), "cp1")
+			if ok != (tc.manager != "") || e.Manager != tc.manager || e.Controller != tc.controller {
+				t.Fatalf("got ok=%t %s/%s, want %s/%s", ok, e.Manager, e.Controller, tc.manager, tc.controller)
+			}
+			if ok && (e.Instance != "cp1" || e.Time.IsZero() || e.Attrs["code"] != "200" || e.Attrs["name"] != "default/web") {
+				t.Fatalf("event %+v", e)
+			}
+		})
+	}
+}
+
+func TestAuditTailFollowsGrowthRotationAndPartialLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	write := func(s string, flag int) {
+		f, err := os.OpenFile(path, flag|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := func(tl *auditTail) string {
+		data, err := tl.read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(tl.partial, data...)
+		tl.partial = nil
+		return string(data)
+	}
+	write("old\n", os.O_APPEND)
+	tl := &auditTail{fromEnd: true}
+	if got := lines(tl); got != "" {
+		t.Fatalf("read history %q from a log followed from its end", got)
+	}
+	write("a\nb", os.O_APPEND)
+	if got := lines(tl); got != "a\nb" {
+		t.Fatalf("growth: %q", got)
+	}
+	write("x\n", os.O_TRUNC)
+	if got := lines(tl); got != "x\n" {
+		t.Fatalf("after truncation: %q", got)
+	}
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	write("rotated-longer-than-before\n", os.O_APPEND)
+	if got := lines(tl); got != "rotated-longer-than-before\n" {
+		t.Fatalf("after rotation: %q", got)
+	}
+	fresh := &auditTail{}
+	if got := lines(fresh); got != "rotated-longer-than-before\n" {
+		t.Fatalf("a log that appeared later is read from its start: %q", got)
+	}
+}
+
+func TestReadMetrics(t *testing.T) {
+	ob := &Observer{o: Options{Controllers: []string{"service-lb-controller", "node-route-controller", "cloud-node-lifecycle-controller"}}}
+	body := `# HELP running_managed_controllers [ALPHA] Indicates where instances of a controller are currently running
+# TYPE running_managed_controllers gauge
+running_managed_controllers{manager="kube-controller-manager",name="nodeipam"} 1
+running_managed_controllers{manager="kube-controller-manager",name="route"} 1
+running_managed_controllers{manager="kube-controller-manager",name="service"} 0
+running_managed_controllers{manager="kube-controller-manager",name="cloud-node-lifecycle"} 1
+leader_election_master_status{name="kube-controller-manager"} 1
+leader_election_master_status{name="cloud-provider-extraction-migration"} 0
+workqueue_depth{name="service"} 1
+`
+	c, l := ob.readMetrics(strings.NewReader(body))
+	if strings.Join(c, ",") != "cloud-node-lifecycle-controller,node-route-controller" || strings.Join(l, ",") != "kube-controller-manager" {
+		t.Fatalf("controllers %v leases %v", c, l)
+	}
+}

@@ -1,0 +1,127 @@
+package observe
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// followAudit reads every control plane's API-server audit log as it grows
+// and records the cloud controllers' writes. Logs of control planes present
+// at the start are read from their end; those of nodes that join later,
+// from their beginning.
+func (ob *Observer) followAudit(ctx context.Context) {
+	tails := map[string]*auditTail{}
+	first := true
+	var nodes []string
+	refreshed := time.Time{}
+	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
+		if time.Since(refreshed) > 3*time.Second {
+			nodes = ob.controlPlanes()
+			refreshed = time.Now()
+		}
+		for _, n := range nodes {
+			t := tails[n]
+			if t == nil {
+				t = &auditTail{node: n, fromEnd: first}
+				tails[n] = t
+			}
+			for _, line := range t.poll(ctx) {
+				if e, ok := auditWrite(line, n); ok {
+					ob.emit(e)
+				}
+			}
+		}
+		first = false
+	})
+}
+
+// maxAuditRead bounds one poll's read of one log.
+const maxAuditRead = 8 << 20
+
+// auditTail follows one node's audit log through the node container's root
+// filesystem (/proc/PID/root), so no process runs in the node per poll.
+type auditTail struct {
+	node    string
+	pid     int
+	fromEnd bool // start at the end of the log the first time it is seen
+	opened  bool
+	ino     uint64
+	offset  int64
+	partial []byte
+}
+
+// poll returns the complete lines written since the last poll.
+func (t *auditTail) poll(ctx context.Context) [][]byte {
+	if t.pid == 0 {
+		pid, err := containerPID(ctx, t.node)
+		if err != nil {
+			return nil
+		}
+		t.pid = pid
+	}
+	data, err := t.read(procRoot(t.pid, cloudcluster.AuditLogPath))
+	if err != nil {
+		if _, serr := os.Stat(procRoot(t.pid, "")); serr != nil {
+			t.pid = 0 // the container stopped or restarted under another PID
+		}
+		return nil
+	}
+	data = append(t.partial, data...)
+	last := bytes.LastIndexByte(data, '\n')
+	t.partial = append([]byte(nil), data[last+1:]...)
+	if last < 0 {
+		return nil
+	}
+	return bytes.Split(data[:last], []byte{'\n'})
+}
+
+// read returns what was appended to path since the last read, starting
+// over when the file was rotated or truncated.
+func (t *auditTail) read(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	ino := uint64(0)
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		ino = sys.Ino
+	}
+	switch {
+	case !t.opened && t.fromEnd:
+		t.offset = st.Size()
+	case t.opened && (ino != t.ino || st.Size() < t.offset):
+		t.offset, t.partial = 0, nil
+	}
+	t.opened, t.ino = true, ino
+	n := st.Size() - t.offset
+	if n <= 0 {
+		return nil, nil
+	}
+	if n > maxAuditRead {
+		n = maxAuditRead
+	}
+	buf := make([]byte, n)
+	got, err := f.ReadAt(buf, t.offset)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	t.offset += int64(got)
+	return buf[:got], nil
+}
+
+func procRoot(pid int, path string) string {
+	return "/proc/" + strconv.Itoa(pid) + "/root" + path
+}

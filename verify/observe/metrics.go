@@ -1,0 +1,152 @@
+package observe
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// metricControllers maps running_managed_controllers' name label to the
+// controller names leader migration uses.
+var metricControllers = map[string]string{
+	"service":              "service-lb-controller",
+	"route":                "node-route-controller",
+	"cloud-node-lifecycle": "cloud-node-lifecycle-controller",
+	"cloud-node":           "cloud-node-controller",
+	"nodeipam":             "node-ipam-controller",
+}
+
+// pollMetrics reads every manager's /metrics on every control plane: which
+// cloud controllers it says it started (running_managed_controllers) and
+// which leases it says it leads (leader_election_master_status). It is a
+// second account of the managers' activity, independent of /healthz.
+func (ob *Observer) pollMetrics(ctx context.Context) {
+	clients := &nodeClients{byNode: map[string]*http.Client{}, cert: ob.clientCert()}
+	var nodes []string
+	refreshed := time.Time{}
+	every(ctx, ob.o.MetricsEvery, func(ctx context.Context) {
+		if time.Since(refreshed) > 3*time.Second {
+			nodes = ob.controlPlanes()
+			refreshed = time.Now()
+		}
+		var wg sync.WaitGroup
+		for _, n := range nodes {
+			for comp := range managerPorts {
+				wg.Add(1)
+				go func(node, comp string) {
+					defer wg.Done()
+					if e := ob.scrape(ctx, clients, node, comp); ctx.Err() == nil {
+						ob.emit(e)
+					}
+				}(n, comp)
+			}
+		}
+		wg.Wait()
+	})
+}
+
+// clientCert is the observer's client certificate, which the managers'
+// delegated authentication accepts and authorization allows /metrics for.
+func (ob *Observer) clientCert() *tls.Certificate {
+	if ob.o.REST == nil || len(ob.o.REST.CertData) == 0 {
+		return nil
+	}
+	c, err := tls.X509KeyPair(ob.o.REST.CertData, ob.o.REST.KeyData)
+	if err != nil {
+		return nil
+	}
+	return &c
+}
+
+func (ob *Observer) scrape(ctx context.Context, clients *nodeClients, node, comp string) timeline.Event {
+	e := timeline.Event{Source: "metrics", Kind: timeline.Metrics, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
+	c, err := clients.get(ctx, node)
+	if err != nil {
+		e.Attrs["error"] = err.Error()
+		return e
+	}
+	rctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(rctx, http.MethodGet, "https://127.0.0.1:"+managerPorts[comp]+"/metrics", nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		e.Attrs["error"] = err.Error()
+		if isNetnsErr(err) {
+			clients.drop(node)
+		}
+		return e
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		e.Attrs["error"] = resp.Status
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return e
+	}
+	controllers, leases := ob.readMetrics(resp.Body)
+	e.Attrs["up"] = "true"
+	e.Attrs["controllers"] = strings.Join(controllers, ",")
+	e.Attrs["leases"] = strings.Join(leases, ",")
+	return e
+}
+
+// readMetrics picks the watched controllers that run and the leases led
+// out of a Prometheus text exposition.
+func (ob *Observer) readMetrics(r io.Reader) (controllers, leases []string) {
+	want := map[string]bool{}
+	for _, c := range ob.o.Controllers {
+		want[c] = true
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "running_managed_controllers{"):
+			if c := metricControllers[label(l, "name")]; want[c] && sampleValue(l) == "1" {
+				controllers = append(controllers, c)
+			}
+		case strings.HasPrefix(l, "leader_election_master_status{"):
+			if sampleValue(l) == "1" {
+				leases = append(leases, label(l, "name"))
+			}
+		}
+	}
+	sort.Strings(controllers)
+	sort.Strings(leases)
+	return controllers, leases
+}
+
+// label reads one label's value from a sample line.
+func label(line, name string) string {
+	i := strings.Index(line, name+`="`)
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(name)+2:]
+	j := strings.IndexByte(rest, '"')
+	if j < 0 {
+		return ""
+	}
+	return rest[:j]
+}
+
+// sampleValue is the value after a sample's labels.
+func sampleValue(line string) string {
+	i := strings.LastIndexByte(line, '}')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(line[i+1:])
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
