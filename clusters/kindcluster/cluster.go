@@ -59,6 +59,15 @@ func (c *Cluster) ControlPlanes() ([]nodes.Node, error) {
 	return nodeutils.ControlPlaneNodes(all)
 }
 
+// Workers are the cluster's worker nodes.
+func (c *Cluster) Workers() ([]nodes.Node, error) {
+	all, err := c.provider.ListNodes(c.Name)
+	if err != nil {
+		return nil, err
+	}
+	return nodeutils.SelectNodesByRole(all, RoleWorker)
+}
+
 // balancer returns the control-plane balancer container, or nil.
 func (c *Cluster) balancer() (nodes.Node, error) {
 	all, err := c.provider.ListNodes(c.Name)

@@ -1,132 +1,120 @@
 package main
 
 import (
-	"context"
+	"fmt"
 	"os"
-	"path/filepath"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/simulate/faults"
+	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/suites/rehearsal"
 )
 
 func newRehearseCommand(g *globals) *cobra.Command {
-	var f specFlags
-	var workers int
-	var out string
-	var keep, force bool
+	cfg := rehearsal.Default()
+	var file string
 	c := &cobra.Command{
 		Use:   "rehearse",
-		Short: "Rehearse a migration end to end: images, cluster, procedure, observers, checks, reports",
+		Short: "Rehearse a migration end to end: images, cluster, load, procedure, faults, observers, checks, reports",
 		Long: `rehearse builds the node images it needs (cached), creates a kind cluster on
-the simulated cloud with the in-tree provider, runs the procedure while the
-observers record everything on one timeline, checks the timeline and writes
-junit.xml, summary.md, report.html and timeline.jsonl into --out. Cluster logs
-are collected into --out/logs when anything failed. The cluster is deleted
-afterwards (also on Ctrl-C) unless --keep.
+the simulated cloud with the in-tree provider, puts it under load (LoadBalancer
+Services created, updated and deleted; workers joined and their instances
+terminated; API reads and writes), runs the procedure with a fault armed while
+the observers record everything on one timeline, checks the timeline and
+writes junit.xml, summary.md, report.html and timeline.jsonl into --out.
+Cluster logs are collected into --out/logs when anything failed. The cluster
+is deleted afterwards (also on Ctrl-C) unless --keep.
 
-It exits 0 only when the procedure completed and every check passed. With no
-flags it rehearses the upstream task doc on 3 control planes and 2 workers,
-v1.30.14 to v1.31.4.`,
-		Example: "  handover rehearse\n  handover rehearse --procedure rke2 --flavour azure --out reports/rke2",
-		Args:    cobra.NoArgs,
+Load profiles: ` + strings.Join(load.Names(), ", ") + ` (moderate fits a 2-core machine).
+Faults: ` + strings.Join(faults.Names(), ", ") + `; a fault fires at the hand-off (both managers
+have a leader and the migration lease is held), or at a step given in a
+rehearsal file.
+
+A rehearsal file (--config) sets the same fields in YAML and is validated in
+full before anything runs:
+
+  procedure: rke2          # ` + strings.Join(migrate.Names(), ", ") + `
+  flavour: aws
+  from: v1.30.14
+  to: v1.31.4
+  controlPlanes: 3
+  workers: 2
+  load: moderate
+  faults: {name: leader-kill, step: switch-to-external, delay: 10s}
+  out: reports/rke2
+
+It exits 0 only when the procedure completed, the fault fired as planned and
+every check passed. With no flags it rehearses the upstream task doc on 3
+control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
+		Example: "  handover rehearse\n  handover rehearse --procedure rke2 --flavour azure --out reports/rke2\n" +
+			"  handover rehearse --faults leader-kill --load heavy\n  handover rehearse --config rehearsal.yaml",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, p, err := f.build()
+			if file != "" {
+				if changed := changedFlags(cmd.Flags(), "config", "verbosity"); len(changed) > 0 {
+					return fmt.Errorf("--config %s and --%s contradict: set them in the file instead", file, strings.Join(changed, ", --"))
+				}
+				var err error
+				if cfg, err = rehearsal.ReadFile(file); err != nil {
+					return err
+				}
+			}
+			p, err := cfg.Validate()
 			if err != nil {
 				return err
 			}
-			if err := preflight(g, s, force); err != nil {
+			if err := preflight(g, p.Spec, cfg.Force); err != nil {
 				return err
 			}
-			topo := topology.Default()
-			topo.Name, topo.ControlPlanes, topo.Workers, topo.Kubernetes = s.Cluster, s.ControlPlanes, workers, s.From
-			if err := topo.Validate(); err != nil {
+			self, err := os.Executable()
+			if err != nil {
 				return err
 			}
-			if err := buildImages(cmd.Context(), g, s.From, s.To); err != nil {
+			wd, _ := os.Getwd()
+			source, err := nodeimage.FindSourceDir(wd)
+			if err != nil {
 				return err
 			}
-			return rehearse(cmd, g, s, p, topo, out, keep, force)
+			_, err = rehearsal.Run(cmd.Context(), p, rehearsal.Options{Logger: g.logger, Self: self, Source: source})
+			return err
 		},
 	}
-	f.add(c.Flags())
-	c.Flags().Lookup("name").DefValue = "rehearsal"
-	f.spec.Cluster = "rehearsal"
-	c.Flags().IntVar(&f.spec.ControlPlanes, "control-planes", 3, "control planes (N)")
-	c.Flags().IntVar(&workers, "workers", 2, "workers")
-	c.Flags().StringVar(&out, "out", "reports", "directory for the timeline, the reports and, on failure, the cluster logs")
-	c.Flags().BoolVar(&keep, "keep", false, "keep the cluster afterwards")
-	c.Flags().BoolVar(&force, "force", false, "rehearse even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
+	fs := c.Flags()
+	fs.StringVar(&file, "config", "", "rehearsal file (YAML); other rehearsal flags then contradict it")
+	fs.StringVar(&cfg.Procedure, "procedure", cfg.Procedure, "procedure: "+strings.Join(migrate.Names(), ", "))
+	fs.StringVar(&cfg.Name, "name", cfg.Name, "cluster name")
+	fs.StringVar(&cfg.From, "from", cfg.From, "Kubernetes version N (in-tree cloud provider)")
+	fs.StringVar(&cfg.To, "to", cfg.To, "Kubernetes version N+1 (cloud-controller-manager)")
+	fs.StringVar(&cfg.Flavour, "flavour", "", "rke2: aws (CCM DaemonSet, default) or azure (CCM Deployment); rke: external (default) or external-aws")
+	fs.StringVar(&cfg.LeaderName, "leader-name", cfg.LeaderName, "migration lease (leaderName of both configurations)")
+	fs.BoolVar(&cfg.InPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
+	fs.BoolVar(&cfg.Rollback, "rollback", false, "taskdoc: migrate, then roll back from N+1 to N one control plane at a time")
+	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
+	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
+	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
+	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
+	fs.StringVar(&cfg.Faults.Name, "faults", cfg.Faults.Name, "fault injected at the hand-off: "+strings.Join(faults.Names(), ", "))
+	fs.StringVar(&cfg.Out, "out", cfg.Out, "directory for the timeline, the reports and, on failure, the cluster logs")
+	fs.BoolVar(&cfg.Keep, "keep", false, "keep the cluster afterwards")
+	fs.BoolVar(&cfg.Force, "force", false, "rehearse even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
 	return c
 }
 
-func buildImages(ctx context.Context, g *globals, versions ...string) error {
-	wd, _ := os.Getwd()
-	source, err := nodeimage.FindSourceDir(wd)
-	if err != nil {
-		return err
-	}
-	b, err := nodeimage.NewBuilder(ctx, g.logger, source, nodeimage.DefaultCacheDir())
-	if err != nil {
-		return err
-	}
-	_, err = b.Build(ctx, versions)
-	return err
-}
-
-func rehearse(cmd *cobra.Command, g *globals, s migrate.Spec, p *migrate.Procedure, topo topology.Topology, out string, keep, force bool) (err error) {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	kubeconfig := filepath.Join(out, "kubeconfig")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	g.logger.V(0).Infof("Rehearsal: %s", p.Title)
-	cluster, err := cloudcluster.Create(cmd.Context(), topo, cloudcluster.InTree, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: g.logger, KubeconfigPath: kubeconfig}, self)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			g.logger.V(0).Infof(" • Collecting cluster logs into %s ...", filepath.Join(out, "logs"))
-			if lerr := cluster.CollectLogs(filepath.Join(out, "logs")); lerr != nil {
-				g.logger.Warnf("collecting logs: %v", lerr)
+// changedFlags lists the flags set on the command line, but for those named.
+func changedFlags(fs *pflag.FlagSet, except ...string) []string {
+	var out []string
+	fs.Visit(func(f *pflag.Flag) {
+		for _, e := range except {
+			if f.Name == e {
+				return
 			}
 		}
-		if !keep {
-			// A fresh context: the run's may be the one Ctrl-C cancelled.
-			_ = cloudcluster.Delete(context.Background(), topo.Name, kubeconfig, g.logger)
-		}
-		g.logger.V(0).Infof("Rehearsal finished in %s", time.Since(start).Round(time.Second))
-	}()
-	tl, timelinePath, env, err := openRun(g, s, out, true) // a rehearsal starts a fresh timeline
-	if err != nil {
-		return err
-	}
-	defer tl.Close()
-	env.Force = force
-	if s, err = migrate.Resolve(cmd.Context(), env); err != nil {
-		return err
-	}
-	procs := []*migrate.Procedure{p}
-	if s.Variant.Rollback {
-		// A rollback needs the migration it undoes: rehearse both.
-		fwd := s
-		fwd.Variant.Rollback = false
-		first, err := migrate.Build(fwd)
-		if err != nil {
-			return err
-		}
-		procs = []*migrate.Procedure{first, p}
-	}
-	return runObserved(cmd, env, procs, migrate.RunOptions{}, tl, timelinePath, out, true)
+		out = append(out, f.Name)
+	})
+	return out
 }

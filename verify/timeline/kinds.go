@@ -52,3 +52,17 @@ const (
 	NodeDisruptStart = "node.disrupt.start"
 	NodeDisruptEnd   = "node.disrupt.end"
 )
+
+// LoadStart and LoadStop bracket the load generators (simulate/load):
+// Attrs "profile" and, on LoadStop, what the load did.
+const (
+	LoadStart = "load.start"
+	LoadStop  = "load.stop"
+)
+
+// FaultStart and FaultEnd bracket an injected fault (simulate/faults):
+// Attrs "fault", "target" and, on FaultEnd, "error" when it failed.
+const (
+	FaultStart = "fault.start"
+	FaultEnd   = "fault.end"
+)

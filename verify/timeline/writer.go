@@ -16,6 +16,16 @@ type Writer struct {
 	c   io.Closer
 	now func() time.Time
 	err error
+	subs []func(Event)
+}
+
+// Subscribe calls f with every event written from now on, after it is
+// written (fault schedules follow the runner's steps this way). f runs
+// under the writer's lock: it must not block or write.
+func (w *Writer) Subscribe(f func(Event)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.subs = append(w.subs, f)
 }
 
 // NewWriter writes to w; events without a time get the current UTC time.
@@ -55,6 +65,9 @@ func (w *Writer) Write(e Event) error {
 	}
 	if _, err := w.w.Write(append(b, '\n')); err != nil {
 		w.err = fmt.Errorf("writing timeline: %w", err)
+	}
+	for _, f := range w.subs {
+		f(e)
 	}
 	return w.err
 }

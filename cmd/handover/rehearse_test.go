@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every one of these fails before an image is built or a cluster made.
+func TestRehearseRejectsBadInputFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := file("good.yaml", "procedure: taskdoc\nload: light\n")
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"unknown load":          {[]string{"rehearse", "--load", "extreme"}, `--load "extreme": use one of heavy, light, moderate, none`},
+		"unknown fault":         {[]string{"rehearse", "--faults", "meteor"}, `--faults "meteor": use one of cloud-throttle, cp-node-stop, leader-kill, none`},
+		"unknown procedure":     {[]string{"rehearse", "--procedure", "eks"}, "eks"},
+		"load without workers":  {[]string{"rehearse", "--workers", "0"}, "needs at least one worker"},
+		"config and flags":      {[]string{"rehearse", "--config", good, "--load", "heavy"}, "--config " + good + " and --load contradict"},
+		"unknown field in file": {[]string{"rehearse", "--config", file("typo.yaml", "procedure: taskdoc\nlaod: heavy\n")}, `unknown field "laod"`},
+		"malformed file":        {[]string{"rehearse", "--config", file("bad.yaml", "procedure: [taskdoc\n")}, "rehearsal file"},
+		"fault at a step the procedure lacks": {[]string{"rehearse", "--config", file("step.yaml", "faults: {name: leader-kill, step: deploy-ccm}\n")},
+			`step "deploy-ccm" is not a step of the procedure`},
+		"bad fault delay": {[]string{"rehearse", "--config", file("delay.yaml", "faults: {name: leader-kill, delay: soon}\n")}, `faults.delay "soon"`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := runCLI(t, c.args...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want error containing %q, got %v", c.want, err)
+			}
+		})
+	}
+}

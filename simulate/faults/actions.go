@@ -1,0 +1,114 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// leaderKill SIGKILLs the manager process holding the migration lease, as a
+// crash would; its kubelet restarts it.
+func (in *Injector) leaderKill(ctx context.Context) (string, error) {
+	id, err := in.holder(ctx, in.o.LeaderName)
+	if err != nil || id == "" {
+		return "", fmt.Errorf("no holder of the migration lease %s to kill: %v", in.o.LeaderName, err)
+	}
+	node, _, _ := strings.Cut(id, "_")
+	manager := "kube-controller-manager"
+	if h, _ := in.holder(ctx, "cloud-controller-manager"); h == id {
+		manager = "cloud-controller-manager"
+	}
+	target := manager + "@" + node
+	in.started(target, fmt.Sprintf("killing %s on %s, holder of %s", manager, node, in.o.LeaderName))
+	// argv[0] is the binary, with or without its directory.
+	if _, err := in.o.Cluster.Exec(ctx, node, "pkill", "-KILL", "-f", "^([^ ]*/)?"+manager+"( |$)"); err != nil {
+		return target, fmt.Errorf("killing %s on %s: %w", manager, node, err)
+	}
+	return target, nil
+}
+
+// nodeStop stops the control-plane node of the migration lease's holder
+// (docker stop: its processes get SIGTERM, then SIGKILL) and starts it
+// again after the fault's duration. Its own probes do not count meanwhile;
+// the cluster's must carry on through the other control planes.
+func (in *Injector) nodeStop(ctx context.Context) (string, error) {
+	id, err := in.holder(ctx, in.o.LeaderName)
+	if err != nil || id == "" {
+		return "", fmt.Errorf("no holder of the migration lease %s: %v", in.o.LeaderName, err)
+	}
+	node, _, _ := strings.Cut(id, "_")
+	ip, err := containerIP(ctx, node)
+	if err != nil {
+		return node, err
+	}
+	in.started(node, fmt.Sprintf("stopping control plane %s (holder of %s) for %s", node, in.o.LeaderName, in.s.Duration))
+	in.emit(timeline.Event{Kind: timeline.NodeDisruptStart, Node: node, Message: "fault " + CPNodeStop})
+	defer in.emit(timeline.Event{Kind: timeline.NodeDisruptEnd, Node: node})
+	if err := kexec.CommandContext(ctx, "docker", "stop", "-t", "10", node).Run(); err != nil {
+		return node, fmt.Errorf("stopping %s: %w", node, err)
+	}
+	sleep(ctx, in.s.Duration)
+	// Start it even when the run is being cut short: a stopped control
+	// plane must not be left behind.
+	if err := kexec.CommandContext(context.Background(), "docker", "start", node).Run(); err != nil {
+		return node, fmt.Errorf("starting %s again: %w", node, err)
+	}
+	if now, err := containerIP(context.Background(), node); err != nil || now != ip {
+		return node, fmt.Errorf("%s came back with address %q instead of %s (Docker gave its address away while it was stopped): %v", node, now, ip, err)
+	}
+	return node, in.waitReady(ctx, node)
+}
+
+func (in *Injector) waitReady(ctx context.Context, node string) error {
+	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		n, err := in.o.Client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				return c.Status == corev1.ConditionTrue && c.LastTransitionTime.After(time.Now().Add(-3*time.Minute)), nil
+			}
+		}
+		return false, nil
+	})
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("%s not Ready again within 3m of its restart: %w", node, err)
+	}
+	return nil
+}
+
+func containerIP(ctx context.Context, name string) (string, error) {
+	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}", name))
+	if err != nil {
+		return "", fmt.Errorf("inspecting %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// cloudThrottle makes the cloud API slow, rate-limited and failing for the
+// fault's duration, then restores it.
+func (in *Injector) cloudThrottle(ctx context.Context) (string, error) {
+	if in.o.Cloud == nil {
+		return "", errNoCloud
+	}
+	f := api.Faults{ThrottleQPS: 2, Latency: api.Duration{Duration: 200 * time.Millisecond}, ErrorRate: map[string]float64{"*": 0.2}}
+	in.started("cloud", fmt.Sprintf("cloud API throttled to 2 QPS per caller, +200ms, 20%% of calls failing, for %s", in.s.Duration))
+	if err := in.o.Cloud.SetFaults(ctx, f); err != nil {
+		return "cloud", err
+	}
+	sleep(ctx, in.s.Duration)
+	if err := in.o.Cloud.SetFaults(context.Background(), api.Faults{}); err != nil {
+		return "cloud", fmt.Errorf("restoring the cloud API: %w", err)
+	}
+	return "cloud", nil
+}

@@ -1,0 +1,104 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+func TestValidate(t *testing.T) {
+	steps := []string{"a", "b"}
+	for _, tc := range []struct {
+		s    Spec
+		want string
+	}{
+		{Spec{Name: "meteor"}, "use one of"},
+		{Spec{Name: LeaderKill, Step: "c"}, `step "c" is not a step`},
+		{Spec{Name: CPNodeStop}, "needs a duration"},
+		{Spec{Name: LeaderKill, Delay: -time.Second}, "must not be negative"},
+		{Spec{Name: LeaderKill, Step: "b"}, ""},
+		{Spec{Name: None}, ""},
+	} {
+		err := tc.s.Validate(steps)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: got %v, want %q", tc.s, err, tc.want)
+		}
+	}
+	for _, n := range Names() {
+		s, err := Lookup(n)
+		if err != nil || s.Validate(nil) != nil {
+			t.Errorf("default %s does not validate: %v %v", n, err, s.Validate(nil))
+		}
+	}
+}
+
+// A cloud fault armed on a step fires when the runner starts that step,
+// is announced, and is undone after its duration.
+func TestCloudThrottleFiresAtItsStepAndIsUndone(t *testing.T) {
+	var mu sync.Mutex
+	var puts []api.Faults
+	cloud := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut && r.URL.Path == "/v1/faults" {
+			var f api.Faults
+			body, _ := io.ReadAll(r.Body)
+			_ = json.Unmarshal(body, &f)
+			mu.Lock()
+			puts = append(puts, f)
+			mu.Unlock()
+		}
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer cloud.Close()
+	var buf bytes.Buffer
+	tl := timeline.NewWriter(&buf)
+	in := Start(context.Background(), Options{Cloud: api.NewClient(cloud.URL, "test"), Timeline: tl, Logger: log.NoopLogger{}},
+		Spec{Name: CloudThrottle, Step: "switch", Duration: 50 * time.Millisecond})
+	_ = tl.Write(timeline.Event{Kind: timeline.StepStart, Step: "other"})
+	time.Sleep(20 * time.Millisecond)
+	mu.Lock()
+	early := len(puts)
+	mu.Unlock()
+	if early != 0 {
+		t.Fatal("fired before its step")
+	}
+	_ = tl.Write(timeline.Event{Kind: timeline.StepStart, Step: "switch"})
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(buf.String(), timeline.FaultEnd) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := in.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(puts) != 2 || puts[0].ThrottleQPS == 0 || puts[1].ThrottleQPS != 0 || len(puts[1].ErrorRate) != 0 {
+		t.Fatalf("cloud faults set %+v, want throttle then cleared", puts)
+	}
+	if !strings.Contains(buf.String(), timeline.FaultStart) {
+		t.Fatal("fault not announced on the timeline")
+	}
+}
+
+func TestAFaultThatNeverFiredIsAnError(t *testing.T) {
+	tl := timeline.NewWriter(io.Discard)
+	in := Start(context.Background(), Options{Timeline: tl, Logger: log.NoopLogger{}}, Spec{Name: LeaderKill, Step: "never"})
+	if err := in.Stop(); err == nil || !strings.Contains(err.Error(), "never fired") {
+		t.Fatalf("got %v", err)
+	}
+	if err := Start(context.Background(), Options{Timeline: tl}, Spec{Name: None}).Stop(); err != nil {
+		t.Fatalf("none: %v", err)
+	}
+}

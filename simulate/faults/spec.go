@@ -1,0 +1,90 @@
+package faults
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Fault names.
+const (
+	None          = "none"
+	LeaderKill    = "leader-kill"
+	CPNodeStop    = "cp-node-stop"
+	CloudThrottle = "cloud-throttle"
+)
+
+var defaults = map[string]Spec{
+	None:          {Name: None},
+	LeaderKill:    {Name: LeaderKill, Delay: 5 * time.Second},
+	CPNodeStop:    {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
+	CloudThrottle: {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second},
+}
+
+// Spec is one fault and when it happens.
+type Spec struct {
+	Name string `json:"name"`
+	// Step: the fault comes Delay after the runner starts this step. ""
+	// means at the hand-off: once both managers have a leader and the
+	// migration lease is held.
+	Step  string        `json:"step,omitempty"`
+	Delay time.Duration `json:"delay,omitempty"`
+	// Duration a node stays stopped or the cloud misbehaves.
+	Duration time.Duration `json:"duration,omitempty"`
+}
+
+// Names lists the faults.
+func Names() []string {
+	var out []string
+	for n := range defaults {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup is a fault with its default schedule.
+func Lookup(name string) (Spec, error) {
+	s, ok := defaults[name]
+	if !ok {
+		return Spec{}, fmt.Errorf("--faults %q: use one of %s", name, strings.Join(Names(), ", "))
+	}
+	return s, nil
+}
+
+// Validate checks a spec against the steps of the procedure it joins.
+func (s Spec) Validate(steps []string) error {
+	if _, ok := defaults[s.Name]; !ok {
+		return fmt.Errorf("fault %q: use one of %s", s.Name, strings.Join(Names(), ", "))
+	}
+	if s.Delay < 0 || s.Duration < 0 {
+		return fmt.Errorf("fault %s: delay and duration must not be negative", s.Name)
+	}
+	if (s.Name == CPNodeStop || s.Name == CloudThrottle) && s.Duration == 0 {
+		return fmt.Errorf("fault %s needs a duration", s.Name)
+	}
+	if s.Step == "" {
+		return nil
+	}
+	for _, st := range steps {
+		if st == s.Step {
+			return nil
+		}
+	}
+	return fmt.Errorf("fault %s: step %q is not a step of the procedure (%s)", s.Name, s.Step, strings.Join(steps, ", "))
+}
+
+// Active says whether the spec injects anything.
+func (s Spec) Active() bool { return s.Name != "" && s.Name != None }
+
+func (s Spec) String() string {
+	when := "at the hand-off"
+	if s.Step != "" {
+		when = "at step " + s.Step
+	}
+	if s.Delay > 0 {
+		when += fmt.Sprintf(" + %s", s.Delay)
+	}
+	return s.Name + " " + when
+}

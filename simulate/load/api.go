@@ -1,0 +1,49 @@
+package load
+
+import (
+	"context"
+	"strconv"
+
+	"golang.org/x/time/rate"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// apiLoad reads and writes at the profile's rate: of every four requests,
+// three read (list Pods, list ConfigMaps, get the Service list) and one
+// writes a ConfigMap.
+func (g *Generator) apiLoad(ctx context.Context) {
+	if g.p.APIQPS == 0 {
+		return
+	}
+	lim := rate.NewLimiter(rate.Limit(g.p.APIQPS), 1)
+	cms := g.c.CoreV1().ConfigMaps(Namespace)
+	for i := 0; ; i++ {
+		if lim.Wait(ctx) != nil {
+			return
+		}
+		var err error
+		switch i % 4 {
+		case 0:
+			_, err = g.c.CoreV1().Pods(Namespace).List(ctx, metav1.ListOptions{})
+		case 1:
+			_, err = cms.List(ctx, metav1.ListOptions{})
+		case 2:
+			_, err = g.c.CoreV1().Services(Namespace).List(ctx, metav1.ListOptions{})
+		case 3:
+			name := "load-" + strconv.Itoa((i/4)%10)
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace}, Data: map[string]string{"n": strconv.Itoa(i)}}
+			if _, err = cms.Update(ctx, cm, metav1.UpdateOptions{}); apierrors.IsNotFound(err) {
+				_, err = cms.Create(ctx, cm, metav1.CreateOptions{})
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		g.count(&g.sum.APIRequests)
+		if err != nil {
+			g.fail("API request", err)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+var errNoCloud = errors.New("the cluster has no simulated cloud")
+
+// Options say what cluster the load runs against.
+type Options struct {
+	Client   kubernetes.Interface
+	Cluster  *kindcluster.Cluster
+	Cloud    *api.Client // for instance terminations
+	Timeline *timeline.Writer
+	Logger   log.Logger
+}
+
+// Summary counts what the load did.
+type Summary struct {
+	Profile                                           string
+	ServicesCreated, ServicesUpdated, ServicesDeleted int
+	APIRequests, NodesJoined, NodesTerminated         int
+	// Failures are the first of the load's own failed actions.
+	Failures []string
+	Failed   int
+}
+
+// Generator runs a profile until Stop.
+type Generator struct {
+	o      Options
+	p      Profile
+	c      kubernetes.Interface
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	sum    Summary
+}
+
+// Prepare makes what the load needs before the procedure starts: the echo
+// backends on the cluster's workers and the standing LoadBalancer
+// Services, each with its load balancer, so traffic flows from the start.
+func Prepare(ctx context.Context, o Options, p Profile) error {
+	if p.Services == 0 && p.ChurnEvery == 0 {
+		return nil
+	}
+	workers, err := o.Cluster.Workers()
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, w := range workers {
+		names = append(names, w.String())
+	}
+	o.Logger.V(0).Infof(" • Load %s: echo backends on %d worker(s), %d LoadBalancer Service(s) ...", p.Name, len(names), p.Services)
+	if err := prepareBackends(ctx, o.Client, names); err != nil {
+		return err
+	}
+	var svcs []string
+	for i := 0; i < p.Services; i++ {
+		svcs = append(svcs, standingName(i))
+		if _, err := o.Client.CoreV1().Services(Namespace).Create(ctx, lbService(standingName(i)), metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating Service %s/%s: %w", Namespace, standingName(i), err)
+		}
+	}
+	return waitIngress(ctx, o.Client, svcs, 2*time.Minute)
+}
+
+// Start runs the profile's generators in the background.
+func Start(ctx context.Context, o Options, p Profile) *Generator {
+	ctx, cancel := context.WithCancel(ctx)
+	g := &Generator{o: o, p: p, c: o.Client, cancel: cancel, sum: Summary{Profile: p.Name}}
+	g.emit(timeline.Event{Kind: timeline.LoadStart, Attrs: map[string]string{"profile": p.Name}})
+	for _, run := range []func(context.Context){g.churnServices, g.apiLoad, g.churnNodes} {
+		g.wg.Add(1)
+		go func(run func(context.Context)) {
+			defer g.wg.Done()
+			run(ctx)
+		}(run)
+	}
+	return g
+}
+
+// Stop ends the load, waiting for an action under way (a node join is
+// cancelled and its container removed), and returns what it did.
+func (g *Generator) Stop() Summary {
+	g.cancel()
+	g.wg.Wait()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.emit(timeline.Event{Kind: timeline.LoadStop, Attrs: map[string]string{
+		"profile": g.p.Name, "servicesCreated": strconv.Itoa(g.sum.ServicesCreated), "servicesUpdated": strconv.Itoa(g.sum.ServicesUpdated),
+		"servicesDeleted": strconv.Itoa(g.sum.ServicesDeleted), "apiRequests": strconv.Itoa(g.sum.APIRequests),
+		"nodesJoined": strconv.Itoa(g.sum.NodesJoined), "nodesTerminated": strconv.Itoa(g.sum.NodesTerminated), "failed": strconv.Itoa(g.sum.Failed)}})
+	return g.sum
+}
+
+func (g *Generator) count(n *int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	*n++
+}
+
+// maxFailures kept verbatim in the summary.
+const maxFailures = 20
+
+func (g *Generator) fail(what string, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sum.Failed++
+	if len(g.sum.Failures) < maxFailures {
+		g.sum.Failures = append(g.sum.Failures, fmt.Sprintf("%s %s: %v", time.Now().UTC().Format("15:04:05.000"), what, err))
+	}
+}
+
+func (g *Generator) emit(e timeline.Event) {
+	if g.o.Timeline == nil {
+		return
+	}
+	e.Source = "load"
+	if err := g.o.Timeline.Write(e); err != nil && g.o.Logger != nil {
+		g.o.Logger.Warnf("load: %v", err)
+	}
+}
+
+// String is a one-line account of the load.
+func (s Summary) String() string {
+	return fmt.Sprintf("load %s: %d Services created, %d updated, %d deleted; %d API requests; %d workers joined, %d instances terminated; %d failed actions",
+		s.Profile, s.ServicesCreated, s.ServicesUpdated, s.ServicesDeleted, s.APIRequests, s.NodesJoined, s.NodesTerminated, s.Failed)
+}

@@ -1,0 +1,71 @@
+package load
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Profile says how much load to apply.
+type Profile struct {
+	Name string `json:"name"`
+	// Services are LoadBalancer Services kept for the whole run.
+	Services int `json:"services"`
+	// ChurnEvery: at this interval one churn Service is created, the
+	// previous one updated and the one before deleted (0 = no churn).
+	ChurnEvery time.Duration `json:"churnEvery"`
+	// NodeJoins workers join during the run; NodeTerminations of them have
+	// their instance terminated in the cloud afterwards, which the
+	// cloud-node-lifecycle controller must notice.
+	NodeJoins        int `json:"nodeJoins"`
+	NodeTerminations int `json:"nodeTerminations"`
+	// APIQPS is requests per second, three reads to one write.
+	APIQPS float64 `json:"apiQPS"`
+}
+
+// Profiles by name. moderate is the default and fits a 2-core machine
+// beside a 3 + 2 node cluster.
+var Profiles = map[string]Profile{
+	"none":     {Name: "none"},
+	"light":    {Name: "light", Services: 1, ChurnEvery: time.Minute, APIQPS: 5},
+	"moderate": {Name: "moderate", Services: 2, ChurnEvery: 20 * time.Second, NodeJoins: 1, NodeTerminations: 1, APIQPS: 20},
+	"heavy":    {Name: "heavy", Services: 4, ChurnEvery: 5 * time.Second, NodeJoins: 2, NodeTerminations: 2, APIQPS: 60},
+}
+
+// Names lists the profiles.
+func Names() []string {
+	var out []string
+	for n := range Profiles {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup finds a profile by name.
+func Lookup(name string) (Profile, error) {
+	p, ok := Profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("--load %q: use one of %s", name, strings.Join(Names(), ", "))
+	}
+	return p, nil
+}
+
+// Validate checks a profile's numbers.
+func (p Profile) Validate() error {
+	switch {
+	case p.Services < 0 || p.NodeJoins < 0 || p.NodeTerminations < 0 || p.APIQPS < 0 || p.ChurnEvery < 0:
+		return fmt.Errorf("load %q: counts, rates and intervals must not be negative", p.Name)
+	case p.NodeTerminations > p.NodeJoins:
+		return fmt.Errorf("load %q: nodeTerminations (%d) > nodeJoins (%d): only workers the load joined are terminated", p.Name, p.NodeTerminations, p.NodeJoins)
+	case p.ChurnEvery > 0 && p.ChurnEvery < time.Second:
+		return fmt.Errorf("load %q: churnEvery %s is below 1s", p.Name, p.ChurnEvery)
+	}
+	return nil
+}
+
+// None says whether the profile does nothing.
+func (p Profile) None() bool {
+	return p.Services == 0 && p.ChurnEvery == 0 && p.NodeJoins == 0 && p.APIQPS == 0
+}

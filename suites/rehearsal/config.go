@@ -1,0 +1,165 @@
+package rehearsal
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/simulate/faults"
+	"github.com/handover-sh/handover/simulate/load"
+)
+
+// Config is a rehearsal as a user writes it (flags or a YAML file).
+type Config struct {
+	Name          string `json:"name,omitempty"`
+	Procedure     string `json:"procedure,omitempty"`
+	Flavour       string `json:"flavour,omitempty"`
+	From          string `json:"from,omitempty"`
+	To            string `json:"to,omitempty"`
+	ControlPlanes int    `json:"controlPlanes,omitempty"`
+	Workers       int    `json:"workers,omitempty"`
+	InPlace       bool   `json:"inPlace,omitempty"`
+	Rollback      bool   `json:"rollback,omitempty"`
+	Disable       bool   `json:"disable,omitempty"`
+	LeaderName    string `json:"leaderName,omitempty"`
+	// Load is a profile name (none, light, moderate, heavy).
+	Load   string     `json:"load,omitempty"`
+	Faults FaultInput `json:"faults,omitempty"`
+	Out    string     `json:"out,omitempty"`
+	Keep   bool       `json:"keep,omitempty"`
+	Force  bool       `json:"force,omitempty"`
+}
+
+// FaultInput is a fault as written: a name, and optionally when.
+type FaultInput struct {
+	Name     string `json:"name,omitempty"`
+	Step     string `json:"step,omitempty"`
+	Delay    string `json:"delay,omitempty"`
+	Duration string `json:"duration,omitempty"`
+}
+
+// Default is `handover rehearse` with no flags.
+func Default() Config {
+	d := migrate.DefaultSpec(migrate.TaskDoc)
+	return Config{Name: "rehearsal", Procedure: d.Procedure, From: d.From, To: d.To, ControlPlanes: 3, Workers: 2,
+		LeaderName: d.LeaderName, Load: "moderate", Faults: FaultInput{Name: faults.None}, Out: "reports"}
+}
+
+// ReadFile reads a rehearsal file over the defaults; unknown fields are
+// errors.
+func ReadFile(path string) (Config, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("reading rehearsal file: %w", err)
+	}
+	c := Default()
+	if err := yaml.UnmarshalStrict(raw, &c); err != nil {
+		return Config{}, fmt.Errorf("rehearsal file %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Plan is a validated rehearsal.
+type Plan struct {
+	Config     Config
+	Spec       migrate.Spec
+	Procedures []*migrate.Procedure
+	Topology   topology.Topology
+	Load       load.Profile
+	Fault      faults.Spec
+}
+
+// Validate checks everything before anything runs and resolves the
+// procedure, load profile and fault schedule.
+func (c Config) Validate() (*Plan, error) {
+	s := migrate.DefaultSpec(c.Procedure)
+	s.Cluster, s.From, s.To, s.ControlPlanes, s.Flavour = c.Name, c.From, c.To, c.ControlPlanes, c.Flavour
+	if c.LeaderName != "" {
+		s.LeaderName = c.LeaderName
+	}
+	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
+	p, err := migrate.Build(s)
+	if err != nil {
+		return nil, err
+	}
+	if s.Flavour == "" {
+		s.Flavour = map[string]string{migrate.RKE2: "aws", migrate.RKE: "external"}[s.Procedure]
+	}
+	procs := []*migrate.Procedure{p}
+	if s.Variant.Rollback {
+		// A rollback needs the migration it undoes: rehearse both.
+		fwd := s
+		fwd.Variant.Rollback = false
+		first, err := migrate.Build(fwd)
+		if err != nil {
+			return nil, err
+		}
+		procs = []*migrate.Procedure{first, p}
+	}
+	topo := topology.Default()
+	topo.Name, topo.ControlPlanes, topo.Workers, topo.Kubernetes = s.Cluster, s.ControlPlanes, c.Workers, s.From
+	if err := topo.Validate(); err != nil {
+		return nil, err
+	}
+	prof, err := load.Lookup(c.Load)
+	if err != nil {
+		return nil, err
+	}
+	if prof.Services+prof.NodeJoins > 0 && c.Workers < 1 {
+		return nil, fmt.Errorf("load %s needs at least one worker for its backends: use --workers 1 or more, or --load none", prof.Name)
+	}
+	fault, err := c.fault(procs)
+	if err != nil {
+		return nil, err
+	}
+	if c.Out == "" {
+		return nil, fmt.Errorf("--out: a directory for the reports is needed")
+	}
+	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault}, nil
+}
+
+func (c Config) fault(procs []*migrate.Procedure) (faults.Spec, error) {
+	name := c.Faults.Name
+	if name == "" {
+		name = faults.None
+	}
+	f, err := faults.Lookup(name)
+	if err != nil {
+		return f, err
+	}
+	f.Step = c.Faults.Step
+	for field, d := range map[string]*time.Duration{"delay": &f.Delay, "duration": &f.Duration} {
+		v := map[string]string{"delay": c.Faults.Delay, "duration": c.Faults.Duration}[field]
+		if v == "" {
+			continue
+		}
+		if *d, err = time.ParseDuration(v); err != nil {
+			return f, fmt.Errorf("faults.%s %q: %w (e.g. 10s, 1m)", field, v, err)
+		}
+	}
+	var steps []string
+	for _, p := range procs {
+		for _, s := range p.Steps {
+			steps = append(steps, s.Name)
+		}
+	}
+	if err := f.Validate(steps); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// String describes the plan in one line.
+func (p *Plan) String() string {
+	var names []string
+	for _, pr := range p.Procedures {
+		names = append(names, pr.Name)
+	}
+	return fmt.Sprintf("%s on %d control planes + %d workers, %s → %s, load %s, faults %s",
+		strings.Join(names, " then "), p.Topology.ControlPlanes, p.Topology.Workers, p.Spec.From, p.Spec.To, p.Load.Name, p.Fault)
+}

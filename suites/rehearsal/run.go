@@ -1,0 +1,178 @@
+package rehearsal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/simulate/faults"
+	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/verify/observe"
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// Options say how to run a plan.
+type Options struct {
+	Logger log.Logger
+	// Self is the handover binary (it serves the cluster's simcloud).
+	Self string
+	// Source is the handover source tree the node images are built from.
+	Source string
+}
+
+// Result is what a rehearsal found.
+type Result struct {
+	Dir      string
+	Report   *reports.Report // nil when the run stopped before the checks
+	Load     load.Summary
+	Duration time.Duration
+}
+
+// ErrChecksFailed is returned (wrapped) when the rehearsal ran and a check
+// failed.
+var ErrChecksFailed = errors.New("checks failed")
+
+// Run rehearses the plan: it builds what images are missing, creates the
+// cluster, prepares and starts the load, observes, runs the procedures with
+// the fault armed, then stops everything, checks and writes the reports
+// into the plan's out directory. Cluster logs are collected there when
+// anything failed; the cluster is deleted unless the plan keeps it (also
+// when ctx is cancelled).
+func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
+	start := time.Now()
+	res = &Result{Dir: p.Config.Out}
+	logger := o.Logger
+	if err := os.MkdirAll(p.Config.Out, 0o755); err != nil {
+		return res, err
+	}
+	logger.V(0).Infof("Rehearsal: %s", p)
+	if err := buildImages(ctx, logger, o.Source, p.Spec.From, p.Spec.To); err != nil {
+		return res, err
+	}
+	kubeconfig := filepath.Join(p.Config.Out, "kubeconfig")
+	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
+		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self)
+	if err != nil {
+		return res, err
+	}
+	defer func() {
+		if err != nil {
+			logger.V(0).Infof(" • Collecting cluster logs into %s ...", filepath.Join(p.Config.Out, "logs"))
+			if lerr := cluster.CollectLogs(filepath.Join(p.Config.Out, "logs")); lerr != nil {
+				logger.Warnf("collecting logs: %v", lerr)
+			}
+		}
+		if !p.Config.Keep {
+			// A fresh context: ctx may be the one Ctrl-C cancelled.
+			_ = cloudcluster.Delete(context.Background(), p.Topology.Name, kubeconfig, logger)
+		}
+		res.Duration = time.Since(start)
+		logger.V(0).Infof("Rehearsal finished in %s", res.Duration.Round(time.Second))
+	}()
+	return res, rehearse(ctx, p, logger, res)
+}
+
+func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) error {
+	path := filepath.Join(p.Config.Out, "timeline.jsonl")
+	_ = os.Remove(path) // a rehearsal starts a fresh timeline
+	tl, err := timeline.Create(path)
+	if err != nil {
+		return err
+	}
+	defer tl.Close()
+	env, err := migrate.NewEnv(p.Spec, logger, tl)
+	if err != nil {
+		return err
+	}
+	env.Force = p.Config.Force
+	if env.Spec, err = migrate.Resolve(ctx, env); err != nil {
+		return err
+	}
+	var cloud *api.Client
+	if url, err := cloudcluster.URL(p.Spec.Cluster); err == nil {
+		cloud = api.NewClient(url, "handover-load")
+	}
+	lo := load.Options{Client: env.Client, Cluster: env.Cluster, Cloud: cloud, Timeline: tl, Logger: logger}
+	if err := load.Prepare(ctx, lo, p.Load); err != nil {
+		return fmt.Errorf("preparing the load: %w", err)
+	}
+	ob, err := observe.StartFor(ctx, env, tl)
+	if err != nil {
+		return err
+	}
+	gen := load.Start(ctx, lo, p.Load)
+	inj := faults.Start(ctx, faults.Options{Cluster: env.Cluster, Client: env.Client, Cloud: cloud, Timeline: tl, Logger: logger,
+		LeaderName: env.Spec.LeaderName}, p.Fault)
+	runErr := runProcedures(ctx, p.Procedures, env)
+	faultErr := inj.Stop()
+	res.Load = gen.Stop()
+	logger.V(0).Infof(" • %s", res.Load)
+	ob.Stop()
+	if err := tl.Close(); err != nil {
+		return err
+	}
+	evs, err := timeline.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	r := reports.New(reports.TitleFor(evs), evs, reports.ConfigFor(evs))
+	res.Report = &r
+	if err := reports.WriteAll(p.Config.Out, r); err != nil {
+		return err
+	}
+	return errors.Join(runErr, faultErr, verdict(logger, r, p.Config.Out))
+}
+
+func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate.Env) error {
+	for _, pr := range procs {
+		if err := migrate.Run(ctx, pr, env, migrate.RunOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verdict prints each failed check and the count.
+func verdict(logger log.Logger, r reports.Report, dir string) error {
+	failed := 0
+	for _, res := range r.Results {
+		if !res.Passed {
+			failed++
+			logger.V(0).Infof("FAIL %s %s: %s", res.Check, res.Subject, res.Violations[0].Message)
+		}
+	}
+	logger.V(0).Infof("%d checks, %d failed; reports in %s (%s, %s, %s)", len(r.Results), failed, dir,
+		reports.JUnitFile, reports.MarkdownFile, reports.HTMLFile)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d %w (see %s)", failed, len(r.Results), ErrChecksFailed, filepath.Join(dir, reports.MarkdownFile))
+	}
+	return nil
+}
+
+func buildImages(ctx context.Context, logger log.Logger, source string, versions ...string) error {
+	if source == "" {
+		wd, _ := os.Getwd()
+		s, err := nodeimage.FindSourceDir(wd)
+		if err != nil {
+			return err
+		}
+		source = s
+	}
+	b, err := nodeimage.NewBuilder(ctx, logger, source, nodeimage.DefaultCacheDir())
+	if err != nil {
+		return err
+	}
+	_, err = b.Build(ctx, versions)
+	return err
+}
