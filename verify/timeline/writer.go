@@ -11,11 +11,11 @@ import (
 
 // Writer appends events as JSON lines; safe for concurrent use.
 type Writer struct {
-	mu  sync.Mutex
-	w   io.Writer
-	c   io.Closer
-	now func() time.Time
-	err error
+	mu   sync.Mutex
+	w    io.Writer
+	c    io.Closer
+	now  func() time.Time
+	err  error
 	subs []func(Event)
 }
 
