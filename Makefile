@@ -6,7 +6,7 @@ GO    ?= go
 # Kubernetes versions whose node images the tests need.
 TEST_VERSIONS ?= v1.30.14 v1.31.4
 
-.PHONY: help build host images unit test integration lint clean rehearse
+.PHONY: help build host images unit test integration smoke suites lint clean rehearse
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -32,10 +32,23 @@ INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud|TaskDocMigration
 integration: images ## integration tests on real kind clusters
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)
 
-test: images ## all tests: vet and unit, then integration on real clusters
+# The rehearsal suites (suites/, ginkgo): SUITE_LABELS picks them (smoke,
+# rehearsal, faults); JUnit goes to reports/, each rehearsal's reports to
+# reports/suites/<spec>/.
+SUITE_LABELS ?= smoke
+GINKGO       := $(GO) tool ginkgo
+
+smoke: images ## the smoke rehearsal (CI runs it)
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='smoke' --timeout=40m --junit-report=suites-smoke.xml --output-dir=reports ./suites
+
+suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_LABELS='rehearsal || faults')
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='$(SUITE_LABELS)' --timeout=6h --junit-report=suites.xml --output-dir=reports ./suites
+
+test: images ## all tests: vet and unit, integration on real clusters, the smoke rehearsal
 	$(GO) vet ./...
 	$(GO) test -short -count=1 ./...
 	$(MAKE) --no-print-directory integration
+	$(MAKE) --no-print-directory smoke
 
 rehearse: host ## the main job: a default rehearsal, reports in reports/
 	$(BIN) rehearse --out reports

@@ -99,3 +99,26 @@ func waitIngress(ctx context.Context, c kubernetes.Interface, names []string, ti
 	}
 	return nil
 }
+
+// Settle waits until no load Service is still being deleted, so the
+// observers' end snapshot compares Services and load balancers at rest.
+func Settle(ctx context.Context, c kubernetes.Interface, timeout time.Duration) error {
+	var pending []string
+	err := wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+		svcs, err := c.CoreV1().Services(Namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		pending = pending[:0]
+		for _, s := range svcs.Items {
+			if s.DeletionTimestamp != nil {
+				pending = append(pending, s.Name)
+			}
+		}
+		return len(pending) == 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("Services %v still being deleted after %s (is a manager running service-lb-controller?): %w", pending, timeout, err)
+	}
+	return nil
+}

@@ -73,7 +73,14 @@ func (s *Server) getLoadBalancer(r *http.Request) (any, error) {
 	return lb, nil
 }
 
-func (s *Server) ensureLoadBalancer(r *http.Request) (any, error) {
+func (s *Server) ensureLoadBalancer(r *http.Request) (any, error) { return s.putLoadBalancer(r, true) }
+
+// updateLoadBalancer changes an existing load balancer and never creates
+// one: a service controller updating the hosts of a Service being deleted
+// must not bring its load balancer back.
+func (s *Server) updateLoadBalancer(r *http.Request) (any, error) { return s.putLoadBalancer(r, false) }
+
+func (s *Server) putLoadBalancer(r *http.Request, create bool) (any, error) {
 	var spec api.LoadBalancerSpec
 	if err := decode(r, &spec); err != nil {
 		return nil, err
@@ -86,6 +93,9 @@ func (s *Server) ensureLoadBalancer(r *http.Request) (any, error) {
 	name := r.PathValue("name")
 	lb, exists := s.state.LoadBalancers[name]
 	now := s.opts.Now()
+	if !exists && !create {
+		return nil, notFound("no load balancer %s", name)
+	}
 	if !exists {
 		lb = api.LoadBalancer{Name: name, Created: now}
 	}

@@ -66,6 +66,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /v1/loadbalancers", cloud("ListLoadBalancers", s.listLoadBalancers))
 	mux.Handle("GET /v1/loadbalancers/{name}", cloud("GetLoadBalancer", s.getLoadBalancer))
 	mux.Handle("PUT /v1/loadbalancers/{name}", cloud("EnsureLoadBalancer", s.ensureLoadBalancer))
+	mux.Handle("PATCH /v1/loadbalancers/{name}", cloud("UpdateLoadBalancer", s.updateLoadBalancer))
 	mux.Handle("DELETE /v1/loadbalancers/{name}", cloud("DeleteLoadBalancer", s.deleteLoadBalancer))
 	mux.Handle("GET /v1/routes", cloud("ListRoutes", s.listRoutes))
 	mux.Handle("PUT /v1/routes/{name}", cloud("CreateRoute", s.createRoute))

@@ -210,6 +210,14 @@ func TestLoadBalancerLifecycle(t *testing.T) {
 	if _, exists, _ := ccm.GetLoadBalancer(ctx, "c", service()); exists || len(r.fakes.deleted) != 1 {
 		t.Fatalf("after delete: exists=%v deleted=%v", exists, r.fakes.deleted)
 	}
+	// The service controller's node sync may update a Service it is
+	// deleting: that must fail, not bring the load balancer back (a leak).
+	if err := ccm.UpdateLoadBalancer(ctx, "c", service(), []*v1.Node{readyNode("172.18.0.4")}); !api.IsNotFound(err) {
+		t.Fatalf("updating a deleted load balancer: %v, want not found", err)
+	}
+	if _, exists, _ := ccm.GetLoadBalancer(ctx, "c", service()); exists {
+		t.Fatal("UpdateLoadBalancer created a load balancer")
+	}
 	noNodePort := service()
 	noNodePort.Spec.Ports[0].NodePort = 0
 	if _, err := ccm.EnsureLoadBalancer(ctx, "c", noNodePort, nil); err == nil {

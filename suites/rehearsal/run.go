@@ -118,6 +118,9 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	faultErr := inj.Stop()
 	res.Load = gen.Stop()
 	logger.V(0).Infof(" • %s", res.Load)
+	if err := load.Settle(ctx, env.Client, 90*time.Second); err != nil {
+		logger.Warnf("load: %v", err) // the leak check judges what is left
+	}
 	ob.Stop()
 	if err := tl.Close(); err != nil {
 		return err

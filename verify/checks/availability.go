@@ -15,14 +15,28 @@ func CheckAPIAvailability(evs []timeline.Event, cfg Config) []Result {
 	return availability(evs, cfg, "api", APIAvailability)
 }
 
-// CheckLBAvailability: requests through every LoadBalancer IP. Probes of
-// an LB after its Service was deleted are not counted.
+// CheckLBAvailability: requests through every LoadBalancer IP, from the
+// moment the load balancer is in service (it answered for lbInService
+// without fail) until its Service's deletion was asked for. Failures within
+// lbDrain of an announced instance termination are the load balancer's own
+// health checks at work, not an outage.
 func CheckLBAvailability(evs []timeline.Event, cfg Config) []Result {
 	return availability(evs, cfg, "lb", LBAvailability)
 }
 
+const (
+	// lbInService: a new load balancer counts once it has answered without
+	// fail for this long (its backends' health checks settle first).
+	lbInService = time.Second
+	// lbDrain: how long a load balancer may keep sending to a terminated
+	// backend (health checks: 2 failures at 1 s, plus dial timeouts).
+	lbDrain = 10 * time.Second
+)
+
 func availability(evs []timeline.Event, cfg Config, kind, check string) []Result {
 	excluded := disruptions(evs)
+	deleted := serviceDeletions(evs)
+	terminations := removalWindows(evs, lbDrain)
 	byTarget := map[string][]timeline.Event{}
 	for _, e := range evs {
 		if e.Kind != timeline.Probe || e.Attrs["kind"] != kind {
@@ -30,6 +44,11 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 		}
 		if node := e.Attrs["node"]; node != "" && within(excluded[node], e.Time) {
 			continue
+		}
+		if kind == "lb" {
+			if at, ok := deleted[e.Attrs["target"]]; (ok && !e.Time.Before(at)) || within(terminations, e.Time) {
+				continue
+			}
 		}
 		byTarget[e.Attrs["target"]] = append(byTarget[e.Attrs["target"]], e)
 	}
@@ -41,6 +60,30 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 	var out []Result
 	for _, t := range targets {
 		out = append(out, probeResult(check, t, byTarget[t], cfg))
+	}
+	return out
+}
+
+// serviceDeletions are when each Service's deletion was first seen.
+func serviceDeletions(evs []timeline.Event) map[string]time.Time {
+	out := map[string]time.Time{}
+	for _, e := range evs {
+		if e.Kind == timeline.ServiceDeleted {
+			if _, seen := out[e.Attrs["service"]]; !seen {
+				out[e.Attrs["service"]] = e.Time
+			}
+		}
+	}
+	return out
+}
+
+// removalWindows are the d after each announced node removal.
+func removalWindows(evs []timeline.Event, d time.Duration) [][2]time.Time {
+	var out [][2]time.Time
+	for _, e := range evs {
+		if e.Kind == timeline.NodeRemove {
+			out = append(out, [2]time.Time{e.Time, e.Time.Add(d)})
+		}
 	}
 	return out
 }
@@ -68,6 +111,26 @@ func fromFirstSuccess(ps []timeline.Event) []timeline.Event {
 		}
 	}
 	return ps
+}
+
+// fromInService drops what comes before the first run of successes lasting
+// d: a new load balancer answers before all its backends pass their health
+// checks. A target never in service keeps everything from its first success.
+func fromInService(ps []timeline.Event, d time.Duration) []timeline.Event {
+	for i := 0; i < len(ps); i++ {
+		if ps[i].Attrs["ok"] != "true" {
+			continue
+		}
+		j := i
+		for j+1 < len(ps) && ps[j+1].Attrs["ok"] == "true" {
+			j++
+			if ps[j].Time.Sub(ps[i].Time) >= d {
+				return ps[i:]
+			}
+		}
+		i = j
+	}
+	return fromFirstSuccess(ps)
 }
 
 // disruptions are the windows in which the procedure takes a node's API
@@ -107,7 +170,11 @@ func within(windows [][2]time.Time, t time.Time) bool {
 
 func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
-	ps = fromFirstSuccess(ps)
+	if check == LBAvailability {
+		ps = fromInService(ps, lbInService)
+	} else {
+		ps = fromFirstSuccess(ps)
+	}
 	ok := 0
 	var longest time.Duration
 	var worst [2]time.Time

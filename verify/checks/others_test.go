@@ -54,6 +54,37 @@ func TestAvailability(t *testing.T) {
 	}
 }
 
+func TestLBAvailability(t *testing.T) {
+	const web = "default/web"
+	lb := func(from, to float64, ok bool) []timeline.Event { return probes(from, to, "lb", web, "", ok) }
+	deleted := func(sec float64) []timeline.Event {
+		return []timeline.Event{{Time: at(sec), Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": web}}}
+	}
+	terminated := []timeline.Event{{Time: at(50), Source: "load", Kind: timeline.NodeRemove, Node: "w3"}}
+	// Flaps in the first second: answers, fails while backends settle.
+	warmup := join(lb(0, 0, true), lb(0.25, 0.5, false), lb(0.75, 0.75, true), lb(1, 1.5, false))
+	for _, tc := range []struct {
+		name  string
+		evs   []timeline.Event
+		fires bool
+	}{
+		{"a new load balancer settling is not down", join(warmup, lb(1.75, 60, true)), false},
+		{"down after it was in service", join(lb(0, 20, true), lb(20.25, 27, false), lb(27.25, 60, true)), true},
+		{"going with its Service is not down", join(lb(0, 40, true), deleted(40), lb(40.25, 60, false)), false},
+		{"failing before its Service's deletion counts", join(lb(0, 30, true), lb(30.25, 39, false), deleted(40), lb(40.25, 60, false)), true},
+		{"a terminated backend being drained is not down", join(lb(0, 50, true), terminated, lb(50.25, 53, false), lb(53.25, 100, true)), false},
+		{"failing past the drain counts", join(lb(0, 50, true), terminated, lb(50.25, 67, false), lb(67.25, 100, true)), true},
+		{"never in service is down", lb(0, 60, false), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := one(t, CheckLBAvailability(tc.evs, cfg), web)
+			if r.Passed == tc.fires {
+				t.Fatalf("fired=%t, want %t: %+v", !r.Passed, tc.fires, r)
+			}
+		})
+	}
+}
+
 func nodeEv(sec float64, kind, name, providerID, taints string) timeline.Event {
 	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: name,
 		Attrs: map[string]string{"providerID": providerID, "taints": taints, "instance": "exists"}}

@@ -47,11 +47,31 @@ func (ob *Observer) watchKube(ctx context.Context) {
 		},
 		DeleteFunc: func(obj any) { ob.nodeEvent(ctx, timeline.NodeDeleted, obj) },
 	})
-	_, _ = services.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
-		if s, ok := obj.(*corev1.Service); ok && s.Spec.Type == corev1.ServiceTypeLoadBalancer {
-			ob.emit(timeline.Event{Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": s.Namespace + "/" + s.Name}})
+	// A Service is deleted when its deletion is asked for: the load
+	// balancer goes from then on, while the finalizer keeps the object.
+	deleting := map[string]bool{}
+	onService := func(obj any, gone bool) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = d.Obj
 		}
-	}})
+		s, ok := obj.(*corev1.Service)
+		if !ok || s.Spec.Type != corev1.ServiceTypeLoadBalancer || (!gone && s.DeletionTimestamp == nil) {
+			return
+		}
+		key := s.Namespace + "/" + s.Name
+		if deleting[key] {
+			if gone {
+				delete(deleting, key)
+			}
+			return
+		}
+		deleting[key] = !gone
+		ob.emit(timeline.Event{Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": key}})
+	}
+	_, _ = services.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, n any) { onService(n, false) },
+		DeleteFunc: func(obj any) { onService(obj, true) },
+	})
 	f.Start(ctx.Done())
 	<-ctx.Done()
 	f.Shutdown()

@@ -79,7 +79,8 @@ func (ob *Observer) lbTargets(ctx context.Context) []target {
 	}
 	var out []target
 	for _, s := range svcs.Items {
-		if s.Spec.Type != corev1.ServiceTypeLoadBalancer || len(s.Status.LoadBalancer.Ingress) == 0 || len(s.Spec.Ports) == 0 {
+		if s.Spec.Type != corev1.ServiceTypeLoadBalancer || len(s.Status.LoadBalancer.Ingress) == 0 || len(s.Spec.Ports) == 0 ||
+			s.DeletionTimestamp != nil {
 			continue
 		}
 		ip := s.Status.LoadBalancer.Ingress[0].IP

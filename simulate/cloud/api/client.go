@@ -143,6 +143,16 @@ func (c *Client) EnsureLoadBalancer(ctx context.Context, controller, name string
 	return &out, nil
 }
 
+// UpdateLoadBalancer changes an existing load balancer; a missing one is a
+// not-found error (IsNotFound), never created.
+func (c *Client) UpdateLoadBalancer(ctx context.Context, controller, name string, spec LoadBalancerSpec) (*LoadBalancer, error) {
+	var out LoadBalancer
+	if err := c.do(ctx, controller, http.MethodPatch, "/v1/loadbalancers/"+url.PathEscape(name), spec, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // DeleteLoadBalancer deletes a load balancer; a missing one is not an error.
 func (c *Client) DeleteLoadBalancer(ctx context.Context, controller, name string) error {
 	err := c.do(ctx, controller, http.MethodDelete, "/v1/loadbalancers/"+url.PathEscape(name), nil, nil)

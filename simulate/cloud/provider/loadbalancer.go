@@ -38,8 +38,15 @@ func (c *Cloud) EnsureLoadBalancer(ctx context.Context, clusterName string, svc 
 }
 
 // UpdateLoadBalancer changes a load balancer's backend nodes.
+// It must not create one: the service controller's node sync calls it for
+// Services it has cached, including one being deleted, and then asks
+// GetLoadBalancer whether the error matters.
 func (c *Cloud) UpdateLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service, nodes []*v1.Node) error {
-	_, err := c.EnsureLoadBalancer(ctx, clusterName, svc, nodes)
+	spec, err := lbSpec(svc, nodes)
+	if err != nil {
+		return err
+	}
+	_, err = c.client.UpdateLoadBalancer(ctx, ctrlService, c.GetLoadBalancerName(ctx, clusterName, svc), spec)
 	return err
 }
 

@@ -1,0 +1,13 @@
+// Package suites holds the ginkgo suites that rehearse migrations on real
+// kind clusters, by label:
+//
+//	smoke      one quick rehearsal (CI runs it on every change)
+//	rehearsal  every procedure under moderate load with node churn
+//	faults     the default procedure with each fault injected
+//
+// Run them with `make smoke`, `make suites` or
+// `go tool ginkgo --label-filter=faults --junit-report=junit.xml --output-dir=reports ./suites`.
+// Each spec writes its rehearsal (timeline, JUnit, Markdown, HTML report,
+// and cluster logs when it failed) into reports/suites/<spec>/; clusters
+// are deleted afterwards unless HANDOVER_KEEP=1.
+package suites

@@ -1,0 +1,85 @@
+package suites_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/handover-sh/handover/clusters/host"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/suites/rehearsal"
+)
+
+func TestSuites(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "handover rehearsals")
+}
+
+var (
+	self   string // the handover binary: it serves each cluster's simcloud
+	source string // the source tree node images are built from
+)
+
+var _ = BeforeSuite(func() {
+	if testing.Short() {
+		Skip("rehearsal suites skipped in -short mode")
+	}
+	if !host.DockerReachable(context.Background()) {
+		if os.Getenv("HANDOVER_REQUIRE_INTEGRATION") == "1" {
+			Fail("rehearsals required but Docker is not reachable (run `handover host prepare`)")
+		}
+		Skip("SKIPPING rehearsals: Docker is not reachable (run `handover host prepare`)")
+	}
+	wd, err := os.Getwd()
+	Expect(err).NotTo(HaveOccurred())
+	source, err = nodeimage.FindSourceDir(wd)
+	Expect(err).NotTo(HaveOccurred())
+	self = filepath.Join(GinkgoT().TempDir(), "handover")
+	out, err := exec.Command("go", "build", "-o", self, "./cmd/handover").CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "building handover: %s", out)
+})
+
+// reportsDir is where each spec's rehearsal goes.
+func reportsDir(name string) string {
+	base := os.Getenv("HANDOVER_REPORTS")
+	if base == "" {
+		base = filepath.Join(source, "reports")
+	}
+	return filepath.Join(base, "suites", name)
+}
+
+// rehearse runs one rehearsal and expects every check to pass; a failure
+// carries each failed check's evidence, and the spec's report entries say
+// where the reports are.
+func rehearse(ctx context.Context, name string, c rehearsal.Config) *rehearsal.Result {
+	c.Name = "suite-" + name
+	c.Out = reportsDir(name)
+	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
+	p, err := c.Validate()
+	Expect(err).NotTo(HaveOccurred())
+	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
+	AddReportEntry("reports", res.Dir)
+	AddReportEntry("load", res.Load.String())
+	if res.Report != nil {
+		var lines []string
+		for _, r := range res.Report.Results {
+			line := r.Check + " " + r.Subject + ": " + r.Summary
+			if !r.Passed {
+				line = "FAIL " + line
+				for _, v := range r.Violations {
+					line += "\n    " + v.Message + "\n      " + strings.Join(v.Evidence, "\n      ")
+				}
+			}
+			lines = append(lines, line)
+		}
+		AddReportEntry("checks", strings.Join(lines, "\n"))
+	}
+	Expect(err).NotTo(HaveOccurred(), "rehearsal %s failed; reports in %s", name, res.Dir)
+	return res
+}
