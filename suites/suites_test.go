@@ -41,7 +41,7 @@ var _ = BeforeSuite(func() {
 	source, err = nodeimage.FindSourceDir(wd)
 	Expect(err).NotTo(HaveOccurred())
 	self = filepath.Join(GinkgoT().TempDir(), "handover")
-	out, err := exec.Command("go", "build", "-o", self, "./cmd/handover").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", self, "github.com/handover-sh/handover/cmd/handover").CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "building handover: %s", out)
 })
 
