@@ -21,5 +21,6 @@ var _ = Describe("faults at the hand-off", Label("faults"), func() {
 		Entry(faults.LeaderKill, faults.LeaderKill, NodeTimeout(30*time.Minute)),
 		Entry(faults.CPNodeStop, faults.CPNodeStop, NodeTimeout(30*time.Minute)),
 		Entry(faults.CloudThrottle, faults.CloudThrottle, NodeTimeout(30*time.Minute)),
+		Entry(faults.CloudOutage, faults.CloudOutage, NodeTimeout(30*time.Minute)),
 	)
 })

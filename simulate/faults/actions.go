@@ -112,3 +112,21 @@ func (in *Injector) cloudThrottle(ctx context.Context) (string, error) {
 	}
 	return "cloud", nil
 }
+
+// cloudOutage makes every cloud API call fail with 503 for the fault's
+// duration (an outage window the cloud itself ends).
+func (in *Injector) cloudOutage(ctx context.Context) (string, error) {
+	if in.o.Cloud == nil {
+		return "", errNoCloud
+	}
+	now := time.Now()
+	in.started("cloud", fmt.Sprintf("cloud API down (every call 503) for %s", in.s.Duration))
+	if err := in.o.Cloud.SetFaults(ctx, api.Faults{Outages: []api.Window{{Start: now, End: now.Add(in.s.Duration)}}}); err != nil {
+		return "cloud", err
+	}
+	sleep(ctx, in.s.Duration)
+	if err := in.o.Cloud.SetFaults(context.Background(), api.Faults{}); err != nil {
+		return "cloud", fmt.Errorf("restoring the cloud API: %w", err)
+	}
+	return "cloud", nil
+}

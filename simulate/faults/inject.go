@@ -103,6 +103,8 @@ func (in *Injector) inject(ctx context.Context) error {
 		target, err = in.nodeStop(ctx)
 	case CloudThrottle:
 		target, err = in.cloudThrottle(ctx)
+	case CloudOutage:
+		target, err = in.cloudOutage(ctx)
 	default:
 		err = fmt.Errorf("unknown fault %q", in.s.Name)
 	}

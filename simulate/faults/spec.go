@@ -13,6 +13,7 @@ const (
 	LeaderKill    = "leader-kill"
 	CPNodeStop    = "cp-node-stop"
 	CloudThrottle = "cloud-throttle"
+	CloudOutage   = "cloud-outage"
 )
 
 var defaults = map[string]Spec{
@@ -20,6 +21,7 @@ var defaults = map[string]Spec{
 	LeaderKill:    {Name: LeaderKill, Delay: 5 * time.Second},
 	CPNodeStop:    {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
 	CloudThrottle: {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second},
+	CloudOutage:   {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second},
 }
 
 // Spec is one fault and when it happens.
@@ -61,7 +63,7 @@ func (s Spec) Validate(steps []string) error {
 	if s.Delay < 0 || s.Duration < 0 {
 		return fmt.Errorf("fault %s: delay and duration must not be negative", s.Name)
 	}
-	if (s.Name == CPNodeStop || s.Name == CloudThrottle) && s.Duration == 0 {
+	if (s.Name == CPNodeStop || s.Name == CloudThrottle || s.Name == CloudOutage) && s.Duration == 0 {
 		return fmt.Errorf("fault %s needs a duration", s.Name)
 	}
 	if s.Step == "" {
