@@ -31,6 +31,19 @@ func (s Spec) lmConfig(component string) *lmconfig.Config {
 	return c
 }
 
+// ccmConfig is the cloud-controller-manager's side of the configuration,
+// as the task doc writes it or as a mistake gets it wrong.
+func (s Spec) ccmConfig() *lmconfig.Config {
+	c := s.lmConfig(lmconfig.CCM)
+	switch s.Mistake {
+	case MistakeLeaderNameDiffers:
+		c.LeaderName = s.LeaderName + "-ccm"
+	case MistakeComponentTypo:
+		c = s.lmConfig(lmconfig.KCM)
+	}
+	return c
+}
+
 // ccmStaticPod is the N+1 cloud-controller-manager manifest of the task
 // doc, with leader migration (lm) or without.
 func (s Spec) ccmStaticPod(lm bool) string {
@@ -112,12 +125,16 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 // ccmFiles are what a control plane needs for its static-pod
 // cloud-controller-manager.
 func (s Spec) ccmFiles(kubeconfig string) map[string]string {
+	lm := !s.mistaken(MistakeCCMWithoutLM)
 	files := map[string]string{
 		cloudcluster.CCMKubeconfigPath: kubeconfig,
-		cloudcluster.CCMStaticPodPath:  s.ccmStaticPod(true),
+		cloudcluster.CCMStaticPodPath:  s.ccmStaticPod(lm),
 	}
-	if s.usesConfigFile() {
-		files[lmConfigPath] = s.lmConfig(lmconfig.CCM).YAML()
+	if s.usesConfigFile() && (lm || s.mistaken(MistakeN1KCMWithLM)) {
+		files[lmConfigPath] = s.ccmConfig().YAML()
+	}
+	if s.mistaken(MistakeNoCCM) {
+		return nil
 	}
 	return files
 }

@@ -31,8 +31,18 @@ func (s Spec) Sides() []lint.Side {
 		if s.Procedure == NodeIPAM {
 			n1.Controllers = kcmNoNodeIPAM
 		}
-		return []lint.Side{side(lmconfig.KCM, s.From, cloudcluster.ProviderName, s.lmConfig(lmconfig.KCM)),
-			side(lmconfig.CCM, s.To, "", s.lmConfig(lmconfig.CCM)), n1}
+		if s.mistaken(MistakeN1KCMWithLM) {
+			n1.LeaderMigration, n1.Config, n1.ConfigPath = true, s.ccmConfig(), lmconfig.KCM+":"+lmConfigPath
+		}
+		ccm := side(lmconfig.CCM, s.To, "", s.ccmConfig())
+		if s.mistaken(MistakeCCMWithoutLM) {
+			ccm = lint.Side{Component: lmconfig.CCM, Version: s.To, AllocateNodeCIDRs: true}
+		}
+		sides := []lint.Side{side(lmconfig.KCM, s.From, cloudcluster.ProviderName, s.lmConfig(lmconfig.KCM)), ccm, n1}
+		if s.mistaken(MistakeNoCCM) {
+			sides = []lint.Side{sides[0], n1}
+		}
+		return sides
 	}
 }
 

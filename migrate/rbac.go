@@ -82,6 +82,9 @@ func grantPatchCommand(role, leaderName string) string {
 // grantStep is the task doc's "Grant access to Migration Lease", preceded by
 // the cloud-controller-manager's own RBAC (ClusterRole, leader-locking Role).
 func grantStep(s Spec, ccmUser string) Step {
+	if s.mistaken(MistakeNoLeaseRBAC) {
+		return noCCMGrantStep(s)
+	}
 	return Step{
 		Name:  "grant-migration-lease",
 		Title: "Grant both managers access to the migration lease " + s.LeaderName,
@@ -104,5 +107,31 @@ func grantStep(s Spec, ccmUser string) Step {
 			return nil
 		},
 		Wait: Wait{Name: "SubjectAccessReviews allow both managers the lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmUser)},
+	}
+}
+
+// noCCMGrantStep is the grant done wrong: the cloud-controller-manager gets
+// its own RBAC but not the migration lease; kube-controller-manager does.
+func noCCMGrantStep(s Spec) Step {
+	kcmOnly := func(ctx context.Context, e *Env) (bool, error) {
+		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities("")[:1]...)
+		return err == nil && len(fs) == 0, err
+	}
+	return Step{
+		Name:  "grant-migration-lease",
+		Title: "Grant kube-controller-manager access to the migration lease " + s.LeaderName + " (and forget the cloud-controller-manager)",
+		Plan: []Item{
+			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
+			{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
+			{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."},
+		},
+		Done: kcmOnly,
+		Do: func(ctx context.Context, e *Env) error {
+			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {
+				return err
+			}
+			return e.grantLease(ctx, kcmLeaderLockingRole)
+		},
+		Wait: Wait{Name: "a SubjectAccessReview allows kube-controller-manager the lease", Timeout: 30 * time.Second, Until: kcmOnly},
 	}
 }

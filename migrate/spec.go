@@ -24,6 +24,8 @@ type Spec struct {
 	// Flavour picks the Rancher runbook's cloud: aws or azure (rke2),
 	// external or external-aws (rke).
 	Flavour string
+	// Mistake makes the procedure go wrong on purpose (see Mistakes).
+	Mistake string
 }
 
 // Variant modifies a procedure.
@@ -65,6 +67,9 @@ func (s Spec) Validate() error {
 		errs = append(errs, "--in-place and --rollback contradict: rollback replaces nodes")
 	}
 	if err := s.validFlavour(); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if err := s.validMistake(); err != nil {
 		errs = append(errs, err.Error())
 	}
 	if len(errs) > 0 {

@@ -60,6 +60,9 @@ func n1ConfigStep(s Spec) Step {
 	if s.Procedure == NodeIPAM {
 		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, node IPAM moves too", Body: "controllerManager:\n  extraArgs:\n    controllers: \"" + kcmNoNodeIPAM + "\"\n"})
 	}
+	if s.mistaken(MistakeN1KCMWithLM) {
+		plan = append(plan, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + " (enable-leader-migration, leader-migration-config=" + lmConfigPath + ")."})
+	}
 	return Step{
 		Name:  "prepare-n1-cluster-configuration",
 		Title: "Set kubeadm's ClusterConfiguration to " + s.To + " with no in-tree cloud provider",
@@ -83,6 +86,11 @@ func n1ConfigStep(s Spec) Step {
 			if s.Procedure == NodeIPAM {
 				c.setArg("controllers", kcmNoNodeIPAM)
 			}
+			if s.mistaken(MistakeN1KCMWithLM) {
+				c.setArg("enable-leader-migration", "true")
+				c.setArg("leader-migration-config", lmConfigPath)
+				c.setVolume(lmVolume, lmConfigPath)
+			}
 			return e.writeClusterConfig(ctx, cm, c)
 		},
 	}
@@ -96,6 +104,9 @@ func addN1Step(s Spec, i int) Step {
 		Plan:  addN1Plan(s),
 		Done:  atLeast(s.To, i),
 		Pre: func(ctx context.Context, e *Env) error {
+			if s.mistaken(MistakeNoLeaseRBAC) {
+				return nil
+			}
 			ok, err := leaseGranted(cloudcluster.CCMUser)(ctx, e)
 			if err == nil && !ok {
 				err = fmt.Errorf("%s may not take the migration lease %s (run step grant-migration-lease)", cloudcluster.CCMUser, s.LeaderName)
@@ -108,6 +119,9 @@ func addN1Step(s Spec, i int) Step {
 		},
 		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: 2 * time.Minute,
 			Until: func(ctx context.Context, e *Env) (bool, error) {
+				if s.mistaken(MistakeNoCCM) {
+					return true, nil
+				}
 				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, "cloud-controller-manager", time.Time{})
 				})
@@ -116,13 +130,24 @@ func addN1Step(s Spec, i int) Step {
 }
 
 func addN1Plan(s Spec) []Item {
-	return []Item{
+	items := []Item{
 		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; kubelet --cloud-provider=external"},
 		{Kind: File, Title: "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml (kubeadm join --patches)", Body: kubeletNoInTreeGates},
-		{Kind: File, Title: lmConfigPath, Body: s.lmConfig(lmconfig.CCM).YAML()},
-		{Kind: File, Title: cloudcluster.CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + cloudcluster.CCMUser + " signed by the cluster CA\n"},
-		{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(true)},
 	}
+	switch {
+	case s.mistaken(MistakeNoCCM):
+		return append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
+	case s.mistaken(MistakeCCMWithoutLM):
+		items = append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
+	default:
+		items = append(items, Item{Kind: File, Title: lmConfigPath, Body: s.ccmConfig().YAML()})
+	}
+	if s.mistaken(MistakeLeaderNameDiffers) || s.mistaken(MistakeComponentTypo) {
+		items = append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
+	}
+	return append(items,
+		Item{Kind: File, Title: cloudcluster.CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + cloudcluster.CCMUser + " signed by the cluster CA\n"},
+		Item{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(!s.mistaken(MistakeCCMWithoutLM))})
 }
 
 // removeNStep brings down a version-N control plane: one whose managers

@@ -4,6 +4,7 @@
 //	smoke      one quick rehearsal (CI runs it on every change)
 //	rehearsal  every procedure under moderate load with node churn
 //	faults     the default procedure with each fault injected
+//	negative   the task doc done wrong on purpose: the right check must fire
 //
 // Run them with `make smoke`, `make suites` or
 // `go tool ginkgo --label-filter=faults --junit-report=junit.xml --output-dir=reports ./suites`.

@@ -95,6 +95,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.InPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
 	fs.BoolVar(&cfg.Rollback, "rollback", false, "taskdoc: migrate, then roll back from N+1 to N one control plane at a time")
 	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
+	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/fake"
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
@@ -100,5 +103,30 @@ func TestAFaultThatNeverFiredIsAnError(t *testing.T) {
 	}
 	if err := Start(context.Background(), Options{Timeline: tl}, Spec{Name: None}).Stop(); err != nil {
 		t.Fatalf("none: %v", err)
+	}
+}
+
+func TestServiceDeleteAndNodeReregister(t *testing.T) {
+	c := fake.NewSimpleClientset(
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "b", Name: "web"}, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "web"}, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "plain"}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "cp", Labels: map[string]string{"node-role.kubernetes.io/control-plane": ""}}, Spec: corev1.NodeSpec{ProviderID: "kind://cp"}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "w1", Labels: map[string]string{"x": "y"}}, Spec: corev1.NodeSpec{ProviderID: "kind://w1", PodCIDR: "10.244.1.0/24"}},
+	)
+	in := &Injector{o: Options{Client: c, Timeline: timeline.NewWriter(io.Discard), Logger: log.NoopLogger{}}, s: Spec{Name: ServiceDelete}}
+	ctx := context.Background()
+	if target, err := in.serviceDelete(ctx); err != nil || target != "a/web" {
+		t.Fatalf("deleted %q: %v", target, err)
+	}
+	if _, err := c.CoreV1().Services("a").Get(ctx, "web", metav1.GetOptions{}); err == nil {
+		t.Fatal("a/web still there")
+	}
+	if target, err := in.nodeReregister(ctx); err != nil || target != "w1" {
+		t.Fatalf("re-registered %q: %v", target, err)
+	}
+	n, err := c.CoreV1().Nodes().Get(ctx, "w1", metav1.GetOptions{})
+	if err != nil || n.Spec.ProviderID != "other://w1" || n.Labels["x"] != "y" || n.Spec.PodCIDR != "10.244.1.0/24" {
+		t.Fatalf("node after: %+v %v", n, err)
 	}
 }

@@ -105,6 +105,10 @@ func (in *Injector) inject(ctx context.Context) error {
 		target, err = in.cloudThrottle(ctx)
 	case CloudOutage:
 		target, err = in.cloudOutage(ctx)
+	case ServiceDelete:
+		target, err = in.serviceDelete(ctx)
+	case NodeReregister:
+		target, err = in.nodeReregister(ctx)
 	default:
 		err = fmt.Errorf("unknown fault %q", in.s.Name)
 	}

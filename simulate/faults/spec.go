@@ -14,6 +14,11 @@ const (
 	CPNodeStop    = "cp-node-stop"
 	CloudThrottle = "cloud-throttle"
 	CloudOutage   = "cloud-outage"
+	// ServiceDelete deletes a LoadBalancer Service at the hand-off.
+	ServiceDelete = "service-delete"
+	// NodeReregister deletes a worker's Node and registers it again with
+	// another ProviderID, as when another provider initialised it first.
+	NodeReregister = "node-reregister"
 )
 
 var defaults = map[string]Spec{
@@ -22,6 +27,8 @@ var defaults = map[string]Spec{
 	CPNodeStop:    {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
 	CloudThrottle: {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second},
 	CloudOutage:   {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second},
+	ServiceDelete:  {Name: ServiceDelete, Delay: 5 * time.Second},
+	NodeReregister: {Name: NodeReregister, Delay: 5 * time.Second},
 }
 
 // Spec is one fault and when it happens.

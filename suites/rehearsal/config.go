@@ -27,6 +27,8 @@ type Config struct {
 	Rollback      bool   `json:"rollback,omitempty"`
 	Disable       bool   `json:"disable,omitempty"`
 	LeaderName    string `json:"leaderName,omitempty"`
+	// Mistake does the procedure wrong on purpose (negative rehearsals).
+	Mistake string `json:"mistake,omitempty"`
 	// Load is a profile name (none, light, moderate, heavy).
 	Load   string     `json:"load,omitempty"`
 	Faults FaultInput `json:"faults,omitempty"`
@@ -83,6 +85,7 @@ func (c Config) Validate() (*Plan, error) {
 		s.LeaderName = c.LeaderName
 	}
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
+	s.Mistake = c.Mistake
 	p, err := migrate.Build(s)
 	if err != nil {
 		return nil, err

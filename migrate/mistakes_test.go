@@ -1,0 +1,58 @@
+package migrate
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Each mistake shows in the plan, and the preflight lint catches exactly
+// the ones a static look at the configurations can see.
+func TestMistakesInPlanAndLint(t *testing.T) {
+	caughtByLint := map[string]bool{
+		MistakeCCMWithoutLM:      true, // both sides are linted together: both would run the controllers
+		MistakeNoLeaseRBAC:       false, // RBAC is a property of the cluster: the runtime SubjectAccessReview sees it
+		MistakeN1KCMWithLM:       true,
+		MistakeNoCCM:             false,
+		MistakeLeaderNameDiffers: true,
+		MistakeComponentTypo:     true,
+	}
+	for _, m := range MistakeNames() {
+		t.Run(m, func(t *testing.T) {
+			s := DefaultSpec(TaskDoc)
+			s.Mistake = m
+			p, err := Build(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WritePlan(&b, p, s); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+Mistakes[m]) {
+				t.Errorf("the plan does not say what is done wrong:\n%s", b.String())
+			}
+			want, ok := caughtByLint[m]
+			if !ok {
+				t.Fatalf("no expectation for %s", m)
+			}
+			if got := s.Lint().Errors() > 0; got != want {
+				t.Errorf("lint catches it: %t, want %t:\n%s", got, want, s.Lint())
+			}
+		})
+	}
+	clean := DefaultSpec(TaskDoc)
+	if clean.Lint().Errors() != 0 {
+		t.Fatalf("the clean procedure has lint errors:\n%s", clean.Lint())
+	}
+	bad := DefaultSpec(RKE2)
+	bad.Flavour, bad.Mistake = "aws", MistakeNoCCM
+	if _, err := Build(bad); err == nil || !strings.Contains(err.Error(), "applies to the taskdoc procedure") {
+		t.Errorf("a mistake on rke2: %v", err)
+	}
+	bad = DefaultSpec(TaskDoc)
+	bad.Mistake = "typo"
+	if _, err := Build(bad); err == nil || !strings.Contains(err.Error(), "use one of") {
+		t.Errorf("an unknown mistake: %v", err)
+	}
+}

@@ -1,0 +1,93 @@
+package suites_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/simulate/faults"
+	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/verify/checks"
+)
+
+// The negative catalog: the task doc done wrong on purpose, run for real
+// with the lint bypassed; each case must be flagged by the check named,
+// with evidence in the JUnit failure text.
+var _ = Describe("bad migrations are caught", Label("negative"), func() {
+	DescribeTable("the expected check fires",
+		func(ctx context.Context, name string, edit func(*rehearsal.Config), want string) {
+			c := rehearsal.Default()
+			c.ControlPlanes, c.Workers, c.Load, c.Force = 2, 1, "light", true
+			edit(&c)
+			res := negative(ctx, name, c)
+			Expect(failed(res, want)).NotTo(BeEmpty(), "%s did not fire; reports in %s", want, res.Dir)
+			junit, err := os.ReadFile(filepath.Join(res.Dir, reports.JUnitFile))
+			Expect(err).NotTo(HaveOccurred())
+			for _, r := range failed(res, want) {
+				Expect(string(junit)).To(ContainSubstring(r.Violations[0].Message))
+			}
+		},
+		Entry("1: CCM without leader migration while KCM runs the cloud loops", "ccm-without-lm", mistake(migrate.MistakeCCMWithoutLM), checks.MutualExclusion, NodeTimeout(30*time.Minute)),
+		Entry("2: no lease RBAC for the CCM", "no-lease-rbac", mistake(migrate.MistakeNoLeaseRBAC), checks.CoverageGap, NodeTimeout(30*time.Minute)),
+		Entry("3: N+1 KCM keeps leader migration", "n1-kcm-lm", mistake(migrate.MistakeN1KCMWithLM), checks.CoverageGap, NodeTimeout(30*time.Minute)),
+		Entry("4: external kubelets and no CCM", "no-ccm", mistake(migrate.MistakeNoCCM), checks.ProviderID, NodeTimeout(30*time.Minute)),
+		Entry("5: leaderName differs", "leader-name-differs", mistake(migrate.MistakeLeaderNameDiffers), checks.MutualExclusion, NodeTimeout(30*time.Minute)),
+		Entry("6: CCM config gives the controllers to KCM", "component-typo", mistake(migrate.MistakeComponentTypo), checks.CoverageGap, NodeTimeout(30*time.Minute)),
+		Entry("8: a Node re-registered with another ProviderID", "node-reregister", fault(faults.NodeReregister), checks.ProviderID, NodeTimeout(30*time.Minute)),
+	)
+
+	// Case 7 has no wrong answer ahead of time: a Service deleted during the
+	// hand-off either leaks or recreates its load balancer, or Kubernetes
+	// handles it; the spec records which, with the evidence.
+	It("7: a LoadBalancer Service deleted during the hand-off", func(ctx context.Context) {
+		c := rehearsal.Default()
+		c.ControlPlanes, c.Workers, c.Load, c.Force = 2, 1, "light", true
+		c.Faults.Name = faults.ServiceDelete
+		res := negative(ctx, "service-delete", c)
+		if fs := failed(res, checks.LBIdentity); len(fs) > 0 {
+			AddReportEntry("outcome", "lb-identity fired: "+fs[0].Violations[0].Message)
+			return
+		}
+		Expect(res.Report.Passed()).To(BeTrue(), "something else failed; reports in %s", res.Dir)
+		AddReportEntry("outcome", "handled cleanly: every check passed, the load balancer went with its Service")
+	}, NodeTimeout(30*time.Minute))
+})
+
+func mistake(m string) func(*rehearsal.Config) { return func(c *rehearsal.Config) { c.Mistake = m } }
+
+func fault(f string) func(*rehearsal.Config) { return func(c *rehearsal.Config) { c.Faults.Name = f } }
+
+// negative runs a rehearsal expected to fail its checks: a run error or a
+// failed check is no reason to stop, a missing report is.
+func negative(ctx context.Context, name string, c rehearsal.Config) *rehearsal.Result {
+	c.Name = "neg-" + name
+	c.Out = reportsDir("negative/" + name)
+	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
+	p, err := c.Validate()
+	Expect(err).NotTo(HaveOccurred())
+	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
+	AddReportEntry("reports", res.Dir)
+	if err != nil && !errors.Is(err, rehearsal.ErrChecksFailed) {
+		AddReportEntry("run", err.Error())
+	}
+	Expect(res.Report).NotTo(BeNil(), "the rehearsal stopped before its checks: %v", err)
+	return res
+}
+
+func failed(res *rehearsal.Result, check string) []checks.Result {
+	var out []checks.Result
+	for _, r := range res.Report.Results {
+		if r.Check == check && !r.Passed && len(r.Violations) > 0 && strings.TrimSpace(r.Violations[0].Message) != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
