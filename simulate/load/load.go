@@ -26,6 +26,10 @@ type Options struct {
 	Cloud    *api.Client // for instance terminations
 	Timeline *timeline.Writer
 	Logger   log.Logger
+	// HandedOff blocks until the cloud controllers run in the
+	// cloud-controller-manager (true) or ctx ends (false); nil: no join
+	// waits for the hand-off.
+	HandedOff func(ctx context.Context) bool
 }
 
 // Summary counts what the load did.
@@ -43,11 +47,17 @@ type Generator struct {
 	o      Options
 	p      Profile
 	c      kubernetes.Interface
-	cancel context.CancelFunc
+	cancel context.CancelFunc // stops the Service and API load, and waiting
+	act    context.CancelFunc // cuts a node action short
 	wg     sync.WaitGroup
+	nodes  chan struct{} // closed when node churn is over
 	mu     sync.Mutex
 	sum    Summary
 }
+
+// nodeActionGrace bounds how long Stop lets a node join or termination
+// under way (and the joined node's initialisation) finish.
+const nodeActionGrace = 4 * time.Minute
 
 // Prepare makes what the load needs before the procedure starts: the echo
 // backends on the cluster's workers and the standing LoadBalancer
@@ -80,24 +90,38 @@ func Prepare(ctx context.Context, o Options, p Profile) error {
 
 // Start runs the profile's generators in the background.
 func Start(ctx context.Context, o Options, p Profile) *Generator {
+	actCtx, act := context.WithCancel(ctx)
 	ctx, cancel := context.WithCancel(ctx)
-	g := &Generator{o: o, p: p, c: o.Client, cancel: cancel, sum: Summary{Profile: p.Name}}
+	g := &Generator{o: o, p: p, c: o.Client, cancel: cancel, act: act, nodes: make(chan struct{}), sum: Summary{Profile: p.Name}}
 	g.emit(timeline.Event{Kind: timeline.LoadStart, Attrs: map[string]string{"profile": p.Name}})
-	for _, run := range []func(context.Context){g.churnServices, g.apiLoad, g.churnNodes} {
+	for _, run := range []func(context.Context){g.churnServices, g.apiLoad} {
 		g.wg.Add(1)
 		go func(run func(context.Context)) {
 			defer g.wg.Done()
 			run(ctx)
 		}(run)
 	}
+	go func() {
+		defer close(g.nodes)
+		g.churnNodes(ctx, actCtx)
+	}()
 	return g
 }
 
-// Stop ends the load, waiting for an action under way (a node join is
-// cancelled and its container removed), and returns what it did.
+// Stop ends the load, letting a node action under way finish (within
+// nodeActionGrace; then the join is cancelled and its container removed),
+// and returns what it did.
 func (g *Generator) Stop() Summary {
 	g.cancel()
 	g.wg.Wait()
+	select {
+	case <-g.nodes:
+	case <-time.After(nodeActionGrace):
+		g.fail("finish a node action", fmt.Errorf("still under way %s after the procedure ended", nodeActionGrace))
+		g.act()
+		<-g.nodes
+	}
+	g.act()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.emit(timeline.Event{Kind: timeline.LoadStop, Attrs: map[string]string{

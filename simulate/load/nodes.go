@@ -2,7 +2,12 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/verify/timeline"
@@ -12,28 +17,65 @@ import (
 // be initialised and carry traffic before its instance goes.
 const nodeChurnPause = 45 * time.Second
 
+// uninitializedTaint is what a cloud-controller-manager removes once it has
+// initialised a node of an external kubelet.
+const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
+
 // churnNodes joins workers during the run and terminates the instances of
 // some of them in the cloud, as an autoscaler or a spot reclaim would: the
-// Node then goes NotReady and the cloud-node-lifecycle controller, in
-// whichever manager runs it then, must delete it.
-func (g *Generator) churnNodes(ctx context.Context) {
+// Node goes NotReady and the cloud-node-lifecycle controller, in whichever
+// manager runs it then, must delete it. With more than one join, the last
+// waits for the hand-off, so both managers initialise a joined node.
+// Waiting uses waitCtx; a join or termination under way finishes on actCtx.
+func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 	for i := 0; i < g.p.NodeJoins; i++ {
-		if !sleep(ctx, nodeChurnPause) {
+		afterHandOff := g.p.NodeJoins > 1 && i == g.p.NodeJoins-1 && g.o.HandedOff != nil
+		if afterHandOff {
+			if !g.o.HandedOff(waitCtx) {
+				return
+			}
+		} else if !sleep(waitCtx, nodeChurnPause) {
 			return
 		}
-		name, err := g.o.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker})
+		name, err := g.o.Cluster.AddNode(actCtx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker})
 		if err != nil {
-			if ctx.Err() == nil {
+			if actCtx.Err() == nil {
 				g.fail("join a worker", err)
 			}
 			continue
 		}
 		g.count(&g.sum.NodesJoined)
-		if i >= g.p.NodeTerminations || !sleep(ctx, nodeChurnPause) {
+		if err := g.waitInitialised(actCtx, name); err != nil {
+			g.fail("initialise a joined worker", err)
+		}
+		if i >= g.p.NodeTerminations || !sleep(waitCtx, nodeChurnPause) {
 			continue
 		}
-		g.terminate(ctx, name)
+		g.terminate(actCtx, name)
 	}
+}
+
+// waitInitialised waits for a joined Node's ProviderID and for the
+// uninitialized taint to be gone.
+func (g *Generator) waitInitialised(ctx context.Context, name string) error {
+	var last *corev1.Node
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		n, err := g.c.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		last = n
+		for _, t := range n.Spec.Taints {
+			if t.Key == uninitializedTaint {
+				return false, nil
+			}
+		}
+		return n.Spec.ProviderID != "", nil
+	})
+	if err != nil && last != nil {
+		return fmt.Errorf("Node %s not initialised in 2m (ProviderID %q, taints %v): %w", name, last.Spec.ProviderID, last.Spec.Taints, err)
+	}
+	return err
 }
 
 func (g *Generator) terminate(ctx context.Context, name string) {

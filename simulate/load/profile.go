@@ -15,9 +15,10 @@ type Profile struct {
 	// ChurnEvery: at this interval one churn Service is created, the
 	// previous one updated and the one before deleted (0 = no churn).
 	ChurnEvery time.Duration `json:"churnEvery"`
-	// NodeJoins workers join during the run; NodeTerminations of them have
-	// their instance terminated in the cloud afterwards, which the
-	// cloud-node-lifecycle controller must notice.
+	// NodeJoins workers join during the run (with more than one, the last
+	// after the hand-off); NodeTerminations of them have their instance
+	// terminated in the cloud afterwards, which the cloud-node-lifecycle
+	// controller must notice.
 	NodeJoins        int `json:"nodeJoins"`
 	NodeTerminations int `json:"nodeTerminations"`
 	// APIQPS is requests per second, three reads to one write.
@@ -29,8 +30,8 @@ type Profile struct {
 var Profiles = map[string]Profile{
 	"none":     {Name: "none"},
 	"light":    {Name: "light", Services: 1, ChurnEvery: time.Minute, APIQPS: 5},
-	"moderate": {Name: "moderate", Services: 2, ChurnEvery: 20 * time.Second, NodeJoins: 1, NodeTerminations: 1, APIQPS: 20},
-	"heavy":    {Name: "heavy", Services: 4, ChurnEvery: 5 * time.Second, NodeJoins: 2, NodeTerminations: 2, APIQPS: 60},
+	"moderate": {Name: "moderate", Services: 2, ChurnEvery: 20 * time.Second, NodeJoins: 2, NodeTerminations: 1, APIQPS: 20},
+	"heavy":    {Name: "heavy", Services: 4, ChurnEvery: 5 * time.Second, NodeJoins: 3, NodeTerminations: 2, APIQPS: 60},
 }
 
 // Names lists the profiles.

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
@@ -103,7 +106,8 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if url, err := cloudcluster.URL(p.Spec.Cluster); err == nil {
 		cloud = api.NewClient(url, "handover-load")
 	}
-	lo := load.Options{Client: env.Client, Cluster: env.Cluster, Cloud: cloud, Timeline: tl, Logger: logger}
+	lo := load.Options{Client: env.Client, Cluster: env.Cluster, Cloud: cloud, Timeline: tl, Logger: logger,
+		HandedOff: handedOff(env.Client, env.Spec.LeaderName)}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return fmt.Errorf("preparing the load: %w", err)
 	}
@@ -178,4 +182,23 @@ func buildImages(ctx context.Context, logger log.Logger, source string, versions
 	}
 	_, err = b.Build(ctx, versions)
 	return err
+}
+
+// handedOff waits until the migration lease is held by the
+// cloud-controller-manager's leader (the same identity holds both).
+func handedOff(c kubernetes.Interface, leaderName string) func(context.Context) bool {
+	holder := func(ctx context.Context, name string) string {
+		l, err := c.CoordinationV1().Leases("kube-system").Get(ctx, name, metav1.GetOptions{})
+		if err != nil || l.Spec.HolderIdentity == nil {
+			return ""
+		}
+		return *l.Spec.HolderIdentity
+	}
+	return func(ctx context.Context) bool {
+		err := wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+			h := holder(ctx, leaderName)
+			return h != "" && h == holder(ctx, "cloud-controller-manager"), nil
+		})
+		return err == nil
+	}
 }
