@@ -31,9 +31,9 @@ Cluster logs are collected into --out/logs when anything failed. The cluster
 is deleted afterwards (also on Ctrl-C) unless --keep.
 
 Load profiles: ` + strings.Join(load.Names(), ", ") + ` (moderate fits a 2-core machine).
-Faults: ` + strings.Join(faults.Names(), ", ") + `; a fault fires at the hand-off (both managers
-have a leader and the migration lease is held), or at a step given in a
-rehearsal file.
+Faults: ` + strings.Join(faults.Names(), ", ") + `.
+A fault fires at the hand-off (both managers have a leader and the migration
+lease is held), or at a step given in a rehearsal file.
 
 A rehearsal file (--config) sets the same fields in YAML and is validated in
 full before anything runs:
