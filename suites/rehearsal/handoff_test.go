@@ -1,0 +1,47 @@
+package rehearsal
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	coordv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/fake"
+)
+
+func lease(name, holder string) *coordv1.Lease {
+	return &coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: name}, Spec: coordv1.LeaseSpec{HolderIdentity: &holder}}
+}
+
+func TestHandedOffWhenTheCCMLeaderHoldsTheMigrationLease(t *testing.T) {
+	c := fake.NewSimpleClientset(lease("m", "cp1_a"), lease("kube-controller-manager", "cp1_a"), lease("cloud-controller-manager", "cp4_b"))
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	if handedOff(c, "m")(ctx) {
+		t.Fatal("handed off while kube-controller-manager holds the migration lease")
+	}
+	if _, err := c.CoordinationV1().Leases("kube-system").Update(context.Background(), lease("m", "cp4_b"), metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel2()
+	if !handedOff(c, "m")(ctx2) {
+		t.Fatal("not handed off though the CCM's leader holds the migration lease")
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	c := Default()
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Load.Name != "moderate" || p.Fault.Active() || len(p.Procedures) != 1 || p.Topology.ControlPlanes != 3 || p.Topology.Workers != 2 {
+		t.Fatalf("default plan %s", p)
+	}
+	c.Rollback = true
+	if p, err = c.Validate(); err != nil || len(p.Procedures) != 2 {
+		t.Fatalf("a rollback rehearses the migration first: %v %v", p, err)
+	}
+}
