@@ -2,7 +2,8 @@ package migrate
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -37,12 +38,7 @@ const (
 
 // MistakeNames lists the mistakes.
 func MistakeNames() []string {
-	var out []string
-	for n := range Mistakes {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(Mistakes))
 }
 
 func (s Spec) validMistake() error {

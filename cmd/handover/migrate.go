@@ -10,6 +10,7 @@ import (
 
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/verify/observe"
+	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -158,11 +159,7 @@ func runObserved(cmd *cobra.Command, env *migrate.Env, ps []*migrate.Procedure, 
 	if err := tl.Close(); err != nil {
 		return err
 	}
-	evs, err := timeline.ReadFile(timelinePath)
-	if err != nil {
-		return err
-	}
-	repErr := writeReports(cmd, reportDir, evs)
+	_, repErr := reports.Conclude(timelinePath, reportDir, cmd.OutOrStdout())
 	if runErr != nil {
 		return runErr
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/verify/observe"
+	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -57,12 +57,8 @@ as by ` + "`handover report`" + `. --procedure picks which controllers count as 
 			if err := tl.Close(); err != nil {
 				return err
 			}
-			evs, err := timeline.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d events recorded\n", len(evs))
-			return writeReports(cmd, out, evs)
+			_, err = reports.Conclude(path, out, cmd.OutOrStdout())
+			return err
 		},
 	}
 	f.add(c.Flags())

@@ -2,7 +2,8 @@ package faults
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -22,11 +23,11 @@ const (
 )
 
 var defaults = map[string]Spec{
-	None:          {Name: None},
-	LeaderKill:    {Name: LeaderKill, Delay: 5 * time.Second},
-	CPNodeStop:    {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
-	CloudThrottle: {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second},
-	CloudOutage:   {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second},
+	None:           {Name: None},
+	LeaderKill:     {Name: LeaderKill, Delay: 5 * time.Second},
+	CPNodeStop:     {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
+	CloudThrottle:  {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second},
+	CloudOutage:    {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second},
 	ServiceDelete:  {Name: ServiceDelete, Delay: 5 * time.Second},
 	NodeReregister: {Name: NodeReregister, Delay: 5 * time.Second},
 }
@@ -45,12 +46,7 @@ type Spec struct {
 
 // Names lists the faults.
 func Names() []string {
-	var out []string
-	for n := range defaults {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(defaults))
 }
 
 // Lookup is a fault with its default schedule.

@@ -2,7 +2,8 @@ package load
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -36,12 +37,7 @@ var Profiles = map[string]Profile{
 
 // Names lists the profiles.
 func Names() []string {
-	var out []string
-	for n := range Profiles {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(Profiles))
 }
 
 // Lookup finds a profile by name.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -44,7 +45,7 @@ type Result struct {
 
 // ErrChecksFailed is returned (wrapped) when the rehearsal ran and a check
 // failed.
-var ErrChecksFailed = errors.New("checks failed")
+var ErrChecksFailed = reports.ErrChecksFailed
 
 // Run rehearses the plan: it builds what images are missing, creates the
 // cluster, prepares and starts the load, observes, runs the procedures with
@@ -129,16 +130,11 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if err := tl.Close(); err != nil {
 		return err
 	}
-	evs, err := timeline.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	r := reports.New(reports.TitleFor(evs), evs, reports.ConfigFor(evs))
-	res.Report = &r
-	if err := reports.WriteAll(p.Config.Out, r); err != nil {
-		return err
-	}
-	return errors.Join(runErr, faultErr, verdict(logger, r, p.Config.Out))
+	var verdict strings.Builder
+	r, repErr := reports.Conclude(path, p.Config.Out, &verdict)
+	res.Report = r
+	logger.V(0).Info(strings.TrimSuffix(verdict.String(), "\n"))
+	return errors.Join(runErr, faultErr, repErr)
 }
 
 func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate.Env) error {
@@ -146,23 +142,6 @@ func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate
 		if err := migrate.Run(ctx, pr, env, migrate.RunOptions{}); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// verdict prints each failed check and the count.
-func verdict(logger log.Logger, r reports.Report, dir string) error {
-	failed := 0
-	for _, res := range r.Results {
-		if !res.Passed {
-			failed++
-			logger.V(0).Infof("FAIL %s %s: %s", res.Check, res.Subject, res.Violations[0].Message)
-		}
-	}
-	logger.V(0).Infof("%d checks, %d failed; reports in %s (%s, %s, %s)", len(r.Results), failed, dir,
-		reports.JUnitFile, reports.MarkdownFile, reports.HTMLFile)
-	if failed > 0 {
-		return fmt.Errorf("%d of %d %w (see %s)", failed, len(r.Results), ErrChecksFailed, filepath.Join(dir, reports.MarkdownFile))
 	}
 	return nil
 }

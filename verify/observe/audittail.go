@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
@@ -20,14 +19,9 @@ import (
 func (ob *Observer) followAudit(ctx context.Context) {
 	tails := map[string]*auditTail{}
 	first := true
-	var nodes []string
-	refreshed := time.Time{}
+	nodes := ob.controlPlaneList()
 	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
-		if time.Since(refreshed) > 3*time.Second {
-			nodes = ob.controlPlanes()
-			refreshed = time.Now()
-		}
-		for _, n := range nodes {
+		for _, n := range nodes() {
 			t := tails[n]
 			if t == nil {
 				t = &auditTail{node: n, fromEnd: first}

@@ -25,21 +25,22 @@ var checkLine = regexp.MustCompile(`^\[\+\]([a-z0-9-]+) ok`)
 // pollHealth asks every manager on every control plane, in parallel, which
 // controllers it has started.
 func (ob *Observer) pollHealth(ctx context.Context) {
-	clients := &nodeClients{byNode: map[string]*http.Client{}}
-	var nodes []string
-	refreshed := time.Time{}
-	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
-		if time.Since(refreshed) > 3*time.Second {
-			nodes = ob.controlPlanes()
-			refreshed = time.Now()
-		}
+	ob.pollManagers(ctx, ob.o.HealthEvery, &nodeClients{byNode: map[string]*http.Client{}}, ob.sample)
+}
+
+// pollManagers samples every manager on every control plane, in parallel,
+// at each tick.
+func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, clients *nodeClients,
+	sample func(context.Context, *nodeClients, string, string) timeline.Event) {
+	nodes := ob.controlPlaneList()
+	every(ctx, d, func(ctx context.Context) {
 		var wg sync.WaitGroup
-		for _, n := range nodes {
+		for _, n := range nodes() {
 			for comp := range managerPorts {
 				wg.Add(1)
 				go func(node, comp string) {
 					defer wg.Done()
-					if e := ob.sample(ctx, clients, node, comp); ctx.Err() == nil {
+					if e := sample(ctx, clients, node, comp); ctx.Err() == nil {
 						ob.emit(e)
 					}
 				}(n, comp)
@@ -47,6 +48,19 @@ func (ob *Observer) pollHealth(ctx context.Context) {
 		}
 		wg.Wait()
 	})
+}
+
+// controlPlaneList returns the control planes, re-listed at most every 3 s
+// (nodes join and go during a migration).
+func (ob *Observer) controlPlaneList() func() []string {
+	var nodes []string
+	var refreshed time.Time
+	return func() []string {
+		if time.Since(refreshed) > 3*time.Second {
+			nodes, refreshed = ob.controlPlanes(), time.Now()
+		}
+		return nodes
+	}
 }
 
 func (ob *Observer) controlPlanes() []string {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/handover-sh/handover/verify/timeline"
@@ -29,28 +28,7 @@ var metricControllers = map[string]string{
 // which leases it says it leads (leader_election_master_status). It is a
 // second account of the managers' activity, independent of /healthz.
 func (ob *Observer) pollMetrics(ctx context.Context) {
-	clients := &nodeClients{byNode: map[string]*http.Client{}, cert: ob.clientCert()}
-	var nodes []string
-	refreshed := time.Time{}
-	every(ctx, ob.o.MetricsEvery, func(ctx context.Context) {
-		if time.Since(refreshed) > 3*time.Second {
-			nodes = ob.controlPlanes()
-			refreshed = time.Now()
-		}
-		var wg sync.WaitGroup
-		for _, n := range nodes {
-			for comp := range managerPorts {
-				wg.Add(1)
-				go func(node, comp string) {
-					defer wg.Done()
-					if e := ob.scrape(ctx, clients, node, comp); ctx.Err() == nil {
-						ob.emit(e)
-					}
-				}(n, comp)
-			}
-		}
-		wg.Wait()
-	})
+	ob.pollManagers(ctx, ob.o.MetricsEvery, &nodeClients{byNode: map[string]*http.Client{}, cert: ob.clientCert()}, ob.scrape)
 }
 
 // clientCert is the observer's client certificate, which the managers'

@@ -1,0 +1,39 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// ErrChecksFailed is returned (wrapped) by Conclude when a check failed.
+var ErrChecksFailed = errors.New("checks failed")
+
+// Conclude reads a finished timeline, checks it, writes every report into
+// dir and tells w the verdict: each failed check, then the count. The error
+// wraps ErrChecksFailed when a check failed.
+func Conclude(timelinePath, dir string, w io.Writer) (*Report, error) {
+	evs, err := timeline.ReadFile(timelinePath)
+	if err != nil {
+		return nil, err
+	}
+	r := New(TitleFor(evs), evs, ConfigFor(evs))
+	if err := WriteAll(dir, r); err != nil {
+		return &r, err
+	}
+	failed := 0
+	for _, res := range r.Results {
+		if !res.Passed {
+			failed++
+			fmt.Fprintf(w, "FAIL %s %s: %s\n", res.Check, res.Subject, res.Violations[0].Message)
+		}
+	}
+	fmt.Fprintf(w, "%d checks, %d failed; reports in %s (%s, %s, %s)\n", len(r.Results), failed, dir, JUnitFile, MarkdownFile, HTMLFile)
+	if failed > 0 {
+		return &r, fmt.Errorf("%d of %d %w (see %s)", failed, len(r.Results), ErrChecksFailed, filepath.Join(dir, MarkdownFile))
+	}
+	return &r, nil
+}
