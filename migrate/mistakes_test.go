@@ -10,7 +10,7 @@ import (
 // the ones a static look at the configurations can see.
 func TestMistakesInPlanAndLint(t *testing.T) {
 	caughtByLint := map[string]bool{
-		MistakeCCMWithoutLM:      true, // both sides are linted together: both would run the controllers
+		MistakeCCMWithoutLM:      true,  // both sides are linted together: both would run the controllers
 		MistakeNoLeaseRBAC:       false, // RBAC is a property of the cluster: the runtime SubjectAccessReview sees it
 		MistakeN1KCMWithLM:       true,
 		MistakeNoCCM:             false,

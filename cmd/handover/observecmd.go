@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
