@@ -30,6 +30,11 @@ var _ = BeforeSuite(func() {
 	if testing.Short() {
 		Skip("rehearsal suites skipped in -short mode")
 	}
+	// Every spec is a rehearsal of minutes: run them by label only
+	// (make smoke, make suites), never by accident in `go test ./...`.
+	if GinkgoLabelFilter() == "" && os.Getenv("HANDOVER_SUITES") != "all" {
+		Skip("SKIPPING rehearsal suites: pick them by label (make smoke; make suites SUITE_LABELS=...; go test ./suites/ -ginkgo.label-filter=smoke), or HANDOVER_SUITES=all for every one")
+	}
 	if !host.DockerReachable(context.Background()) {
 		if os.Getenv("HANDOVER_REQUIRE_INTEGRATION") == "1" {
 			Fail("rehearsals required but Docker is not reachable (run `handover host prepare`)")

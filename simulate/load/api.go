@@ -43,7 +43,7 @@ func (g *Generator) apiLoad(ctx context.Context) {
 		}
 		g.count(&g.sum.APIRequests)
 		if err != nil {
-			g.fail("API request", err)
+			g.count(&g.sum.APIErrors)
 		}
 	}
 }

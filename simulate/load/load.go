@@ -36,10 +36,21 @@ type Options struct {
 type Summary struct {
 	Profile                                           string
 	ServicesCreated, ServicesUpdated, ServicesDeleted int
-	APIRequests, NodesJoined, NodesTerminated         int
-	// Failures are the first of the load's own failed actions.
+	APIRequests, APIErrors, NodesJoined, NodesTerminated int
+	// Failures are the first of the load's own failed actions (Service
+	// and node churn; API errors are only counted: the availability checks
+	// judge the API).
 	Failures []string
 	Failed   int
+}
+
+// Err says whether the load did all it set out to: a rehearsal whose load
+// failed did not rehearse what it claims.
+func (s Summary) Err() error {
+	if s.Failed == 0 {
+		return nil
+	}
+	return fmt.Errorf("the load failed %d action(s), first: %s", s.Failed, s.Failures[0])
 }
 
 // Generator runs a profile until Stop.
@@ -127,7 +138,7 @@ func (g *Generator) Stop() Summary {
 	g.emit(timeline.Event{Kind: timeline.LoadStop, Attrs: map[string]string{
 		"profile": g.p.Name, "servicesCreated": strconv.Itoa(g.sum.ServicesCreated), "servicesUpdated": strconv.Itoa(g.sum.ServicesUpdated),
 		"servicesDeleted": strconv.Itoa(g.sum.ServicesDeleted), "apiRequests": strconv.Itoa(g.sum.APIRequests),
-		"nodesJoined": strconv.Itoa(g.sum.NodesJoined), "nodesTerminated": strconv.Itoa(g.sum.NodesTerminated), "failed": strconv.Itoa(g.sum.Failed)}})
+		"apiErrors": strconv.Itoa(g.sum.APIErrors), "nodesJoined": strconv.Itoa(g.sum.NodesJoined), "nodesTerminated": strconv.Itoa(g.sum.NodesTerminated), "failed": strconv.Itoa(g.sum.Failed)}})
 	return g.sum
 }
 
@@ -159,8 +170,12 @@ func (g *Generator) emit(e timeline.Event) {
 	}
 }
 
-// String is a one-line account of the load.
+// String is an account of the load: a line, then each failed action.
 func (s Summary) String() string {
-	return fmt.Sprintf("load %s: %d Services created, %d updated, %d deleted; %d API requests; %d workers joined, %d instances terminated; %d failed actions",
-		s.Profile, s.ServicesCreated, s.ServicesUpdated, s.ServicesDeleted, s.APIRequests, s.NodesJoined, s.NodesTerminated, s.Failed)
+	out := fmt.Sprintf("load %s: %d Services created, %d updated, %d deleted; %d API requests (%d errors); %d workers joined, %d instances terminated; %d failed actions",
+		s.Profile, s.ServicesCreated, s.ServicesUpdated, s.ServicesDeleted, s.APIRequests, s.APIErrors, s.NodesJoined, s.NodesTerminated, s.Failed)
+	for _, f := range s.Failures {
+		out += "\n   " + f
+	}
+	return out
 }

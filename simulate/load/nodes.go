@@ -37,7 +37,7 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		} else if !sleep(waitCtx, nodeChurnPause) {
 			return
 		}
-		name, err := g.o.Cluster.AddNode(actCtx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker})
+		name, err := g.o.Cluster.AddNode(actCtx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker, Kubernetes: g.workerVersion(actCtx)})
 		if err != nil {
 			if actCtx.Err() == nil {
 				g.fail("join a worker", err)
@@ -53,6 +53,17 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		}
 		g.terminate(actCtx, name)
 	}
+}
+
+// workerVersion is the kubelet version of the cluster's own workers: a new
+// worker is of the version the workers are, whatever the control plane's
+// (kubelets may lag the API servers; a newer one may not lead them).
+func (g *Generator) workerVersion(ctx context.Context) string {
+	nodes, err := g.c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: backendLabel + "=true"})
+	if err != nil || len(nodes.Items) == 0 {
+		return ""
+	}
+	return nodes.Items[0].Status.NodeInfo.KubeletVersion
 }
 
 // waitInitialised waits for a joined Node's ProviderID and for the
@@ -85,8 +96,12 @@ func (g *Generator) terminate(ctx context.Context, name string) {
 	}
 	g.emit(timeline.Event{Kind: timeline.NodeRemove, Node: name, Message: "the load terminates its instance in the cloud"})
 	g.o.Logger.V(0).Infof(" • Load: terminating instance %s in the cloud", name)
-	if err := g.o.Cloud.TerminateInstance(ctx, name); err != nil {
-		g.fail("terminate an instance", err)
+	// The cloud API may fail a call now and then, as clouds do: retry.
+	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		return g.o.Cloud.TerminateInstance(ctx, name) == nil, nil
+	})
+	if err != nil {
+		g.fail("terminate an instance", fmt.Errorf("%s: %w", name, err))
 		return
 	}
 	g.count(&g.sum.NodesTerminated)

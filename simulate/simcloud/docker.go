@@ -50,13 +50,15 @@ func (d DockerInstances) List(ctx context.Context) ([]api.Instance, error) {
 	if len(ids) == 0 {
 		return []api.Instance{}, nil
 	}
+	// A node removed between the listing and the inspection makes docker
+	// inspect fail, yet print the others: they are the answer.
 	raw, err := kexec.Output(kexec.CommandContext(ctx, "docker", append([]string{"inspect"}, ids...)...))
-	if err != nil {
-		return nil, fmt.Errorf("inspecting node containers: %w", err)
-	}
 	var infos []containerInfo
-	if err := json.Unmarshal(raw, &infos); err != nil {
-		return nil, err
+	if jerr := json.Unmarshal(raw, &infos); jerr != nil {
+		if err == nil {
+			err = jerr
+		}
+		return nil, fmt.Errorf("inspecting node containers: %w", err)
 	}
 	out := []api.Instance{}
 	for _, c := range infos {

@@ -134,7 +134,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	r, repErr := reports.Conclude(path, p.Config.Out, &verdict)
 	res.Report = r
 	logger.V(0).Info(strings.TrimSuffix(verdict.String(), "\n"))
-	return errors.Join(runErr, faultErr, repErr)
+	return errors.Join(runErr, faultErr, res.Load.Err(), repErr)
 }
 
 func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate.Env) error {
