@@ -34,8 +34,8 @@ type Options struct {
 
 // Summary counts what the load did.
 type Summary struct {
-	Profile                                           string
-	ServicesCreated, ServicesUpdated, ServicesDeleted int
+	Profile                                              string
+	ServicesCreated, ServicesUpdated, ServicesDeleted    int
 	APIRequests, APIErrors, NodesJoined, NodesTerminated int
 	// Failures are the first of the load's own failed actions (Service
 	// and node churn; API errors are only counted: the availability checks
