@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/kind/pkg/log"
 )
 
@@ -54,5 +57,25 @@ func TestServiceChurnAndAPILoad(t *testing.T) {
 	}
 	if !strings.Contains(s.String(), "Services created") {
 		t.Fatal(s.String())
+	}
+}
+
+// A transient API failure (an etcd member leaving times a request out) is
+// retried, not a failed action.
+func TestChurnRetriesTransientErrors(t *testing.T) {
+	c := fake.NewSimpleClientset()
+	failed := false
+	c.PrependReactor("delete", "services", func(k8stesting.Action) (bool, runtime.Object, error) {
+		if !failed {
+			failed = true
+			return true, nil, apierrors.NewTimeoutError("etcdserver: request timed out", 1)
+		}
+		return false, nil, nil
+	})
+	g := Start(context.Background(), Options{Client: c, Logger: log.NoopLogger{}}, Profile{Name: "t", ChurnEvery: 20 * time.Millisecond})
+	time.Sleep(1500 * time.Millisecond)
+	s := g.Stop()
+	if !failed || s.Failed != 0 || s.APIErrors < 1 || s.ServicesDeleted < 1 || s.Err() != nil {
+		t.Fatalf("summary %+v", s)
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // churnServices creates, updates and deletes LoadBalancer Services: each
@@ -26,28 +28,54 @@ func (g *Generator) churnServices(ctx context.Context) {
 		case <-t.C:
 		}
 		svcs := g.c.CoreV1().Services(Namespace)
-		if _, err := svcs.Create(ctx, lbService(churnName(n)), metav1.CreateOptions{}); err != nil {
-			g.fail("create Service", err)
-		} else {
-			g.count(&g.sum.ServicesCreated)
-		}
+		g.retry(ctx, "create Service", &g.sum.ServicesCreated, func(ctx context.Context) error {
+			_, err := svcs.Create(ctx, lbService(churnName(n)), metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				return nil // an earlier try went through
+			}
+			return err
+		})
 		if n >= 1 {
 			patch := []byte(`{"metadata":{"annotations":{"handover.sh/generation":"` + strconv.Itoa(n) + `"}}}`)
-			if _, err := svcs.Patch(ctx, churnName(n-1), types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-				g.fail("update Service", err)
-			} else {
-				g.count(&g.sum.ServicesUpdated)
-			}
+			g.retry(ctx, "update Service", &g.sum.ServicesUpdated, func(ctx context.Context) error {
+				_, err := svcs.Patch(ctx, churnName(n-1), types.MergePatchType, patch, metav1.PatchOptions{})
+				return err
+			})
 		}
 		if n >= 2 {
-			if err := svcs.Delete(ctx, churnName(n-2), metav1.DeleteOptions{}); err != nil {
-				g.fail("delete Service", err)
-			} else {
-				g.count(&g.sum.ServicesDeleted)
-			}
+			g.retry(ctx, "delete Service", &g.sum.ServicesDeleted, func(ctx context.Context) error {
+				err := svcs.Delete(ctx, churnName(n-2), metav1.DeleteOptions{})
+				if apierrors.IsNotFound(err) {
+					return nil // an earlier try went through
+				}
+				return err
+			})
 		}
 	}
 }
+
+// retry does an action until it succeeds, as a controller would through
+// the API's transient failures during a migration (an etcd member leaving
+// times requests out); each failed try counts as an API error.
+func (g *Generator) retry(ctx context.Context, what string, done *int, do func(context.Context) error) {
+	var last error
+	err := wait.PollUntilContextTimeout(ctx, time.Second, actionRetry, true, func(ctx context.Context) (bool, error) {
+		if last = do(ctx); last != nil {
+			g.count(&g.sum.APIErrors)
+			return false, nil
+		}
+		return true, nil
+	})
+	switch {
+	case err == nil:
+		g.count(done)
+	case ctx.Err() == nil:
+		g.fail(what, fmt.Errorf("%w (for %s)", last, actionRetry))
+	}
+}
+
+// actionRetry bounds the retries of one load action.
+const actionRetry = 30 * time.Second
 
 func churnName(n int) string { return fmt.Sprintf("churn-%d", n) }
 
