@@ -84,6 +84,9 @@ func (s Spec) Validate(steps []string) error {
 func (s Spec) Active() bool { return s.Name != "" && s.Name != None }
 
 func (s Spec) String() string {
+	if !s.Active() {
+		return None
+	}
 	when := "at the hand-off"
 	if s.Step != "" {
 		when = "at step " + s.Step
