@@ -37,62 +37,58 @@ func (in *Injector) leaderKill(ctx context.Context) (string, error) {
 }
 
 // nodeStop stops the control-plane node of the migration lease's holder
-// (docker stop: its processes get SIGTERM, then SIGKILL) and starts it
-// again after the fault's duration. Its own probes do not count meanwhile;
-// the cluster's must carry on through the other control planes.
+// and lets it go on after the fault's duration. It freezes the node (docker
+// pause: every process in it stopped at once, its address kept, connections
+// to it hanging as to a machine that lost power) rather than stopping the
+// container: Docker gives a stopped container's address to the next one
+// started (a load balancer, under Service churn), and a kind node does not
+// survive a new address (etcd and its certificates are bound to it). A
+// resumed leader whose lease has expired must notice before it acts.
 func (in *Injector) nodeStop(ctx context.Context) (string, error) {
 	id, err := in.holder(ctx, in.o.LeaderName)
 	if err != nil || id == "" {
 		return "", fmt.Errorf("no holder of the migration lease %s: %v", in.o.LeaderName, err)
 	}
 	node, _, _ := strings.Cut(id, "_")
-	ip, err := containerIP(ctx, node)
-	if err != nil {
-		return node, err
-	}
 	in.started(node, fmt.Sprintf("stopping control plane %s (holder of %s) for %s", node, in.o.LeaderName, in.s.Duration))
 	in.emit(timeline.Event{Kind: timeline.NodeDisruptStart, Node: node, Message: "fault " + CPNodeStop})
 	defer in.emit(timeline.Event{Kind: timeline.NodeDisruptEnd, Node: node})
-	if err := kexec.CommandContext(ctx, "docker", "stop", "-t", "10", node).Run(); err != nil {
+	if err := kexec.CommandContext(ctx, "docker", "pause", node).Run(); err != nil {
 		return node, fmt.Errorf("stopping %s: %w", node, err)
 	}
 	sleep(ctx, in.s.Duration)
-	// Start it even when the run is being cut short: a stopped control
+	// Resume it even when the run is being cut short: a stopped control
 	// plane must not be left behind.
-	if err := kexec.CommandContext(context.Background(), "docker", "start", node).Run(); err != nil {
-		return node, fmt.Errorf("starting %s again: %w", node, err)
-	}
-	if now, err := containerIP(context.Background(), node); err != nil || now != ip {
-		return node, fmt.Errorf("%s came back with address %q instead of %s (Docker gave its address away while it was stopped): %v", node, now, ip, err)
+	if err := kexec.CommandContext(context.Background(), "docker", "unpause", node).Run(); err != nil {
+		return node, fmt.Errorf("resuming %s: %w", node, err)
 	}
 	return node, in.waitReady(ctx, node)
 }
 
+// waitReady waits until the node's kubelet renewed its lease after the
+// resume and the Node is Ready.
 func (in *Injector) waitReady(ctx context.Context, node string) error {
+	resumed := time.Now()
 	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		l, err := in.o.Client.CoordinationV1().Leases("kube-node-lease").Get(ctx, node, metav1.GetOptions{})
+		if err != nil || l.Spec.RenewTime == nil || l.Spec.RenewTime.Time.Before(resumed) {
+			return false, nil
+		}
 		n, err := in.o.Client.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			return false, nil
 		}
 		for _, c := range n.Status.Conditions {
 			if c.Type == corev1.NodeReady {
-				return c.Status == corev1.ConditionTrue && c.LastTransitionTime.After(time.Now().Add(-3*time.Minute)), nil
+				return c.Status == corev1.ConditionTrue, nil
 			}
 		}
 		return false, nil
 	})
 	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("%s not Ready again within 3m of its restart: %w", node, err)
+		return fmt.Errorf("%s not back (lease renewed, Ready) within 3m of its resume: %w", node, err)
 	}
 	return nil
-}
-
-func containerIP(ctx context.Context, name string) (string, error) {
-	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}", name))
-	if err != nil {
-		return "", fmt.Errorf("inspecting %s: %w", name, err)
-	}
-	return strings.TrimSpace(string(out)), nil
 }
 
 // cloudThrottle makes the cloud API slow, rate-limited and failing for the
