@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -42,7 +43,7 @@ func newHandle(name string, logger log.Logger) *Cluster {
 
 // Nodes lists the cluster's Kubernetes node containers (not the balancer).
 func (c *Cluster) Nodes() ([]nodes.Node, error) {
-	all, err := c.provider.ListInternalNodes(c.Name)
+	all, err := retryListing(func() ([]nodes.Node, error) { return c.provider.ListInternalNodes(c.Name) })
 	if err != nil {
 		return nil, err
 	}
@@ -52,29 +53,53 @@ func (c *Cluster) Nodes() ([]nodes.Node, error) {
 
 // ControlPlanes lists control-plane nodes, sorted by name.
 func (c *Cluster) ControlPlanes() ([]nodes.Node, error) {
-	all, err := c.provider.ListNodes(c.Name)
-	if err != nil {
-		return nil, err
-	}
-	return nodeutils.ControlPlaneNodes(all)
+	return retryListing(func() ([]nodes.Node, error) {
+		all, err := c.provider.ListNodes(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		return nodeutils.ControlPlaneNodes(all)
+	})
 }
 
 // Workers are the cluster's worker nodes.
 func (c *Cluster) Workers() ([]nodes.Node, error) {
-	all, err := c.provider.ListNodes(c.Name)
-	if err != nil {
-		return nil, err
+	return retryListing(func() ([]nodes.Node, error) {
+		all, err := c.provider.ListNodes(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		return nodeutils.SelectNodesByRole(all, RoleWorker)
+	})
+}
+
+// retryListing retries a listing that reads each node's role: a node
+// added or removed at that moment (nodes come and go during a migration
+// under load) fails the read of its role once.
+func retryListing(list func() ([]nodes.Node, error)) ([]nodes.Node, error) {
+	var ns []nodes.Node
+	var err error
+	for try := 0; try < 5; try++ {
+		if ns, err = list(); err == nil {
+			return ns, nil
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
-	return nodeutils.SelectNodesByRole(all, RoleWorker)
+	return nil, err
 }
 
 // balancer returns the control-plane balancer container, or nil.
 func (c *Cluster) balancer() (nodes.Node, error) {
-	all, err := c.provider.ListNodes(c.Name)
-	if err != nil {
+	var lb nodes.Node
+	_, err := retryListing(func() ([]nodes.Node, error) {
+		all, err := c.provider.ListNodes(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		lb, err = nodeutils.ExternalLoadBalancerNode(all)
 		return nil, err
-	}
-	return nodeutils.ExternalLoadBalancerNode(all)
+	})
+	return lb, err
 }
 
 // node finds a node container by name.
