@@ -26,6 +26,15 @@ var _ = Describe("faults at the hand-off", Label("faults"), func() {
 		Entry(faults.CloudOutage, faults.CloudOutage, NodeTimeout(30*time.Minute)),
 	)
 
+	// After the migration the lease holder is the cloud-controller-manager:
+	// killed, another one takes over within the coverage threshold (the
+	// clean counterpart of negative case 3).
+	It(faults.LeaderKill+" after the procedure", func(ctx context.Context) {
+		c := rehearsal.Default()
+		c.Faults.Name, c.Faults.Step = faults.LeaderKill, faults.AfterProcedure
+		rehearse(ctx, "fault-"+faults.LeaderKill+"-after", c)
+	}, NodeTimeout(30*time.Minute))
+
 	// A frozen leader is the one fault leader election does not survive
 	// cleanly: client-go's leader election has no fencing, so the
 	// kube-controller-manager frozen past its lease resumes and runs its

@@ -33,7 +33,8 @@ is deleted afterwards (also on Ctrl-C) unless --keep.
 Load profiles: ` + strings.Join(load.Names(), ", ") + ` (moderate fits a 2-core machine).
 Faults: ` + strings.Join(faults.Names(), ", ") + `.
 A fault fires at the hand-off (both managers have a leader and the migration
-lease is held), or at a step given in a rehearsal file.
+lease is held), or at a step given in a rehearsal file, or with step "after"
+once the procedure has ended (the rehearsal then observes a minute more).
 
 A rehearsal file (--config) sets the same fields in YAML and is validated in
 full before anything runs:

@@ -32,6 +32,7 @@ func TestValidate(t *testing.T) {
 		{Spec{Name: CPNodeStop}, "needs a duration"},
 		{Spec{Name: LeaderKill, Delay: -time.Second}, "must not be negative"},
 		{Spec{Name: LeaderKill, Step: "b"}, ""},
+		{Spec{Name: LeaderKill, Step: AfterProcedure}, ""},
 		{Spec{Name: None}, ""},
 	} {
 		err := tc.s.Validate(steps)
@@ -92,6 +93,41 @@ func TestCloudThrottleFiresAtItsStepAndIsUndone(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), timeline.FaultStart) {
 		t.Fatal("fault not announced on the timeline")
+	}
+}
+
+// A fault scheduled after the procedure waits for it, whatever steps
+// start, and ProcedureEnded returns once it has fired.
+func TestAFaultAfterTheProcedureWaitsForItsEnd(t *testing.T) {
+	var mu sync.Mutex
+	puts := 0
+	cloud := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		puts++
+		mu.Unlock()
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer cloud.Close()
+	var buf bytes.Buffer
+	tl := timeline.NewWriter(&buf)
+	in := Start(context.Background(), Options{Cloud: api.NewClient(cloud.URL, "test"), Timeline: tl, Logger: log.NoopLogger{}},
+		Spec{Name: CloudOutage, Step: AfterProcedure, Duration: 10 * time.Millisecond})
+	in.aftermath = 0
+	_ = tl.Write(timeline.Event{Kind: timeline.StepStart, Step: AfterProcedure})
+	_ = tl.Write(timeline.Event{Kind: timeline.RunEnd})
+	time.Sleep(20 * time.Millisecond)
+	mu.Lock()
+	early := puts
+	mu.Unlock()
+	if early != 0 {
+		t.Fatal("fired before the procedure ended")
+	}
+	in.ProcedureEnded(context.Background())
+	if !strings.Contains(buf.String(), timeline.FaultEnd) {
+		t.Fatal("ProcedureEnded returned before the fault was over")
+	}
+	if err := in.Stop(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -33,15 +33,19 @@ type Injector struct {
 	s      Spec
 	cancel context.CancelFunc
 	done   chan struct{}
-	mu     sync.Mutex
-	fired  bool
-	err    error
+	// ended is closed when the procedure has ended (ProcedureEnded).
+	ended     chan struct{}
+	endOnce   sync.Once
+	aftermath time.Duration
+	mu        sync.Mutex
+	fired     bool
+	err       error
 }
 
 // Start arms the fault.
 func Start(ctx context.Context, o Options, s Spec) *Injector {
 	ctx, cancel := context.WithCancel(ctx)
-	in := &Injector{o: o, s: s, cancel: cancel, done: make(chan struct{})}
+	in := &Injector{o: o, s: s, cancel: cancel, done: make(chan struct{}), ended: make(chan struct{}), aftermath: Aftermath}
 	stepStarted := make(chan struct{})
 	if s.Step != "" {
 		var once sync.Once
@@ -57,14 +61,23 @@ func Start(ctx context.Context, o Options, s Spec) *Injector {
 			return
 		}
 		var err error
-		if s.Step != "" {
+		switch s.Step {
+		case "":
+			if err = in.waitHandOff(ctx); err != nil {
+				return
+			}
+		case AfterProcedure:
+			select {
+			case <-ctx.Done():
+				return
+			case <-in.ended:
+			}
+		default:
 			select {
 			case <-ctx.Done():
 				return
 			case <-stepStarted:
 			}
-		} else if err = in.waitHandOff(ctx); err != nil {
-			return
 		}
 		if !sleep(ctx, s.Delay) {
 			return
@@ -78,6 +91,23 @@ func Start(ctx context.Context, o Options, s Spec) *Injector {
 		in.mu.Unlock()
 	}()
 	return in
+}
+
+// ProcedureEnded says the procedure is over. A fault scheduled after it
+// fires now, and ProcedureEnded returns once it has and its Aftermath has
+// been observed; for any other fault it returns at once.
+func (in *Injector) ProcedureEnded(ctx context.Context) {
+	in.endOnce.Do(func() { close(in.ended) })
+	if !in.s.Active() || in.s.Step != AfterProcedure {
+		return
+	}
+	select {
+	case <-ctx.Done():
+		return
+	case <-in.done:
+	}
+	in.o.Logger.V(0).Infof(" • Fault %s: observing its aftermath for %s", in.s.Name, in.aftermath)
+	sleep(ctx, in.aftermath)
 }
 
 // Stop disarms the fault (a fault under way is cut short and undone) and

@@ -22,6 +22,17 @@ const (
 	NodeReregister = "node-reregister"
 )
 
+// AfterProcedure, as a fault's step, is the moment the procedure has
+// ended: the fault then tests what the migration left behind (a manager
+// that still competes for the migration lease, say), and the rehearsal
+// observes its Aftermath before it concludes.
+const AfterProcedure = "after"
+
+// Aftermath is how long a rehearsal goes on observing after a fault that
+// came after the procedure: longer than the coverage-gap threshold, so a
+// hand-off that never happens shows as a gap.
+const Aftermath = time.Minute
+
 var defaults = map[string]Spec{
 	None:           {Name: None},
 	LeaderKill:     {Name: LeaderKill, Delay: 5 * time.Second},
@@ -37,7 +48,7 @@ type Spec struct {
 	Name string `json:"name"`
 	// Step: the fault comes Delay after the runner starts this step. ""
 	// means at the hand-off: once both managers have a leader and the
-	// migration lease is held.
+	// migration lease is held; AfterProcedure, once the procedure ended.
 	Step  string        `json:"step,omitempty"`
 	Delay time.Duration `json:"delay,omitempty"`
 	// Duration a node stays stopped or the cloud misbehaves.
@@ -69,7 +80,7 @@ func (s Spec) Validate(steps []string) error {
 	if (s.Name == CPNodeStop || s.Name == CloudThrottle || s.Name == CloudOutage) && s.Duration == 0 {
 		return fmt.Errorf("fault %s needs a duration", s.Name)
 	}
-	if s.Step == "" {
+	if s.Step == "" || s.Step == AfterProcedure {
 		return nil
 	}
 	for _, st := range steps {
@@ -77,7 +88,7 @@ func (s Spec) Validate(steps []string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("fault %s: step %q is not a step of the procedure (%s)", s.Name, s.Step, strings.Join(steps, ", "))
+	return fmt.Errorf("fault %s: step %q is not a step of the procedure (%s) nor %q", s.Name, s.Step, strings.Join(steps, ", "), AfterProcedure)
 }
 
 // Active says whether the spec injects anything.
@@ -88,7 +99,11 @@ func (s Spec) String() string {
 		return None
 	}
 	when := "at the hand-off"
-	if s.Step != "" {
+	switch s.Step {
+	case "":
+	case AfterProcedure:
+		when = "after the procedure"
+	default:
 		when = "at step " + s.Step
 	}
 	if s.Delay > 0 {

@@ -120,6 +120,9 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	inj := faults.Start(ctx, faults.Options{Cluster: env.Cluster, Client: env.Client, Cloud: cloud, Timeline: tl, Logger: logger,
 		LeaderName: env.Spec.LeaderName}, p.Fault)
 	runErr := runProcedures(ctx, p.Procedures, env)
+	if runErr == nil {
+		inj.ProcedureEnded(ctx)
+	}
 	faultErr := inj.Stop()
 	res.Load = gen.Stop()
 	logger.V(0).Infof(" • %s", res.Load)
