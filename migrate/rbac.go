@@ -44,14 +44,14 @@ func migrationLeaseRule(leaderName string) rbacv1.PolicyRule {
 // grantLease adds the migration lease rule to a Role unless it has it. The
 // task doc's `--type=merge` patch would replace the Role's rules (and with
 // them the main lease); a JSON patch appends.
-func (e *Env) grantLease(ctx context.Context, role string) error {
+func (e *Env) grantLease(ctx context.Context, role, lease string) error {
 	r, err := e.Client.RbacV1().Roles("kube-system").Get(ctx, role, metav1.GetOptions{})
 	if err != nil {
 		return fmt.Errorf("role kube-system/%s: %w", role, err)
 	}
-	want := migrationLeaseRule(e.Spec.LeaderName)
+	want := migrationLeaseRule(lease)
 	for _, rule := range r.Rules {
-		if len(rule.ResourceNames) == 1 && rule.ResourceNames[0] == e.Spec.LeaderName {
+		if len(rule.ResourceNames) == 1 && rule.ResourceNames[0] == lease {
 			return nil
 		}
 	}
@@ -85,24 +85,34 @@ func grantStep(s Spec, ccmUser string) Step {
 	if s.mistaken(MistakeNoLeaseRBAC) {
 		return noCCMGrantStep(s)
 	}
+	plan := []Item{
+		{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
+		{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
+		{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+		{Kind: Note, Body: "The task doc's `kubectl patch --type=merge` replaces the Role's rules, dropping the main-lease rule; a JSON patch appends instead."},
+	}
+	if s.mistaken(MistakeLeaderNameDiffers) {
+		// Each manager may take the lease its own configuration names, as
+		// when the grants are written from each side's configuration.
+		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.ccmConfig().LeaderName) +
+			"   # DELIBERATE MISTAKE: the lease the cloud-controller-manager's configuration names"})
+	}
 	return Step{
 		Name:  "grant-migration-lease",
 		Title: "Grant both managers access to the migration lease " + s.LeaderName,
-		Plan: []Item{
-			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
-			{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
-			{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
-			{Kind: Note, Body: "The task doc's `kubectl patch --type=merge` replaces the Role's rules, dropping the main-lease rule; a JSON patch appends instead."},
-		},
-		Done: leaseGranted(ccmUser),
+		Plan:  plan,
+		Done:  leaseGranted(ccmUser),
 		Do: func(ctx context.Context, e *Env) error {
 			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {
 				return err
 			}
 			for _, role := range []string{kcmLeaderLockingRole, cloudcluster.CCMLeaderLockingRole} {
-				if err := e.grantLease(ctx, role); err != nil {
+				if err := e.grantLease(ctx, role, e.Spec.LeaderName); err != nil {
 					return err
 				}
+			}
+			if s.mistaken(MistakeLeaderNameDiffers) {
+				return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, s.ccmConfig().LeaderName)
 			}
 			return nil
 		},
@@ -130,7 +140,7 @@ func noCCMGrantStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {
 				return err
 			}
-			return e.grantLease(ctx, kcmLeaderLockingRole)
+			return e.grantLease(ctx, kcmLeaderLockingRole, e.Spec.LeaderName)
 		},
 		Wait: Wait{Name: "a SubjectAccessReview allows kube-controller-manager the lease", Timeout: 30 * time.Second, Until: kcmOnly},
 	}

@@ -111,7 +111,7 @@ func deployCCMStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole)
+			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, e.Spec.LeaderName)
 		},
 		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmServiceAccount)},
 	}
