@@ -3,6 +3,7 @@ package suites_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/suites/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
+	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // The negative catalog: the task doc done wrong on purpose, run for real
@@ -61,11 +63,15 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the
 	// hand-off either leaks or recreates its load balancer, or Kubernetes
-	// handles it; the spec records which, with the evidence.
+	// handles it; the spec records which, with the evidence. The Service
+	// goes 15 s after the last version-N control plane (the leases'
+	// holder) starts being removed: after its managers stop, before the
+	// migration lease expires, when no manager runs service-lb-controller.
 	It("7: a LoadBalancer Service deleted during the hand-off", func(ctx context.Context) {
 		c := negativeConfig()
-		c.Faults.Name = faults.ServiceDelete
+		c.Faults.Name, c.Faults.Step, c.Faults.Delay = faults.ServiceDelete, fmt.Sprintf("remove-n-control-plane-%d", c.ControlPlanes), "15s"
 		res := negative(ctx, "service-delete", c)
+		AddReportEntry("load balancer deleted by", lbDeletedBy(res))
 		if fs := failed(res, checks.LBIdentity); len(fs) > 0 {
 			AddReportEntry("outcome", "lb-identity fired: "+fs[0].Violations[0].Message)
 			return
@@ -102,6 +108,31 @@ func negative(ctx context.Context, name string, c rehearsal.Config) *rehearsal.R
 	}
 	Expect(res.Report).NotTo(BeNil(), "the rehearsal stopped before its checks: %v", err)
 	return res
+}
+
+// lbDeletedBy says which manager deleted the load balancer of the Service
+// the fault deleted, and when, from the timeline.
+func lbDeletedBy(res *rehearsal.Result) string {
+	events, err := timeline.ReadFile(filepath.Join(res.Dir, "timeline.jsonl"))
+	Expect(err).NotTo(HaveOccurred())
+	var service, lb string
+	var deleted time.Time
+	for _, e := range events {
+		if e.Kind == timeline.FaultStart && service == "" {
+			service, deleted = e.Attrs["target"], e.Time
+		}
+	}
+	for _, e := range events {
+		if e.Kind == timeline.LBDeleted && service != "" && e.Attrs["service"] == service {
+			lb = e.Attrs["name"]
+		}
+	}
+	for _, e := range events {
+		if e.Kind == timeline.CloudCall && lb != "" && e.Attrs["resource"] == lb && e.Attrs["operation"] == "DeleteLoadBalancer" {
+			return fmt.Sprintf("%s@%s (%s), %.1fs after the Service was deleted", e.Manager, e.Instance, e.Controller, e.Time.Sub(deleted).Seconds())
+		}
+	}
+	return fmt.Sprintf("no manager: Service %q, load balancer %q", service, lb)
 }
 
 func failed(res *rehearsal.Result, check string) []checks.Result {
