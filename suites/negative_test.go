@@ -129,7 +129,7 @@ func lbDeletedBy(res *rehearsal.Result) string {
 	}
 	for _, e := range events {
 		if e.Kind == timeline.CloudCall && lb != "" && e.Attrs["resource"] == lb && e.Attrs["operation"] == "DeleteLoadBalancer" {
-			return fmt.Sprintf("%s@%s (%s), %.1fs after the Service was deleted", e.Manager, e.Instance, e.Controller, e.Time.Sub(deleted).Seconds())
+			return fmt.Sprintf("%s (%s), %.1fs after the Service was deleted", e.Manager, e.Controller, e.Time.Sub(deleted).Seconds())
 		}
 	}
 	return fmt.Sprintf("no manager: Service %q, load balancer %q", service, lb)

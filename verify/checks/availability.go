@@ -101,6 +101,22 @@ func removals(evs []timeline.Event) map[string]time.Time {
 	return out
 }
 
+// young is a target that never answered, probed for less than the longest
+// outage allowed before observation ended: one that came up at the very end
+// (a load balancer created as the run stops) cannot be told from one that
+// never will, and is not judged. Probed longer, never answering is down.
+func young(ps []timeline.Event, maxOutage time.Duration) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if p.Attrs["ok"] == "true" {
+			return false
+		}
+	}
+	return ps[len(ps)-1].Time.Sub(ps[0].Time) < maxOutage
+}
+
 // fromFirstSuccess drops the failures before a target first answered: a
 // joining node's API server, or a new load balancer, that is still coming
 // up is not down. A target that never answered keeps them all.
@@ -174,6 +190,12 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 		ps = fromInService(ps, lbInService)
 	} else {
 		ps = fromFirstSuccess(ps)
+	}
+	if young(ps, cfg.MaxOutage) {
+		return result(check, target, nil,
+			fmt.Sprintf("not judged: %d requests over %s as observation ended, none answered yet (under the %s outage allowed)",
+				len(ps), ps[len(ps)-1].Time.Sub(ps[0].Time).Round(10*time.Millisecond), cfg.MaxOutage),
+			map[string]float64{"requests": float64(len(ps))})
 	}
 	ok := 0
 	var longest time.Duration

@@ -75,6 +75,8 @@ func TestLBAvailability(t *testing.T) {
 		{"a terminated backend being drained is not down", join(lb(0, 50, true), terminated, lb(50.25, 53, false), lb(53.25, 100, true)), false},
 		{"failing past the drain counts", join(lb(0, 50, true), terminated, lb(50.25, 67, false), lb(67.25, 100, true)), true},
 		{"never in service is down", lb(0, 60, false), true},
+		{"never answering past the outage allowed is down", lb(0, 6, false), true},
+		{"created as observation ends, not answering yet, is not judged", lb(0, 0.5, false), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := one(t, CheckLBAvailability(tc.evs, cfg), web)
