@@ -3,6 +3,8 @@ package simcloud
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -121,11 +123,24 @@ type DockerLoadBalancers struct {
 
 func (d DockerLoadBalancers) container(name string) string {
 	n := d.Cluster + "-lb-" + name
-	if len(n) > 63 {
-		n = n[:63]
+	if len(n) <= maxContainerName {
+		return n
 	}
-	return n
+	// Cut, distinct names would collide (the provider's names start with
+	// the cluster's name): one container would serve, and go with, every
+	// load balancer. A digest of the whole name keeps them apart.
+	sum := sha256.Sum256([]byte(name))
+	suffix := "-lb-" + hex.EncodeToString(sum[:])[:24]
+	prefix := d.Cluster
+	if len(prefix) > maxContainerName-len(suffix) {
+		prefix = prefix[:maxContainerName-len(suffix)]
+	}
+	return prefix + suffix
 }
+
+// maxContainerName keeps a load balancer's container name a valid DNS
+// label.
+const maxContainerName = 63
 
 // Ensure starts the container if needed and hands it its configuration.
 func (d DockerLoadBalancers) Ensure(ctx context.Context, lb api.LoadBalancer) (string, error) {

@@ -70,3 +70,16 @@ func TestLBServerRelaysAndFollowsConfig(t *testing.T) {
 		t.Fatal("relayed to a backend that was removed")
 	}
 }
+
+// Load balancers of a cluster with a long name get containers of their own:
+// names cut at 63 characters once made every one share a single container.
+func TestLoadBalancerContainerNamesStayDistinct(t *testing.T) {
+	for _, cluster := range []string{"c", "suite-fault-leader-kill-after", strings.Repeat("x", 70)} {
+		d := DockerLoadBalancers{Cluster: cluster}
+		a := d.container(cluster + "-a0b0aaa9518384fedbe19bfed31e4aad")
+		b := d.container(cluster + "-aaf7f59a478e446edb58e45d3cbc8b98")
+		if a == b || len(a) > 63 || len(b) > 63 || a != d.container(cluster+"-a0b0aaa9518384fedbe19bfed31e4aad") {
+			t.Errorf("cluster %q: containers %q and %q", cluster, a, b)
+		}
+	}
+}
