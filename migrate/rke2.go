@@ -214,6 +214,12 @@ func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
 	}
 	for _, w := range workers {
 		if err := e.switchKubelet(ctx, w); err != nil {
+			// A worker whose instance is gone (terminated before or during
+			// its switch) has no kubelet left to switch.
+			if up, ierr := e.Cluster.Running(ctx, w); ierr == nil && !up {
+				e.Logger.V(0).Infof("     %s is not running (instance terminated): no kubelet to switch", w)
+				continue
+			}
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kind/pkg/cluster"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
+	kexec "sigs.k8s.io/kind/pkg/exec"
 	"sigs.k8s.io/kind/pkg/log"
 )
 
@@ -186,3 +187,13 @@ func (c *Cluster) Apply(ctx context.Context, manifest string) error {
 
 // InternalEndpoint is host:port of the API as nodes and pods reach it.
 func (c *Cluster) InternalEndpoint() (string, error) { return c.internalEndpoint() }
+
+// Running says whether a node's container is running: a worker whose
+// instance was terminated in the simulated cloud is stopped, not removed.
+func (c *Cluster) Running(ctx context.Context, name string) (bool, error) {
+	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "--format", "{{.State.Running}}", name))
+	if err != nil {
+		return false, fmt.Errorf("inspecting node %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)) == "true", nil
+}
