@@ -149,7 +149,11 @@ func switchStep(s Spec, uncordonEach bool) Step {
 			return false, err
 		}
 		for _, n := range nodes {
-			if ext, err := e.kubeletExternal(ctx, n.String()); err != nil || !ext {
+			ext, err := e.kubeletExternal(ctx, n.String())
+			if err != nil && e.stopped(ctx, n.String()) {
+				continue // its instance is gone: no kubelet left to switch
+			}
+			if err != nil || !ext {
 				return false, err
 			}
 		}
@@ -216,7 +220,7 @@ func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
 		if err := e.switchKubelet(ctx, w); err != nil {
 			// A worker whose instance is gone (terminated before or during
 			// its switch) has no kubelet left to switch.
-			if up, ierr := e.Cluster.Running(ctx, w); ierr == nil && !up {
+			if e.stopped(ctx, w) {
 				e.Logger.V(0).Infof("     %s is not running (instance terminated): no kubelet to switch", w)
 				continue
 			}
@@ -255,4 +259,12 @@ func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
 	}
 	st := ds.Status
 	return st.ObservedGeneration >= ds.Generation && st.DesiredNumberScheduled > 0 && st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled, nil
+}
+
+// stopped is true when node's container is known not to be running (the
+// load or a fault terminated its instance); false when it runs or when
+// that cannot be told.
+func (e *Env) stopped(ctx context.Context, node string) bool {
+	up, err := e.Cluster.Running(ctx, node)
+	return err == nil && !up
 }

@@ -20,13 +20,17 @@ func ConfigFor(evs []timeline.Event) checks.Config {
 	return checks.DefaultConfig(controllers)
 }
 
-// TitleFor is the last run's title, or a default.
+// TitleFor names the runs on the timeline in order ("…; then …"): a
+// rehearsal with rollback runs two procedures, a resumed run repeats one.
 func TitleFor(evs []timeline.Event) string {
-	title := "rehearsal"
+	var titles []string
 	for _, e := range evs {
-		if e.Kind == timeline.RunStart && e.Message != "" {
-			title = e.Message
+		if e.Kind == timeline.RunStart && e.Message != "" && (len(titles) == 0 || titles[len(titles)-1] != e.Message) {
+			titles = append(titles, e.Message)
 		}
 	}
-	return title
+	if len(titles) == 0 {
+		return "rehearsal"
+	}
+	return strings.Join(titles, "; then ")
 }

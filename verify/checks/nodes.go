@@ -100,12 +100,36 @@ func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
 				continue
 			}
 			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"nodes", "cloud"},
-				Message: "Node deleted while its instance exists (a cloud-node-lifecycle controller judged it gone)"})
+				Message: "Node deleted while its instance exists, " + deleter(evs, n, e.Time, cfg)})
 		}
 		out = append(out, result(NodeDeletion, n, vs, fmt.Sprintf("%d deletion(s) checked", countKind(h[n], timeline.NodeDeleted)), nil))
 	}
 	return out
 }
+
+// deleter names who deleted Node n, seen by the nodes observer at seen,
+// from the API audit: a manager's delete just before (the watch trails the
+// write), or none when the audit saw writes but no manager's delete of it.
+func deleter(evs []timeline.Event, n string, seen time.Time, cfg Config) string {
+	audited := false
+	for _, e := range evs {
+		if e.Kind != timeline.APIWrite {
+			continue
+		}
+		audited = true
+		if e.Attrs["verb"] == "delete" && e.Attrs["resource"] == "nodes" && e.Attrs["name"] == n &&
+			!e.Time.After(seen.Add(cfg.Tolerance)) && !e.Time.Before(seen.Add(-deleteWatchLag)) {
+			return fmt.Sprintf("deleted by %s of %s (API audit, user %s)", e.Controller, e.Manager, e.Attrs["user"])
+		}
+	}
+	if audited {
+		return "by no manager: the API audit has no manager's delete of it, so something outside the managers deleted it"
+	}
+	return "by a cloud-node-lifecycle controller judging it gone, or from outside the managers (no API audit to tell)"
+}
+
+// deleteWatchLag bounds how long a Node watch may trail the delete it reports.
+const deleteWatchLag = 10 * time.Second
 
 func countKind(evs []timeline.Event, kind string) int {
 	n := 0

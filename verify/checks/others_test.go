@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/handover-sh/handover/verify/timeline"
@@ -116,6 +117,25 @@ func TestNodeChecks(t *testing.T) {
 	deleted := []timeline.Event{nodeEv(0, timeline.NodeAdded, "cp1", "kind://docker/c/cp1", ""), nodeEv(20, timeline.NodeDeleted, "cp1", "kind://docker/c/cp1", "")}
 	if r := one(t, CheckNodeDeletion(deleted, cfg), "cp1"); r.Passed {
 		t.Error("a Node deleted while its instance exists passed")
+	}
+	nodeDelete := func(sec float64, name string) timeline.Event {
+		return timeline.Event{Time: at(sec), Source: "api-audit", Kind: timeline.APIWrite, Manager: ccm, Controller: "cloud-node-lifecycle-controller",
+			Attrs: map[string]string{"verb": "delete", "resource": "nodes", "name": name, "user": "system:cloud-controller-manager"}}
+	}
+	for _, c := range []struct {
+		name string
+		evs  []timeline.Event
+		want string
+	}{
+		{"no audit", deleted, "no API audit to tell"},
+		{"the manager's delete", append(deleted, nodeDelete(19.8, "cp1")), "deleted by cloud-node-lifecycle-controller of cloud-controller-manager"},
+		{"another node's delete", append(deleted, nodeDelete(19.8, "cp2")), "by no manager"},
+		{"an old delete", append(deleted, nodeDelete(2, "cp1")), "by no manager"},
+	} {
+		r := one(t, CheckNodeDeletion(c.evs, cfg), "cp1")
+		if r.Passed || len(r.Violations) != 1 || !strings.Contains(r.Violations[0].Message, c.want) {
+			t.Errorf("%s: want one violation naming %q, got %+v", c.name, c.want, r.Violations)
+		}
 	}
 	announced := append(deleted, timeline.Event{Time: at(19), Source: "runner", Kind: timeline.NodeRemove, Node: "cp1"})
 	if r := one(t, CheckNodeDeletion(announced, cfg), "cp1"); !r.Passed {
