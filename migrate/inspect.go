@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,26 +218,27 @@ func (e *Env) leaseSettled(ctx context.Context, component string) error {
 }
 
 // leaderLast orders control planes so that the ones whose managers hold a
-// lease (main or migration) come last: restarting or removing a leader hands
-// its controllers over once, not once per node.
+// lease come last, the migration lease's holder very last: restarting or
+// removing a leader hands its controllers over once, not once per node, and
+// a main lease moves before the migration lease does, so that its new
+// holder is already a candidate watching the migration lease when that
+// lease frees (a fresh candidate must first watch it a full lease
+// duration; on rollback that doubled the coverage gap).
 func (e *Env) leaderLast(ctx context.Context, cps []ControlPlane) []ControlPlane {
-	leaders := map[string]bool{}
+	rank := map[string]int{}
 	for _, name := range []string{mainLease[lmconfig.KCM], mainLease[lmconfig.CCM], e.Spec.LeaderName} {
-		if h, err := e.LeaseHolder(ctx, name); err == nil && h != "" {
-			leaders[strings.SplitN(h, "_", 2)[0]] = true
+		h, err := e.LeaseHolder(ctx, name)
+		if err != nil || h == "" {
+			continue
 		}
-	}
-	out := make([]ControlPlane, 0, len(cps))
-	for _, cp := range cps {
-		if !leaders[cp.Name] {
-			out = append(out, cp)
+		node, r := strings.SplitN(h, "_", 2)[0], 1
+		if name == e.Spec.LeaderName {
+			r = 2
 		}
+		rank[node] = max(rank[node], r)
 	}
-	for _, cp := range cps {
-		if leaders[cp.Name] {
-			out = append(out, cp)
-		}
-	}
+	out := slices.Clone(cps)
+	slices.SortStableFunc(out, func(a, b ControlPlane) int { return rank[a.Name] - rank[b.Name] })
 	return out
 }
 
