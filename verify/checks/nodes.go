@@ -100,7 +100,7 @@ func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
 				continue
 			}
 			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"nodes", "cloud"},
-				Message: "Node deleted while its instance exists, " + deleter(evs, n, e.Time, cfg)})
+				Message: "Node deleted while its instance exists: " + deleter(evs, n, e.Time, cfg)})
 		}
 		out = append(out, result(NodeDeletion, n, vs, fmt.Sprintf("%d deletion(s) checked", countKind(h[n], timeline.NodeDeleted)), nil))
 	}
@@ -119,11 +119,11 @@ func deleter(evs []timeline.Event, n string, seen time.Time, cfg Config) string 
 		audited = true
 		if e.Attrs["verb"] == "delete" && e.Attrs["resource"] == "nodes" && e.Attrs["name"] == n &&
 			!e.Time.After(seen.Add(cfg.Tolerance)) && !e.Time.Before(seen.Add(-deleteWatchLag)) {
-			return fmt.Sprintf("deleted by %s of %s (API audit, user %s)", e.Controller, e.Manager, e.Attrs["user"])
+			return fmt.Sprintf("by %s of %s (API audit, user %s)", e.Controller, e.Manager, e.Attrs["user"])
 		}
 	}
 	if audited {
-		return "by no manager: the API audit has no manager's delete of it, so something outside the managers deleted it"
+		return "by no manager (the API audit has no manager's delete of it): something outside the managers deleted it"
 	}
 	return "by a cloud-node-lifecycle controller judging it gone, or from outside the managers (no API audit to tell)"
 }

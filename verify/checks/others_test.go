@@ -128,7 +128,7 @@ func TestNodeChecks(t *testing.T) {
 		want string
 	}{
 		{"no audit", deleted, "no API audit to tell"},
-		{"the manager's delete", append(deleted, nodeDelete(19.8, "cp1")), "deleted by cloud-node-lifecycle-controller of cloud-controller-manager"},
+		{"the manager's delete", append(deleted, nodeDelete(19.8, "cp1")), "by cloud-node-lifecycle-controller of cloud-controller-manager"},
 		{"another node's delete", append(deleted, nodeDelete(19.8, "cp2")), "by no manager"},
 		{"an old delete", append(deleted, nodeDelete(2, "cp1")), "by no manager"},
 	} {
