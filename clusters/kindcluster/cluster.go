@@ -78,15 +78,21 @@ func (c *Cluster) Workers() ([]nodes.Node, error) {
 // added or removed at that moment (nodes come and go during a migration
 // under load) fails the read of its role once.
 func retryListing(list func() ([]nodes.Node, error)) ([]nodes.Node, error) {
-	var ns []nodes.Node
+	return retryRoles(list)
+}
+
+// retryRoles retries anything that lists the cluster's nodes with their
+// roles (kind's own kubeconfig export does too), for the reason above.
+func retryRoles[T any](f func() (T, error)) (T, error) {
+	var v T
 	var err error
 	for try := 0; try < 5; try++ {
-		if ns, err = list(); err == nil {
-			return ns, nil
+		if v, err = f(); err == nil {
+			return v, nil
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	return nil, err
+	return v, err
 }
 
 // balancer returns the control-plane balancer container, or nil.
@@ -121,7 +127,8 @@ func (c *Cluster) node(name string) (nodes.Node, error) {
 
 // Kubeconfig returns an admin kubeconfig reachable from this host.
 func (c *Cluster) Kubeconfig() (string, error) {
-	return c.provider.KubeConfig(c.Name, false)
+	// kind reads every node's role to find the endpoint.
+	return retryRoles(func() (string, error) { return c.provider.KubeConfig(c.Name, false) })
 }
 
 // RESTConfig returns a client configuration through the cluster endpoint.
@@ -149,7 +156,7 @@ func (c *Cluster) Client() (kubernetes.Interface, error) {
 
 // internalEndpoint is host:port of the API as nodes reach it.
 func (c *Cluster) internalEndpoint() (string, error) {
-	kc, err := c.provider.KubeConfig(c.Name, true)
+	kc, err := retryRoles(func() (string, error) { return c.provider.KubeConfig(c.Name, true) })
 	if err != nil {
 		return "", err
 	}
