@@ -71,9 +71,13 @@ func (e *Env) poll(ctx context.Context, until func(context.Context, *Env) (bool,
 	}
 }
 
-// removeNode announces the removal on the timeline (the checks then expect
+// removeNode hands over main leases that would otherwise go with the
+// migration lease, announces the removal on the timeline (the checks then expect
 // the node's API server to go and its Node to be deleted) and removes it.
 func (e *Env) removeNode(ctx context.Context, name string) error {
+	if err := e.handMainLeasesOver(ctx, name); err != nil {
+		return err
+	}
 	e.event(timeline.Event{Kind: timeline.NodeRemove, Node: name})
 	return e.Cluster.RemoveNode(ctx, name)
 }

@@ -231,7 +231,7 @@ func (e *Env) leaderLast(ctx context.Context, cps []ControlPlane) []ControlPlane
 		if err != nil || h == "" {
 			continue
 		}
-		node, r := strings.SplitN(h, "_", 2)[0], 1
+		node, r := holderNode(h), 1
 		if name == e.Spec.LeaderName {
 			r = 2
 		}

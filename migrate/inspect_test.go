@@ -34,3 +34,21 @@ func TestLeaderLastTakesTheMigrationLeaseHolderVeryLast(t *testing.T) {
 		t.Fatalf("leaderLast = %v, want %v", got, want)
 	}
 }
+
+func TestBesideMigrationFindsTheMainLeaseThatWouldGoWithIt(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		holders map[string]string
+		want    []string
+	}{
+		{"rollback: the N+1 kube-controller-manager beside the lease's cloud-controller-manager",
+			map[string]string{"kube-controller-manager": "cp4_k", "cloud-controller-manager": "cp4_c"}, []string{"kube-controller-manager"}},
+		{"forward: kube-controller-manager holds both leases", map[string]string{"kube-controller-manager": "cp4_c"}, nil},
+		{"main lease on another node", map[string]string{"kube-controller-manager": "cp7_k", "cloud-controller-manager": "cp4_c"}, nil},
+		{"no holders", nil, nil},
+	} {
+		if got := besideMigration("cp4", "cp4_c", c.holders); !slices.Equal(got, c.want) {
+			t.Errorf("%s: besideMigration = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -12,13 +12,23 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-const manifestsDir = "/etc/kubernetes/manifests/"
+const (
+	manifestsDir = "/etc/kubernetes/manifests/"
+	// stoppedDir keeps the manifests of managers stopped before their node
+	// is removed (handMainLeasesOver).
+	stoppedDir = "/etc/kubernetes/stopped-manifests/"
+)
 
-// readStaticPod reads a control-plane component's manifest from a node.
+// readStaticPod reads a control-plane component's manifest from a node,
+// from where a stopped one was moved when it is not in place.
 func (e *Env) readStaticPod(ctx context.Context, node, component string) (*corev1.Pod, error) {
 	raw, err := e.Cluster.ReadFile(ctx, node, manifestsDir+component+".yaml")
 	if err != nil {
-		return nil, err
+		stopped, serr := e.Cluster.ReadFile(ctx, node, stoppedDir+component+".yaml")
+		if serr != nil {
+			return nil, err
+		}
+		raw = stopped
 	}
 	var pod corev1.Pod
 	if err := yaml.UnmarshalStrict([]byte(raw), &pod); err != nil {

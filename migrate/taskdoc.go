@@ -156,7 +156,9 @@ func removeNStep(s Spec, i int) Step {
 	return Step{
 		Name:  fmt.Sprintf("remove-n-control-plane-%d", i),
 		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.From, i, s.ControlPlanes),
-		Plan: []Item{{Kind: Command, Body: "# pick a version-" + s.From + " control plane whose managers hold no lease (leaders go last)\n" +
+		Plan: []Item{{Kind: Command, Body: "# pick a version-" + s.From + " control plane whose managers hold no lease (leaders go last, the migration lease's holder very last)\n" +
+			"# on the migration lease's holder, first stop a manager that holds only its main lease and wait for another to take it:\n" +
+			"#   mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/; kubectl -n kube-system get lease kube-controller-manager -w\n" +
 			"kubectl drain <it> --ignore-daemonsets --delete-emptydir-data\n" +
 			"# take it out of the API load balancer, stop its kube-apiserver, hand off etcd leadership\n" +
 			"kubeadm reset phase remove-etcd-member && kubectl delete node <it>"}},

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,9 +52,14 @@ func (ob *Observer) diffLBs(ctx context.Context, known map[string]api.LoadBalanc
 	seen := map[string]bool{}
 	for _, lb := range now {
 		seen[lb.Name] = true
-		if _, ok := known[lb.Name]; !ok {
-			known[lb.Name] = lb
-			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: map[string]string{"name": lb.Name, "service": lb.Spec.Service, "ip": lb.IP}})
+		before, ok := known[lb.Name]
+		known[lb.Name] = lb
+		attrs := map[string]string{"name": lb.Name, "service": lb.Spec.Service, "ip": lb.IP, "backends": strings.Join(lb.Spec.Nodes, ",")}
+		switch {
+		case !ok:
+			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: attrs})
+		case !slices.Equal(before.Spec.Nodes, lb.Spec.Nodes):
+			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBChanged, Attrs: attrs})
 		}
 	}
 	for name, lb := range known {

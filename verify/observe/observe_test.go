@@ -3,6 +3,7 @@ package observe
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -75,5 +77,33 @@ func TestEmitWritesTheTimeline(t *testing.T) {
 	evs, err := timeline.Read(&buf)
 	if err != nil || len(evs) != 1 || evs[0].Time.IsZero() {
 		t.Fatalf("%v %+v", err, evs)
+	}
+}
+
+func TestDiffLBsRecordsBackendChanges(t *testing.T) {
+	var lbs []api.LoadBalancer
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _ = json.NewEncoder(w).Encode(lbs) }))
+	defer srv.Close()
+	var buf bytes.Buffer
+	ob := &Observer{o: Options{Cloud: api.NewClient(srv.URL, "test"), Timeline: timeline.NewWriter(&buf)}}
+	lb := func(nodes ...string) api.LoadBalancer {
+		return api.LoadBalancer{Name: "a1", IP: "172.18.0.10", Spec: api.LoadBalancerSpec{Service: "ns/web", Nodes: nodes}}
+	}
+	known := map[string]api.LoadBalancer{}
+	for _, now := range [][]api.LoadBalancer{{lb("10.0.0.1")}, {lb("10.0.0.1")}, {lb("10.0.0.1", "10.0.0.2")}, nil} {
+		lbs = now
+		ob.diffLBs(context.Background(), known)
+	}
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e timeline.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, e.Kind+" "+e.Attrs["backends"])
+	}
+	want := []string{"lb.created 10.0.0.1", "lb.changed 10.0.0.1,10.0.0.2", "lb.deleted "}
+	if strings.Join(kinds, "|") != strings.Join(want, "|") {
+		t.Fatalf("events = %q, want %q", kinds, want)
 	}
 }

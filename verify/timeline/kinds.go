@@ -27,8 +27,11 @@ const (
 	NodeAdded   = "node.added"
 	NodeChanged = "node.changed"
 	NodeDeleted = "node.deleted"
-	// LoadBalancer events from the cloud: Attrs "name", "service", "ip".
+	// LoadBalancer events from the cloud: Attrs "name", "service", "ip",
+	// and but for LBDeleted "backends" (node addresses); LBChanged is a
+	// change of backends.
 	LBCreated = "lb.created"
+	LBChanged = "lb.changed"
 	LBDeleted = "lb.deleted"
 	// Snapshot at the end: Attrs "services" (LoadBalancer Services as
 	// namespace/name, comma-separated), "loadBalancers" (cloud LB names).
