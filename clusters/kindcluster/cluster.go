@@ -171,8 +171,11 @@ func (c *Cluster) internalEndpoint() (string, error) {
 // carry the command and its output.
 func run(ctx context.Context, n nodes.Node, name string, args ...string) (string, error) {
 	var out strings.Builder
-	cmd := n.CommandContext(ctx, name, args...).SetStdout(&out).SetStderr(&out)
-	if err := cmd.Run(); err != nil {
+	err := whilePaused(ctx, func() error {
+		out.Reset()
+		return n.CommandContext(ctx, name, args...).SetStdout(&out).SetStderr(&out).Run()
+	})
+	if err != nil {
 		return out.String(), fmt.Errorf("on %s: %s %s: %w: %s", n, name, strings.Join(args, " "), err, strings.TrimSpace(out.String()))
 	}
 	return strings.TrimSpace(out.String()), nil

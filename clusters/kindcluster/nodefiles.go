@@ -22,7 +22,12 @@ func (c *Cluster) ReadFile(ctx context.Context, node, path string) (string, erro
 		return "", err
 	}
 	var out, errOut strings.Builder
-	if err := n.CommandContext(ctx, "cat", path).SetStdout(&out).SetStderr(&errOut).Run(); err != nil {
+	err = whilePaused(ctx, func() error {
+		out.Reset()
+		errOut.Reset()
+		return n.CommandContext(ctx, "cat", path).SetStdout(&out).SetStderr(&errOut).Run()
+	})
+	if err != nil {
 		return "", fmt.Errorf("reading %s on %s: %w: %s", path, node, err, strings.TrimSpace(errOut.String()))
 	}
 	return out.String(), nil

@@ -1,0 +1,38 @@
+package kindcluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// pausedWait bounds how long a command waits for a frozen node.
+const pausedWait = 2 * time.Minute
+
+// whilePaused runs f again while the node is frozen (`docker pause`, as
+// the cp-node-stop fault does): to a machine that stopped responding a
+// command hangs until it comes back, it does not fail at once. Any other
+// error, or a node frozen longer than pausedWait, is returned.
+func whilePaused(ctx context.Context, f func() error) error {
+	deadline := time.Now().Add(pausedWait)
+	for {
+		err := f()
+		if err == nil || !isPaused(err) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("node frozen for over %s: %w", pausedWait, err)
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// isPaused recognises Docker's refusal to exec in a paused container.
+func isPaused(err error) bool {
+	return strings.Contains(err.Error(), "is paused, unpause the container")
+}
