@@ -101,9 +101,11 @@ func (c *Cluster) retireControlPlane(ctx context.Context, n nodes.Node) error {
 }
 
 // stopStaticPod moves a static pod's manifest away; the kubelet then stops
-// the pod gracefully.
+// the pod gracefully. One already moved away (a removal resumed, or a
+// manager stopped first to hand its lease over) is no error.
 func stopStaticPod(ctx context.Context, n nodes.Node, pod string) error {
-	_, err := run(ctx, n, "mv", "-f", "/etc/kubernetes/manifests/"+pod+".yaml", "/etc/kubernetes/"+pod+".yaml.removed")
+	manifest := "/etc/kubernetes/manifests/" + pod + ".yaml"
+	_, err := run(ctx, n, "sh", "-c", "test ! -e "+manifest+" || mv -f "+manifest+" /etc/kubernetes/"+pod+".yaml.removed")
 	return err
 }
 
