@@ -2,7 +2,6 @@ package suites_test
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -45,25 +44,12 @@ var _ = Describe("faults at the hand-off", Label("faults"), func() {
 	It(faults.CPNodeStop, func(ctx context.Context) {
 		c := rehearsal.Default()
 		c.Faults.Name = faults.CPNodeStop
-		c.Name, c.Out = "suite-fault-"+faults.CPNodeStop, reportsDir("fault-"+faults.CPNodeStop)
-		p, err := c.Validate()
-		Expect(err).NotTo(HaveOccurred())
-		res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
-		AddReportEntry("reports", res.Dir)
-		Expect(res.Report).NotTo(BeNil(), "stopped before its checks: %v", err)
-		if err != nil {
-			Expect(errors.Is(err, rehearsal.ErrChecksFailed)).To(BeTrue(), "not a check that failed: %v", err)
-		}
-		for _, r := range res.Report.Results {
-			if r.Passed {
-				continue
-			}
+		rehearseFinding(ctx, "fault-"+faults.CPNodeStop, c, func(r checks.Result) {
 			Expect(r.Check).To(Equal(checks.MutualExclusion), "%s %s failed: %v", r.Check, r.Subject, r.Violations)
 			for _, v := range r.Violations {
 				Expect(v.To.Sub(v.From)).To(BeNumerically("<=", renewDeadline+time.Second), "a double run longer than the renew deadline: %s", v.Message)
-				AddReportEntry("finding", r.Subject+": "+v.Message)
 			}
-		}
+		})
 	}, NodeTimeout(30*time.Minute))
 })
 

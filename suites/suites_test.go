@@ -2,6 +2,7 @@ package suites_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/verify/checks"
 )
 
 func TestSuites(t *testing.T) {
@@ -87,4 +89,35 @@ func rehearse(ctx context.Context, name string, c rehearsal.Config) *rehearsal.R
 	}
 	Expect(err).NotTo(HaveOccurred(), "rehearsal %s failed; reports in %s", name, res.Dir)
 	return res
+}
+
+// rehearseFinding runs a rehearsal with a known finding — a property of
+// Kubernetes or of the source document, not of how handover runs it. The
+// rehearsal must reach its checks; each failed check goes to accept, which
+// fails the spec for anything but that finding, and each is reported. It
+// returns the failed checks.
+func rehearseFinding(ctx context.Context, name string, c rehearsal.Config, accept func(checks.Result)) (*rehearsal.Result, []checks.Result) {
+	c.Name, c.Out = "suite-"+name, reportsDir(name)
+	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
+	p, err := c.Validate()
+	Expect(err).NotTo(HaveOccurred())
+	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
+	AddReportEntry("reports", res.Dir)
+	AddReportEntry("load", res.Load.String())
+	Expect(res.Report).NotTo(BeNil(), "stopped before its checks: %v", err)
+	if err != nil {
+		Expect(errors.Is(err, rehearsal.ErrChecksFailed)).To(BeTrue(), "not a check that failed: %v", err)
+	}
+	var found []checks.Result
+	for _, r := range res.Report.Results {
+		if r.Passed {
+			continue
+		}
+		accept(r)
+		for _, v := range r.Violations {
+			AddReportEntry("finding", r.Check+" "+r.Subject+": "+v.Message)
+		}
+		found = append(found, r)
+	}
+	return res, found
 }
