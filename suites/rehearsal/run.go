@@ -77,9 +77,12 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 				logger.Warnf("collecting logs: %v", lerr)
 			}
 		}
-		if !p.Config.Keep {
-			// A fresh context: ctx may be the one Ctrl-C cancelled.
-			_ = cloudcluster.Delete(context.Background(), p.Topology.Name, kubeconfig, logger)
+		if p.Config.Keep {
+			logger.V(0).Infof("Cluster %s kept: KUBECONFIG=%s; delete it with `handover cluster delete --name %s --kubeconfig %s`", p.Topology.Name, kubeconfig, p.Topology.Name, kubeconfig)
+		} else if derr := cloudcluster.Delete(context.Background(), p.Topology.Name, kubeconfig, logger); derr == nil {
+			// A fresh context above: ctx may be the one Ctrl-C cancelled.
+			// The kubeconfig names only the deleted cluster.
+			_ = os.Remove(kubeconfig)
 		}
 		res.Duration = time.Since(start)
 		logger.V(0).Infof("Rehearsal finished in %s", res.Duration.Round(time.Second))
