@@ -96,13 +96,7 @@ func fault(f string) func(*rehearsal.Config) { return func(c *rehearsal.Config) 
 // negative runs a rehearsal expected to fail its checks: a run error or a
 // failed check is no reason to stop, a missing report is.
 func negative(ctx context.Context, name string, c rehearsal.Config) *rehearsal.Result {
-	c.Name = "neg-" + name
-	c.Out = reportsDir("negative/" + name)
-	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
-	p, err := c.Validate()
-	Expect(err).NotTo(HaveOccurred())
-	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
-	AddReportEntry("reports", res.Dir)
+	res, err := run(ctx, "neg-"+name, "negative/"+name, c)
 	if err != nil && !errors.Is(err, rehearsal.ErrChecksFailed) {
 		AddReportEntry("run", err.Error())
 	}

@@ -65,14 +65,7 @@ func reportsDir(name string) string {
 // carries each failed check's evidence, and the spec's report entries say
 // where the reports are.
 func rehearse(ctx context.Context, name string, c rehearsal.Config) *rehearsal.Result {
-	c.Name = "suite-" + name
-	c.Out = reportsDir(name)
-	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
-	p, err := c.Validate()
-	Expect(err).NotTo(HaveOccurred())
-	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
-	AddReportEntry("reports", res.Dir)
-	AddReportEntry("load", res.Load.String())
+	res, err := run(ctx, "suite-"+name, name, c)
 	if res.Report != nil {
 		var lines []string
 		for _, r := range res.Report.Results {
@@ -97,13 +90,7 @@ func rehearse(ctx context.Context, name string, c rehearsal.Config) *rehearsal.R
 // fails the spec for anything but that finding, and each is reported. It
 // returns the failed checks.
 func rehearseFinding(ctx context.Context, name string, c rehearsal.Config, accept func(checks.Result)) (*rehearsal.Result, []checks.Result) {
-	c.Name, c.Out = "suite-"+name, reportsDir(name)
-	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
-	p, err := c.Validate()
-	Expect(err).NotTo(HaveOccurred())
-	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
-	AddReportEntry("reports", res.Dir)
-	AddReportEntry("load", res.Load.String())
+	res, err := run(ctx, "suite-"+name, name, c)
 	Expect(res.Report).NotTo(BeNil(), "stopped before its checks: %v", err)
 	if err != nil {
 		Expect(errors.Is(err, rehearsal.ErrChecksFailed)).To(BeTrue(), "not a check that failed: %v", err)
@@ -120,4 +107,18 @@ func rehearseFinding(ctx context.Context, name string, c rehearsal.Config, accep
 		found = append(found, r)
 	}
 	return res, found
+}
+
+// run runs one rehearsal as cluster name, its reports in reportsDir(dir),
+// the cluster kept when HANDOVER_KEEP=1; the spec's report entries say where
+// the reports are and what load ran.
+func run(ctx context.Context, name, dir string, c rehearsal.Config) (*rehearsal.Result, error) {
+	c.Name, c.Out = name, reportsDir(dir)
+	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
+	p, err := c.Validate()
+	Expect(err).NotTo(HaveOccurred())
+	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
+	AddReportEntry("reports", res.Dir)
+	AddReportEntry("load", res.Load.String())
+	return res, err
 }
