@@ -2,7 +2,9 @@ package load
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/verify/timeline"
 )
 
 func TestProfiles(t *testing.T) {
@@ -77,5 +81,50 @@ func TestChurnRetriesTransientErrors(t *testing.T) {
 	s := g.Stop()
 	if !failed || s.Failed != 0 || s.APIErrors < 1 || s.ServicesDeleted < 1 || s.Err() != nil {
 		t.Fatalf("summary %+v", s)
+	}
+}
+
+// A Service's deletion goes on the timeline at the moment it was asked for,
+// not when it returned (nor when a watch delivers it): its load balancer's
+// probes stop counting from then on.
+func TestChurnRecordsWhenDeletionWasAsked(t *testing.T) {
+	c := fake.NewSimpleClientset()
+	var mu sync.Mutex
+	reached := map[string]time.Time{}
+	c.PrependReactor("delete", "services", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		mu.Lock()
+		reached[Namespace+"/"+a.(k8stesting.DeleteAction).GetName()] = time.Now()
+		mu.Unlock()
+		time.Sleep(30 * time.Millisecond) // a slow API server
+		return false, nil, nil
+	})
+	path := filepath.Join(t.TempDir(), "timeline.jsonl")
+	tl, err := timeline.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Start(context.Background(), Options{Client: c, Timeline: tl, Logger: log.NoopLogger{}}, Profile{Name: "t", ChurnEvery: 20 * time.Millisecond})
+	time.Sleep(200 * time.Millisecond)
+	s := g.Stop()
+	_ = tl.Close()
+	evs, err := timeline.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := 0
+	for _, e := range evs {
+		if e.Kind != timeline.ServiceDeleted {
+			continue
+		}
+		recorded++
+		mu.Lock()
+		at, ok := reached[e.Attrs["service"]]
+		mu.Unlock()
+		if !ok || e.Time.After(at) {
+			t.Errorf("%s recorded at %s, its deletion reached the API at %s", e.Attrs["service"], e.Time, at)
+		}
+	}
+	if recorded == 0 || recorded != s.ServicesDeleted {
+		t.Fatalf("%d deletions recorded, %d made", recorded, s.ServicesDeleted)
 	}
 }

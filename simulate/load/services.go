@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // churnServices creates, updates and deletes LoadBalancer Services: each
@@ -44,9 +46,13 @@ func (g *Generator) churnServices(ctx context.Context) {
 		}
 		if n >= 2 {
 			g.retry(ctx, "delete Service", &g.sum.ServicesDeleted, func(ctx context.Context) error {
+				asked := time.Now()
 				err := svcs.Delete(ctx, churnName(n-2), metav1.DeleteOptions{})
 				if apierrors.IsNotFound(err) {
-					return nil // an earlier try went through
+					return nil // an earlier try went through (the observers saw when)
+				}
+				if err == nil {
+					g.deleted(churnName(n-2), asked)
 				}
 				return err
 			})
@@ -80,3 +86,9 @@ const actionRetry = 30 * time.Second
 func churnName(n int) string { return fmt.Sprintf("churn-%d", n) }
 
 func standingName(i int) string { return fmt.Sprintf("web-%d", i) }
+
+// deleted records when a Service's deletion was asked for: the observers'
+// watch may see it seconds later, and its load balancer goes from now on.
+func (g *Generator) deleted(name string, asked time.Time) {
+	g.emit(timeline.Event{Time: asked, Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": Namespace + "/" + name}})
+}

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/handover-sh/handover/verify/timeline"
@@ -46,7 +47,7 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 			continue
 		}
 		if kind == "lb" {
-			if at, ok := deleted[e.Attrs["target"]]; (ok && !e.Time.Before(at)) || within(terminations, e.Time) {
+			if at, ok := deleted[e.Attrs["target"]]; (ok && !probeEnd(e).Before(at)) || within(terminations, e.Time) {
 				continue
 			}
 		}
@@ -64,17 +65,30 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 	return out
 }
 
-// serviceDeletions are when each Service's deletion was first seen.
+// serviceDeletions are when each Service's deletion was asked for: the
+// earliest witness, since the deleter knows the moment and an observer's
+// watch may deliver it seconds later (an API server busy with a control
+// plane leaving).
 func serviceDeletions(evs []timeline.Event) map[string]time.Time {
 	out := map[string]time.Time{}
 	for _, e := range evs {
 		if e.Kind == timeline.ServiceDeleted {
-			if _, seen := out[e.Attrs["service"]]; !seen {
+			if at, seen := out[e.Attrs["service"]]; !seen || e.Time.Before(at) {
 				out[e.Attrs["service"]] = e.Time
 			}
 		}
 	}
 	return out
+}
+
+// probeEnd is when a probe's request finished: a request still in flight
+// when its Service's deletion was asked for may fail because of it.
+func probeEnd(e timeline.Event) time.Time {
+	ms, err := strconv.Atoi(e.Attrs["ms"])
+	if err != nil || ms < 0 {
+		return e.Time
+	}
+	return e.Time.Add(time.Duration(ms) * time.Millisecond)
 }
 
 // removalWindows are the d after each announced node removal.

@@ -61,6 +61,15 @@ func TestLBAvailability(t *testing.T) {
 	deleted := func(sec float64) []timeline.Event {
 		return []timeline.Event{{Time: at(sec), Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": web}}}
 	}
+	deletedBy := func(source string, sec float64) timeline.Event {
+		return timeline.Event{Time: at(sec), Source: source, Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": web}}
+	}
+	// One failed request in 82 is under 99 %: whether it counts decides.
+	failed := func(sec float64, ms string) []timeline.Event {
+		e := probe(sec, "lb", web, "", false)
+		e.Attrs["ms"] = ms
+		return []timeline.Event{e}
+	}
 	terminated := []timeline.Event{{Time: at(50), Source: "load", Kind: timeline.NodeRemove, Node: "w3"}}
 	// Flaps in the first second: answers, fails while backends settle.
 	warmup := join(lb(0, 0, true), lb(0.25, 0.5, false), lb(0.75, 0.75, true), lb(1, 1.5, false))
@@ -73,6 +82,9 @@ func TestLBAvailability(t *testing.T) {
 		{"down after it was in service", join(lb(0, 20, true), lb(20.25, 27, false), lb(27.25, 60, true)), true},
 		{"going with its Service is not down", join(lb(0, 40, true), deleted(40), lb(40.25, 60, false)), false},
 		{"failing before its Service's deletion counts", join(lb(0, 30, true), lb(30.25, 39, false), deleted(40), lb(40.25, 60, false)), true},
+		{"a request that failed before its Service's deletion counts", join(lb(0, 20, true), failed(20.25, "10"), deleted(21)), true},
+		{"a request in flight when its Service's deletion was asked is not judged", join(lb(0, 20, true), failed(20.25, "2000"), deleted(21.5)), false},
+		{"the deleter's own record counts before an observer's late watch", join(lb(0, 20, true), deleted(22), []timeline.Event{deletedBy("load", 20.5)}, failed(20.75, "10")), false},
 		{"a terminated backend being drained is not down", join(lb(0, 50, true), terminated, lb(50.25, 53, false), lb(53.25, 100, true)), false},
 		{"failing past the drain counts", join(lb(0, 50, true), terminated, lb(50.25, 67, false), lb(67.25, 100, true)), true},
 		{"never in service is down", lb(0, 60, false), true},
