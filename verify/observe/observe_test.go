@@ -44,6 +44,15 @@ func TestProbeOnce(t *testing.T) {
 	if e := probeOnce(context.Background(), c, target{kind: "api", name: "bad", url: bad.URL}); e.Attrs["ok"] != "false" || e.Attrs["error"] != "HTTP 503" {
 		t.Fatalf("bad probe: %+v", e)
 	}
+	// An API server that is not ready says which checks failed.
+	notReady := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte("[+]ping ok\n[-]etcd failed: reason withheld\n[+]informer-sync ok\n[-]poststarthook/rbac/bootstrap-roles failed: reason withheld\nreadyz check failed\n"))
+	}))
+	defer notReady.Close()
+	if e := probeOnce(context.Background(), c, target{kind: "api", name: "starting", url: notReady.URL}); e.Attrs["error"] != "HTTP 500: failed etcd, poststarthook/rbac/bootstrap-roles" {
+		t.Fatalf("not-ready probe: %+v", e)
+	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()

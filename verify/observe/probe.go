@@ -1,12 +1,15 @@
 package observe
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -115,11 +118,29 @@ func probeOnce(ctx context.Context, c *http.Client, t target) timeline.Event {
 		e.Attrs["error"] = err.Error()
 		return e
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		e.Attrs["error"] = fmt.Sprintf("HTTP %d", resp.StatusCode)
+		e.Attrs["error"] = fmt.Sprintf("HTTP %d", resp.StatusCode) + failedChecks(resp.Body)
 		return e
 	}
 	e.Attrs["ok"] = "true"
 	return e
+}
+
+// failedChecks names the checks an API server's /readyz or /livez says
+// failed ("[-]etcd failed: reason withheld"), so that an outage's evidence
+// says why; other bodies add nothing.
+func failedChecks(body io.Reader) string {
+	var failed []string
+	sc := bufio.NewScanner(io.LimitReader(body, 64<<10))
+	for sc.Scan() {
+		if name, ok := strings.CutPrefix(sc.Text(), "[-]"); ok {
+			name, _, _ = strings.Cut(name, " ")
+			failed = append(failed, name)
+		}
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	return ": failed " + strings.Join(failed, ", ")
 }
