@@ -66,6 +66,11 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 	c.Logger.V(0).Infof(" • Adding %s node %s (%s) ...", o.Role, name, image)
 	start := time.Now()
 	if err := c.join(ctx, donor, name, image, o); err != nil {
+		if dir, lerr := keepNodeLogs(c.Name, name); lerr != nil {
+			c.Logger.Warnf("keeping the logs of %s: %v", name, lerr)
+		} else {
+			c.Logger.V(0).Infof(" • Logs of %s kept in %s (exported with the cluster's logs)", name, dir)
+		}
 		_ = kexec.Command("docker", "rm", "-f", "-v", name).Run()
 		return "", fmt.Errorf("adding node %s: %w", name, err)
 	}

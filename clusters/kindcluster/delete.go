@@ -3,6 +3,7 @@ package kindcluster
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
@@ -17,6 +18,8 @@ func (c *Cluster) Delete(ctx context.Context, kubeconfigPath string) error {
 	if err := c.provider.Delete(c.Name, kubeconfigPath); err != nil {
 		return fmt.Errorf("deleting cluster %q: %w", c.Name, err)
 	}
+	_ = os.RemoveAll(failedNodesDir(c.Name)) // logs nobody collected
+
 	if err := removeNetworkIfUnused(ctx); err != nil {
 		return err
 	}

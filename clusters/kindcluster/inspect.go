@@ -88,10 +88,16 @@ func handOffEtcdLeadership(ctx context.Context, n nodes.Node) error {
 	return fmt.Errorf("no other started etcd member to hand leadership to")
 }
 
-// CollectLogs exports node logs (journal, containers, kubelet) into dir.
+// CollectLogs exports node logs (journal, containers, kubelet) into dir,
+// with those of nodes whose add failed (and which are gone) under
+// dir/failed-nodes.
 func (c *Cluster) CollectLogs(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return c.provider.CollectLogs(c.Name, dir)
+	ferr := exportFailedNodes(c.Name, dir)
+	if err := c.provider.CollectLogs(c.Name, dir); err != nil {
+		return err
+	}
+	return ferr
 }
