@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
@@ -150,11 +151,14 @@ func switchStep(s Spec, uncordonEach bool) Step {
 		}
 		for _, n := range nodes {
 			ext, err := e.kubeletExternal(ctx, n.String())
-			if err != nil && e.stopped(ctx, n.String()) {
+			if err != nil && e.gone(ctx, n.String()) {
 				continue // its instance is gone: no kubelet left to switch
 			}
-			if err != nil || !ext {
-				return false, err
+			if err != nil {
+				return false, nil // still joining: its kubelet flags are not written yet
+			}
+			if !ext {
+				return false, nil
 			}
 		}
 		return e.everyNode(ctx, s.From, func(node string) (bool, error) {
@@ -212,23 +216,68 @@ func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
 			}
 		}
 	}
-	workers, err := e.workers()
-	if err != nil {
-		return err
-	}
-	for _, w := range workers {
-		if err := e.switchKubelet(ctx, w); err != nil {
-			// A worker whose instance is gone (terminated before or during
-			// its switch) has no kubelet left to switch.
-			if e.stopped(ctx, w) {
-				e.Logger.V(0).Infof("     %s is not running (instance terminated): no kubelet to switch", w)
-				continue
-			}
+	// Workers come and go during the step (the load joins and terminates
+	// them): list them until every one listed has been dealt with.
+	seen := map[string]bool{}
+	for {
+		workers, err := e.workers()
+		if err != nil {
 			return err
 		}
+		pending := 0
+		for _, w := range workers {
+			if seen[w] {
+				continue
+			}
+			seen[w], pending = true, pending+1
+			if err := e.switchWorker(ctx, w); err != nil {
+				return err
+			}
+		}
+		if pending == 0 {
+			return nil
+		}
+	}
+}
+
+// switchWorker switches a worker's kubelet to the external provider. A
+// worker still joining has no kubelet flags yet: it is waited for. One
+// whose instance is gone (terminated, or its join failed and it was
+// removed) has no kubelet left to switch.
+func (e *Env) switchWorker(ctx context.Context, w string) error {
+	if err := e.waitJoined(ctx, w); err != nil {
+		return err
+	}
+	err := e.switchKubelet(ctx, w)
+	if err != nil && e.gone(ctx, w) {
+		e.Logger.V(0).Infof("     %s is not running (instance terminated or removed): no kubelet to switch", w)
+		return nil
+	}
+	return err
+}
+
+// waitJoined waits until a node's kubeadm join has written its kubelet
+// flags, or the node is gone.
+func (e *Env) waitJoined(ctx context.Context, node string) error {
+	joined := func(ctx context.Context) (bool, error) {
+		if _, err := e.Cluster.ReadFile(ctx, node, kubeletFlagsFile); err == nil {
+			return true, nil
+		}
+		return e.gone(ctx, node), nil
+	}
+	if ok, _ := joined(ctx); ok {
+		return nil
+	}
+	e.Logger.V(0).Infof("     %s is still joining: waiting for its kubelet flags", node)
+	if err := wait.PollUntilContextTimeout(ctx, 2*time.Second, joinWait, false, joined); err != nil {
+		return fmt.Errorf("node %s: no %s after %s (a join that never finished?): %w", node, kubeletFlagsFile, joinWait, err)
 	}
 	return nil
 }
+
+// joinWait bounds the wait for a joining node (a join waits 3 minutes for
+// its node to be Ready).
+const joinWait = 4 * time.Minute
 
 func rolloutStep(s Spec) Step {
 	kind := "daemonset"
@@ -267,4 +316,22 @@ func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
 func (e *Env) stopped(ctx context.Context, node string) bool {
 	up, err := e.Cluster.Running(ctx, node)
 	return err == nil && !up
+}
+
+// gone is true when node's container is stopped or no longer in the
+// cluster (a failed join removes it).
+func (e *Env) gone(ctx context.Context, node string) bool {
+	if e.stopped(ctx, node) {
+		return true
+	}
+	nodes, err := e.Cluster.Nodes()
+	if err != nil {
+		return false
+	}
+	for _, n := range nodes {
+		if n.String() == node {
+			return false
+		}
+	}
+	return true
 }
