@@ -25,6 +25,7 @@ func sample() []timeline.Event {
 		{Time: at(5), Source: "runner", Kind: timeline.StepEnd, Step: "grant", Index: 1, Outcome: timeline.OK},
 		{Time: at(0), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp1_a"}},
 		{Time: at(30), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp4_b"}},
+		{Time: at(58), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK},
 		{Time: at(60), Source: "observer", Kind: timeline.ObserverStop},
 	}
 	for s := 0.0; s <= 60; s += 0.5 {

@@ -64,4 +64,6 @@ const (
 	Uninitialized   = "uninitialized-taint"
 	LBIdentity      = "lb-identity"
 	NodeDeletion    = "node-deletion"
+	Procedure       = "procedure"
+	Load            = "load"
 )
