@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
 )
@@ -36,7 +37,7 @@ func keepNodeLogs(cluster, node string) (string, error) {
 		if err != nil {
 			fmt.Fprintf(&problems, "%s: %v\n", file, err)
 		}
-		if werr := os.WriteFile(filepath.Join(dir, file), []byte(joinLines(out)), 0o644); werr != nil {
+		if werr := os.WriteFile(filepath.Join(dir, file), []byte(strings.Join(append(out, ""), "\n")), 0o644); werr != nil {
 			return dir, werr
 		}
 	}
@@ -66,13 +67,4 @@ func exportFailedNodes(cluster, dir string) error {
 		}
 	}
 	return os.Remove(src)
-}
-
-func joinLines(lines []string) string {
-	var b bytes.Buffer
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
