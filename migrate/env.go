@@ -2,12 +2,14 @@ package migrate
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -24,6 +26,16 @@ type Env struct {
 	// rehearsal of a known-bad procedure), leaving the verdict to the
 	// checks; otherwise the runner stops there.
 	Force bool
+
+	clients     *managers.Clients
+	clientsOnce sync.Once
+}
+
+// managers reaches the managers of every node, keeping connections open
+// across polls.
+func (e *Env) managers() *managers.Clients {
+	e.clientsOnce.Do(func() { e.clients = &managers.Clients{PID: e.Cluster.PID} })
+	return e.clients
 }
 
 // NewEnv opens the cluster a Spec names.

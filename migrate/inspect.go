@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
@@ -64,30 +65,11 @@ func atVersion(cps []ControlPlane, version string) []ControlPlane {
 	return out
 }
 
-// managerPorts are the secure ports the managers serve /healthz on.
-var managerPorts = map[string]string{lmconfig.KCM: "10257", lmconfig.CCM: "10258"}
-
-var healthLine = regexp.MustCompile(`^\[[+-]\]([a-z0-9-]+) `)
-
 // Running lists the controllers a manager on a node has started, from its
 // /healthz?verbose (each started controller adds a named check). A manager
 // that is not running lists none.
 func (e *Env) Running(ctx context.Context, node, component string) (map[string]bool, error) {
-	url := fmt.Sprintf("https://127.0.0.1:%s/healthz?verbose", managerPorts[component])
-	out, err := e.Cluster.Exec(ctx, node, "curl", "-sk", "--max-time", "3", url)
-	if err != nil {
-		if strings.Contains(err.Error(), "exit status 7") { // nothing listening
-			return map[string]bool{}, nil
-		}
-		return nil, err
-	}
-	got := map[string]bool{}
-	for _, l := range strings.Split(out, "\n") {
-		if m := healthLine.FindStringSubmatch(l); m != nil && strings.HasSuffix(m[1], "controller") {
-			got[m[1]] = true
-		}
-	}
-	return got, nil
+	return e.managers().Controllers(ctx, node, component, 3*time.Second)
 }
 
 // Ownership maps each controller to the manager instances running it, as
@@ -102,7 +84,7 @@ func (e *Env) Owners(ctx context.Context) (Ownership, error) {
 	}
 	own := Ownership{}
 	for _, n := range nodes {
-		for _, comp := range []string{lmconfig.KCM, lmconfig.CCM} {
+		for _, comp := range managers.Names() {
 			run, err := e.Running(ctx, n.String(), comp)
 			if err != nil {
 				return nil, err

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
+	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 )
 
@@ -54,7 +55,11 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 	if err != nil || len(cps) == 0 {
 		return "", fmt.Errorf("cluster %q has no control plane to join: %v", c.Name, err)
 	}
-	donor := cps[0]
+	donor, release, err := book.pickDonor(cps)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	image, err := c.imageFor(ctx, donor, o.Kubernetes)
 	if err != nil {
 		return "", err
@@ -72,6 +77,7 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 			c.Logger.V(0).Infof(" • Logs of %s kept in %s (exported with the cluster's logs)", name, dir)
 		}
 		_ = kexec.Command("docker", "rm", "-f", "-v", name).Run()
+		c.forget()
 		return "", fmt.Errorf("adding node %s: %w", name, err)
 	}
 	c.Logger.V(0).Infof(" ✓ Node %s joined and Ready (%s)", name, time.Since(start).Round(time.Second))
@@ -133,8 +139,11 @@ func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, image string
 // imageFor picks the node image: the requested version's, or the donor's.
 func (c *Cluster) imageFor(ctx context.Context, donor nodes.Node, version string) (string, error) {
 	if version == "" {
-		out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "--format", "{{.Config.Image}}", donor.String()))
-		return strings.TrimSpace(string(out)), err
+		info, err := engine.Inspect(ctx, donor.String())
+		if err != nil {
+			return "", err
+		}
+		return info.Config.Image, nil
 	}
 	if _, err := nodeimage.Lookup(version); err != nil {
 		return "", err
@@ -201,6 +210,7 @@ func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, ro
 	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", append(args, image)...)); err != nil {
 		return fmt.Errorf("starting node container: %w", err)
 	}
+	c.forget()
 	return nil
 }
 
@@ -218,13 +228,12 @@ func waitRuntime(ctx context.Context, n nodes.Node) error {
 
 // extraBinds are a node's bind mounts beyond the ones every kind node has.
 func extraBinds(ctx context.Context, n nodes.Node) ([]string, error) {
-	lines, err := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "inspect", "--format",
-		`{{range .HostConfig.Binds}}{{println .}}{{end}}`, n.String()))
+	info, err := engine.Inspect(ctx, n.String())
 	if err != nil {
 		return nil, fmt.Errorf("reading mounts of %s: %w", n, err)
 	}
 	var out []string
-	for _, l := range lines {
+	for _, l := range info.HostConfig.Binds {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "/lib/modules:") {
 			out = append(out, l)
 		}

@@ -3,7 +3,6 @@ package kindcluster
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -12,9 +11,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/kind/pkg/cluster"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
-	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
-	kexec "sigs.k8s.io/kind/pkg/exec"
 	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/engine"
 )
 
 // Cluster is a handle on an existing kind cluster.
@@ -22,12 +21,14 @@ type Cluster struct {
 	Name     string
 	Logger   log.Logger
 	provider *cluster.Provider
+
+	kubeconfigs kubeconfigCache
 }
 
 // Open returns a handle on cluster name, failing if it has no nodes.
 func Open(name string, logger log.Logger) (*Cluster, error) {
 	c := newHandle(name, logger)
-	ns, err := c.provider.ListNodes(name)
+	ns, err := c.containers(context.Background())
 	if err != nil {
 		return nil, fmt.Errorf("listing nodes of cluster %q: %w", name, err)
 	}
@@ -42,47 +43,62 @@ func newHandle(name string, logger log.Logger) *Cluster {
 		provider: cluster.NewProvider(cluster.ProviderWithDocker(), cluster.ProviderWithLogger(logger))}
 }
 
-// Nodes lists the cluster's Kubernetes node containers (not the balancer).
-func (c *Cluster) Nodes() ([]nodes.Node, error) {
-	all, err := retryListing(func() ([]nodes.Node, error) { return c.provider.ListInternalNodes(c.Name) })
+// set is the process's watched list of this cluster's containers.
+func (c *Cluster) set() (*engine.Set, error) { return engine.Watch(clusterLabel + "=" + c.Name) }
+
+// containers lists the cluster's containers, balancer included, by name:
+// from the engine's event-fed cache, so polling it is free.
+func (c *Cluster) containers(ctx context.Context) ([]engine.Container, error) {
+	s, err := c.set()
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].String() < all[j].String() })
-	return all, nil
+	return s.List(ctx)
+}
+
+// forget drops the cached list after handover itself added or removed a
+// container, so the next read does not wait for the engine's event.
+func (c *Cluster) forget() {
+	if s, err := c.set(); err == nil {
+		s.Invalidate()
+	}
+}
+
+// byRole lists the cluster's node containers whose role keep accepts,
+// sorted by name.
+func (c *Cluster) byRole(keep func(role string) bool) ([]nodes.Node, error) {
+	all, err := c.containers(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	var out []nodes.Node
+	for _, ct := range all {
+		if keep(ct.Labels[roleLabel]) {
+			out = append(out, node{ct})
+		}
+	}
+	return out, nil
+}
+
+// Nodes lists the cluster's Kubernetes node containers (not the balancer).
+func (c *Cluster) Nodes() ([]nodes.Node, error) {
+	return c.byRole(func(r string) bool { return r != roleBalancer })
 }
 
 // ControlPlanes lists control-plane nodes, sorted by name.
 func (c *Cluster) ControlPlanes() ([]nodes.Node, error) {
-	return retryListing(func() ([]nodes.Node, error) {
-		all, err := c.provider.ListNodes(c.Name)
-		if err != nil {
-			return nil, err
-		}
-		return nodeutils.ControlPlaneNodes(all)
-	})
+	return c.byRole(func(r string) bool { return r == RoleControlPlane })
 }
 
 // Workers are the cluster's worker nodes.
 func (c *Cluster) Workers() ([]nodes.Node, error) {
-	return retryListing(func() ([]nodes.Node, error) {
-		all, err := c.provider.ListNodes(c.Name)
-		if err != nil {
-			return nil, err
-		}
-		return nodeutils.SelectNodesByRole(all, RoleWorker)
-	})
+	return c.byRole(func(r string) bool { return r == RoleWorker })
 }
 
-// retryListing retries a listing that reads each node's role: a node
-// added or removed at that moment (nodes come and go during a migration
-// under load) fails the read of its role once.
-func retryListing(list func() ([]nodes.Node, error)) ([]nodes.Node, error) {
-	return retryRoles(list)
-}
-
-// retryRoles retries anything that lists the cluster's nodes with their
-// roles (kind's own kubeconfig export does too), for the reason above.
+// retryRoles retries anything of kind's that lists the cluster's nodes and
+// reads each one's role (its kubeconfig export does): a node added or
+// removed at that moment (nodes come and go during a migration under load)
+// fails the read of its role once.
 func retryRoles[T any](f func() (T, error)) (T, error) {
 	var v T
 	var err error
@@ -97,38 +113,32 @@ func retryRoles[T any](f func() (T, error)) (T, error) {
 
 // balancer returns the control-plane balancer container, or nil.
 func (c *Cluster) balancer() (nodes.Node, error) {
-	var lb nodes.Node
-	_, err := retryListing(func() ([]nodes.Node, error) {
-		all, err := c.provider.ListNodes(c.Name)
-		if err != nil {
-			return nil, err
-		}
-		lb, err = nodeutils.ExternalLoadBalancerNode(all)
+	lbs, err := c.byRole(func(r string) bool { return r == roleBalancer })
+	if err != nil || len(lbs) == 0 {
 		return nil, err
-	})
-	return lb, err
+	}
+	return lbs[0], nil
 }
 
 // node finds a node container by name.
 func (c *Cluster) node(name string) (nodes.Node, error) {
-	all, err := c.provider.ListNodes(c.Name)
+	all, err := c.containers(context.Background())
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	for _, n := range all {
-		if n.String() == name {
-			return n, nil
+	for _, ct := range all {
+		if ct.Name == name {
+			return node{ct}, nil
 		}
-		names = append(names, n.String())
+		names = append(names, ct.Name)
 	}
 	return nil, fmt.Errorf("cluster %q has no node %q (nodes: %s)", c.Name, name, strings.Join(names, ", "))
 }
 
 // Kubeconfig returns an admin kubeconfig reachable from this host.
 func (c *Cluster) Kubeconfig() (string, error) {
-	// kind reads every node's role to find the endpoint.
-	return retryRoles(func() (string, error) { return c.provider.KubeConfig(c.Name, false) })
+	return c.kubeconfig(false)
 }
 
 // RESTConfig returns a client configuration through the cluster endpoint.
@@ -156,7 +166,7 @@ func (c *Cluster) Client() (kubernetes.Interface, error) {
 
 // internalEndpoint is host:port of the API as nodes reach it.
 func (c *Cluster) internalEndpoint() (string, error) {
-	kc, err := retryRoles(func() (string, error) { return c.provider.KubeConfig(c.Name, true) })
+	kc, err := c.kubeconfig(true)
 	if err != nil {
 		return "", err
 	}
@@ -201,9 +211,25 @@ func (c *Cluster) InternalEndpoint() (string, error) { return c.internalEndpoint
 // Running says whether a node's container is running: a worker whose
 // instance was terminated in the simulated cloud is stopped, not removed.
 func (c *Cluster) Running(ctx context.Context, name string) (bool, error) {
-	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "--format", "{{.State.Running}}", name))
+	s, err := c.set()
 	if err != nil {
-		return false, fmt.Errorf("inspecting node %s: %w", name, err)
+		return false, err
 	}
-	return strings.TrimSpace(string(out)) == "true", nil
+	ct, ok, err := s.Get(ctx, name)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		return false, fmt.Errorf("inspecting node %s: no such container", name)
+	}
+	return ct.Running(), nil
+}
+
+// PID is the host PID of a running node container's init.
+func (c *Cluster) PID(ctx context.Context, name string) (int, error) {
+	s, err := c.set()
+	if err != nil {
+		return 0, err
+	}
+	return s.PID(ctx, name)
 }

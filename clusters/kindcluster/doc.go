@@ -20,3 +20,6 @@ const (
 	RoleControlPlane = "control-plane"
 	RoleWorker       = "worker"
 )
+
+// roleBalancer is the role kind gives its control-plane balancer.
+const roleBalancer = "external-load-balancer"

@@ -2,8 +2,11 @@ package kindcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
 
 // Exec runs a command in the named node and returns its trimmed output.
@@ -15,8 +18,23 @@ func (c *Cluster) Exec(ctx context.Context, node string, args ...string) (string
 	return run(ctx, n, args[0], args[1:]...)
 }
 
-// ReadFile reads a file of the named node.
+// ReadFile reads a file of the named node: through the node's root file
+// system from the host when that can be reached (no process; waits poll
+// manifests this way), else with cat in the node.
 func (c *Cluster) ReadFile(ctx context.Context, node, path string) (string, error) {
+	if pid, err := c.PID(ctx, node); err == nil {
+		data, err := nodeaccess.ReadFile(pid, path)
+		if !errors.Is(err, nodeaccess.ErrNoRoot) {
+			if err != nil {
+				return "", fmt.Errorf("reading %s on %s: %w", path, node, err)
+			}
+			return string(data), nil
+		}
+	}
+	return c.catFile(ctx, node, path)
+}
+
+func (c *Cluster) catFile(ctx context.Context, node, path string) (string, error) {
 	n, err := c.node(node)
 	if err != nil {
 		return "", err

@@ -33,6 +33,11 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 	}
 	c.Logger.V(0).Infof(" • Removing %s node %s ...", role, name)
 	start := time.Now()
+	done, err := book.leave(ctx, name, 5*time.Minute)
+	if err != nil {
+		return fmt.Errorf("removing %s: %w", name, err)
+	}
+	defer done()
 	if _, err := run(ctx, peer, "kubectl", "drain", name, "--ignore-daemonsets", "--delete-emptydir-data", "--force", "--timeout=120s"); err != nil {
 		return err
 	}
@@ -47,6 +52,7 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 	if err := kexec.CommandContext(ctx, "docker", "rm", "-f", "-v", name).Run(); err != nil {
 		return fmt.Errorf("removing container %s: %w", name, err)
 	}
+	c.forget()
 	c.Logger.V(0).Infof(" ✓ Node %s removed (%s)", name, time.Since(start).Round(time.Second))
 	return nil
 }

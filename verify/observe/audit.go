@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -69,7 +70,7 @@ func auditWrite(line []byte, node string) (timeline.Event, bool) {
 // into the manager and the client name its controller asked for.
 func managerClient(ua string) (manager, client string) {
 	bin, _, _ := strings.Cut(ua, "/")
-	if _, ok := managerPorts[bin]; !ok {
+	if _, ok := managers.Ports[bin]; !ok {
 		return "", ""
 	}
 	client = ua[strings.LastIndex(ua, "/")+1:]

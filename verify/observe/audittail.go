@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"syscall"
 
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
@@ -19,12 +19,11 @@ import (
 func (ob *Observer) followAudit(ctx context.Context) {
 	tails := map[string]*auditTail{}
 	first := true
-	nodes := ob.controlPlaneList()
 	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
-		for _, n := range nodes() {
+		for _, n := range ob.controlPlanes() {
 			t := tails[n]
 			if t == nil {
-				t = &auditTail{node: n, fromEnd: first}
+				t = &auditTail{node: n, pidOf: ob.o.Cluster.PID, fromEnd: first}
 				tails[n] = t
 			}
 			for _, line := range t.poll(ctx) {
@@ -44,6 +43,7 @@ const maxAuditRead = 8 << 20
 // filesystem (/proc/PID/root), so no process runs in the node per poll.
 type auditTail struct {
 	node    string
+	pidOf   func(context.Context, string) (int, error)
 	pid     int
 	fromEnd bool // start at the end of the log the first time it is seen
 	opened  bool
@@ -55,15 +55,15 @@ type auditTail struct {
 // poll returns the complete lines written since the last poll.
 func (t *auditTail) poll(ctx context.Context) [][]byte {
 	if t.pid == 0 {
-		pid, err := containerPID(ctx, t.node)
+		pid, err := t.pidOf(ctx, t.node)
 		if err != nil {
 			return nil
 		}
 		t.pid = pid
 	}
-	data, err := t.read(procRoot(t.pid, cloudcluster.AuditLogPath))
+	data, err := t.read(nodeaccess.Root(t.pid, cloudcluster.AuditLogPath))
 	if err != nil {
-		if _, serr := os.Stat(procRoot(t.pid, "")); serr != nil {
+		if _, serr := os.Stat(nodeaccess.Root(t.pid, "")); serr != nil {
 			t.pid = 0 // the container stopped or restarted under another PID
 		}
 		return nil
@@ -114,8 +114,4 @@ func (t *auditTail) read(path string) ([]byte, error) {
 	}
 	t.offset += int64(got)
 	return buf[:got], nil
-}
-
-func procRoot(pid int, path string) string {
-	return "/proc/" + strconv.Itoa(pid) + "/root" + path
 }

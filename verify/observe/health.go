@@ -2,41 +2,29 @@ package observe
 
 import (
 	"context"
-	"crypto/tls"
-	"errors"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/verify/timeline"
 )
-
-// managerPorts are where each manager serves /healthz on its node.
-var managerPorts = map[string]string{"kube-controller-manager": "10257", "cloud-controller-manager": "10258"}
-
-var checkLine = regexp.MustCompile(`^\[\+\]([a-z0-9-]+) ok`)
 
 // pollHealth asks every manager on every control plane, in parallel, which
 // controllers it has started.
 func (ob *Observer) pollHealth(ctx context.Context) {
-	ob.pollManagers(ctx, ob.o.HealthEvery, &nodeClients{byNode: map[string]*http.Client{}}, ob.sample)
+	ob.pollManagers(ctx, ob.o.HealthEvery, &managers.Clients{PID: ob.o.Cluster.PID}, ob.sample)
 }
 
 // pollManagers samples every manager on every control plane, in parallel,
 // at each tick.
-func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, clients *nodeClients,
-	sample func(context.Context, *nodeClients, string, string) timeline.Event) {
-	nodes := ob.controlPlaneList()
+func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, clients *managers.Clients,
+	sample func(context.Context, *managers.Clients, string, string) timeline.Event) {
 	every(ctx, d, func(ctx context.Context) {
 		var wg sync.WaitGroup
-		for _, n := range nodes() {
-			for comp := range managerPorts {
+		for _, n := range ob.controlPlanes() {
+			for _, comp := range managers.Names() {
 				wg.Add(1)
 				go func(node, comp string) {
 					defer wg.Done()
@@ -50,19 +38,9 @@ func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, clients *
 	})
 }
 
-// controlPlaneList returns the control planes, re-listed at most every 3 s
-// (nodes join and go during a migration).
-func (ob *Observer) controlPlaneList() func() []string {
-	var nodes []string
-	var refreshed time.Time
-	return func() []string {
-		if time.Since(refreshed) > 3*time.Second {
-			nodes, refreshed = ob.controlPlanes(), time.Now()
-		}
-		return nodes
-	}
-}
-
+// controlPlanes lists the control planes: from the engine's event-fed
+// cache, so asking at every tick costs nothing, and a node that joins or
+// goes is seen at the next tick.
 func (ob *Observer) controlPlanes() []string {
 	cps, err := ob.o.Cluster.ControlPlanes()
 	if err != nil {
@@ -75,91 +53,26 @@ func (ob *Observer) controlPlanes() []string {
 	return out
 }
 
-func (ob *Observer) sample(ctx context.Context, clients *nodeClients, node, comp string) timeline.Event {
+func (ob *Observer) sample(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
 	e := timeline.Event{Source: "health", Kind: timeline.Health, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
-	c, err := clients.get(ctx, node)
+	a, err := clients.Get(ctx, node, comp, "/healthz?verbose", 400*time.Millisecond)
 	if err != nil {
 		e.Attrs["error"] = err.Error()
 		return e
 	}
-	rctx, cancel := context.WithTimeout(ctx, 400*time.Millisecond)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(rctx, http.MethodGet, "https://127.0.0.1:"+managerPorts[comp]+"/healthz?verbose", nil)
-	resp, err := c.Do(req)
-	if err != nil {
-		e.Attrs["error"] = err.Error()
-		if isNetnsErr(err) {
-			clients.drop(node) // the node may have restarted under a new PID
-		}
-		return e
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	e.Attrs["up"] = "true"
-	e.Attrs["controllers"] = strings.Join(ob.started(string(body)), ",")
+	e.Attrs["controllers"] = strings.Join(ob.watched(managers.Controllers(string(a.Body))), ",")
 	return e
 }
 
-// started picks the watched controllers out of a verbose healthz body.
-func (ob *Observer) started(body string) []string {
-	want := map[string]bool{}
-	for _, c := range ob.o.Controllers {
-		want[c] = true
-	}
+// watched picks the watched controllers out of the started ones.
+func (ob *Observer) watched(started map[string]bool) []string {
 	var out []string
-	for _, l := range strings.Split(body, "\n") {
-		if m := checkLine.FindStringSubmatch(l); m != nil && want[m[1]] {
-			out = append(out, m[1])
+	for _, c := range ob.o.Controllers {
+		if _, ok := started[c]; ok {
+			out = append(out, c)
 		}
 	}
 	sort.Strings(out)
 	return out
-}
-
-// nodeClients keeps one keep-alive client per node, dialing inside it.
-type nodeClients struct {
-	mu     sync.Mutex
-	byNode map[string]*http.Client
-	cert   *tls.Certificate // presented when set
-}
-
-func isNetnsErr(err error) bool { return errors.Is(err, errNetns) }
-
-func (n *nodeClients) get(ctx context.Context, node string) (*http.Client, error) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if c, ok := n.byNode[node]; ok {
-		return c, nil
-	}
-	pid, err := containerPID(ctx, node)
-	if err != nil {
-		return nil, err
-	}
-	tlsc := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the managers' self-signed serving certs
-	if n.cert != nil {
-		tlsc.Certificates = []tls.Certificate{*n.cert}
-	}
-	c := &http.Client{Transport: &http.Transport{
-		TLSClientConfig: tlsc,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := dialInNetns(ctx, pid, network, addr)
-			if err != nil {
-				return nil, fmt.Errorf("node %s: %w", node, err)
-			}
-			return conn, nil
-		},
-		MaxIdleConnsPerHost: 2,
-		IdleConnTimeout:     30 * time.Second,
-	}}
-	n.byNode[node] = c
-	return c, nil
-}
-
-func (n *nodeClients) drop(node string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if c, ok := n.byNode[node]; ok {
-		c.CloseIdleConnections()
-		delete(n.byNode, node)
-	}
 }

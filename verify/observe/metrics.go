@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -28,7 +30,7 @@ var metricControllers = map[string]string{
 // which leases it says it leads (leader_election_master_status). It is a
 // second account of the managers' activity, independent of /healthz.
 func (ob *Observer) pollMetrics(ctx context.Context) {
-	ob.pollManagers(ctx, ob.o.MetricsEvery, &nodeClients{byNode: map[string]*http.Client{}, cert: ob.clientCert()}, ob.scrape)
+	ob.pollManagers(ctx, ob.o.MetricsEvery, &managers.Clients{PID: ob.o.Cluster.PID, Cert: ob.clientCert()}, ob.scrape)
 }
 
 // clientCert is the observer's client certificate, which the managers'
@@ -44,31 +46,18 @@ func (ob *Observer) clientCert() *tls.Certificate {
 	return &c
 }
 
-func (ob *Observer) scrape(ctx context.Context, clients *nodeClients, node, comp string) timeline.Event {
+func (ob *Observer) scrape(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
 	e := timeline.Event{Source: "metrics", Kind: timeline.Metrics, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
-	c, err := clients.get(ctx, node)
+	a, err := clients.Get(ctx, node, comp, "/metrics", 900*time.Millisecond)
 	if err != nil {
 		e.Attrs["error"] = err.Error()
 		return e
 	}
-	rctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(rctx, http.MethodGet, "https://127.0.0.1:"+managerPorts[comp]+"/metrics", nil)
-	resp, err := c.Do(req)
-	if err != nil {
-		e.Attrs["error"] = err.Error()
-		if isNetnsErr(err) {
-			clients.drop(node)
-		}
+	if a.Status != http.StatusOK {
+		e.Attrs["error"] = http.StatusText(a.Status)
 		return e
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		e.Attrs["error"] = resp.Status
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return e
-	}
-	controllers, leases := ob.readMetrics(resp.Body)
+	controllers, leases := ob.readMetrics(bytes.NewReader(a.Body))
 	e.Attrs["up"] = "true"
 	e.Attrs["controllers"] = strings.Join(controllers, ",")
 	e.Attrs["leases"] = strings.Join(leases, ",")

@@ -1,0 +1,67 @@
+package kindcluster
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
+
+	"github.com/handover-sh/handover/clusters/engine"
+)
+
+func cpNodes(names ...string) []nodes.Node {
+	var out []nodes.Node
+	for _, n := range names {
+		out = append(out, node{engine.Container{Name: n}})
+	}
+	return out
+}
+
+func TestDonorAvoidsLeavingNodesAndRemovalWaitsForJoins(t *testing.T) {
+	b := &donorBook{leaving: map[string]bool{}, using: map[string]int{}, changed: make(chan struct{})}
+	cps := cpNodes("c-control-plane", "c-control-plane2", "c-control-plane3")
+	d, release, err := b.pickDonor(cps)
+	if err != nil || d.String() != "c-control-plane3" {
+		t.Fatalf("donor = %v, %v; want the newest control plane", d, err)
+	}
+	// Removing the donor waits for the join...
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.leave(context.Background(), "c-control-plane3", time.Minute)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("removal did not wait for the join copying from it (err %v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	// ...and a join meanwhile picks another donor.
+	for b.isLeaving("c-control-plane3") == false {
+		time.Sleep(time.Millisecond)
+	}
+	d2, release2, err := b.pickDonor(cps)
+	if err != nil || d2.String() != "c-control-plane2" {
+		t.Fatalf("second donor = %v, %v; want one not being removed", d2, err)
+	}
+	release2()
+	release()
+	if err := <-done; err != nil {
+		t.Fatalf("removal after the join finished: %v", err)
+	}
+}
+
+func TestDonorRemovalGivesUpAfterLimit(t *testing.T) {
+	b := &donorBook{leaving: map[string]bool{}, using: map[string]int{}, changed: make(chan struct{})}
+	_, release, _ := b.pickDonor(cpNodes("c-control-plane"))
+	defer release()
+	if _, err := b.leave(context.Background(), "c-control-plane", 20*time.Millisecond); err == nil {
+		t.Fatal("want an error when a join holds the node past the limit")
+	}
+	if b.isLeaving("c-control-plane") {
+		t.Fatal("a removal that gave up must clear its mark")
+	}
+	if _, _, err := b.pickDonor(cpNodes()); err == nil {
+		t.Fatal("no control plane: want an error")
+	}
+}

@@ -1,0 +1,73 @@
+package kindcluster
+
+import (
+	"context"
+	"io"
+
+	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/clusters/engine"
+)
+
+// node is a kind node as the engine's container list describes it: its role
+// and addresses come from that list, not from a `docker inspect` each, and
+// only commands (actions) start a process.
+type node struct{ c engine.Container }
+
+func (n node) String() string              { return n.c.Name }
+func (n node) Role() (string, error)       { return n.c.Labels[roleLabel], nil }
+func (n node) IP() (string, string, error) { return n.c.IPv4, n.c.IPv6, nil }
+
+func (n node) SerialLogs(w io.Writer) error {
+	return kexec.Command("docker", "logs", n.c.Name).SetStdout(w).SetStderr(w).Run()
+}
+
+func (n node) Command(name string, args ...string) kexec.Cmd {
+	return &nodeCmd{node: n.c.Name, name: name, args: args}
+}
+
+func (n node) CommandContext(ctx context.Context, name string, args ...string) kexec.Cmd {
+	return &nodeCmd{node: n.c.Name, name: name, args: args, ctx: ctx}
+}
+
+// nodeCmd runs a command in a node with `docker exec --privileged`, as
+// kind's own nodes do.
+type nodeCmd struct {
+	node, name     string
+	args, env      []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	ctx            context.Context
+}
+
+func (c *nodeCmd) Run() error {
+	args := []string{"exec", "--privileged"}
+	if c.stdin != nil {
+		args = append(args, "-i")
+	}
+	for _, e := range c.env {
+		args = append(args, "-e", e)
+	}
+	args = append(append(args, c.node, c.name), c.args...)
+	var cmd kexec.Cmd
+	if c.ctx != nil {
+		cmd = kexec.CommandContext(c.ctx, "docker", args...)
+	} else {
+		cmd = kexec.Command("docker", args...)
+	}
+	if c.stdin != nil {
+		cmd.SetStdin(c.stdin)
+	}
+	if c.stdout != nil {
+		cmd.SetStdout(c.stdout)
+	}
+	if c.stderr != nil {
+		cmd.SetStderr(c.stderr)
+	}
+	return cmd.Run()
+}
+
+func (c *nodeCmd) SetEnv(env ...string) kexec.Cmd  { c.env = env; return c }
+func (c *nodeCmd) SetStdin(r io.Reader) kexec.Cmd  { c.stdin = r; return c }
+func (c *nodeCmd) SetStdout(w io.Writer) kexec.Cmd { c.stdout = w; return c }
+func (c *nodeCmd) SetStderr(w io.Writer) kexec.Cmd { c.stderr = w; return c }

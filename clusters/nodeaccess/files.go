@@ -1,0 +1,54 @@
+package nodeaccess
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrNoRoot says the node's root file system cannot be reached from here
+// (not root, another PID namespace, an engine on another host): fall back
+// to running a command in the node.
+var ErrNoRoot = errors.New("node root file system not reachable from this host")
+
+// maxFile bounds one read: node files handover reads are manifests and
+// configurations.
+const maxFile = 16 << 20
+
+// ReadFile reads path inside the root file system of the container whose
+// init is pid. The path is resolved inside that root (RESOLVE_IN_ROOT), so
+// an absolute symlink in the node points into the node, not the host.
+func ReadFile(pid int, path string) ([]byte, error) {
+	root, err := os.Open(Root(pid, ""))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoRoot, err)
+	}
+	defer root.Close()
+	fd, err := unix.Openat2(int(root.Fd()), path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		return nil, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("reading %s: larger than %d bytes", path, maxFile)
+	}
+	return data, nil
+}
+
+// Root is the host path of path inside the root of the container whose
+// init is pid (for reads that follow a file, such as a log).
+func Root(pid int, path string) string {
+	return "/proc/" + strconv.Itoa(pid) + "/root" + path
+}

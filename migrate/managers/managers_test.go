@@ -1,0 +1,27 @@
+package managers
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestControllers(t *testing.T) {
+	body := "[+]ping ok\n[+]leaderElection ok\n[+]service-lb-controller ok\n" +
+		"[-]node-route-controller failed: reason withheld\n[+]cloud-node-lifecycle-controller ok\n" +
+		"[+]serviceaccount-token-controller ok\nhealthz check passed\n"
+	got := Controllers(body)
+	want := map[string]bool{"service-lb-controller": true, "node-route-controller": false,
+		"cloud-node-lifecycle-controller": true, "serviceaccount-token-controller": true}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Controllers = %v, want %v", got, want)
+	}
+	if got := Controllers("connection refused"); len(got) != 0 {
+		t.Fatalf("no checks: %v", got)
+	}
+}
+
+func TestNames(t *testing.T) {
+	if got := Names(); !reflect.DeepEqual(got, []string{"cloud-controller-manager", "kube-controller-manager"}) {
+		t.Fatalf("Names = %v", got)
+	}
+}
