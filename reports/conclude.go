@@ -31,6 +31,9 @@ func Conclude(timelinePath, dir string, w io.Writer) (*Report, error) {
 			fmt.Fprintf(w, "FAIL %s %s: %s\n", res.Check, res.Subject, res.Violations[0].Message)
 		}
 	}
+	if cost := r.Cost(); cost != "" {
+		fmt.Fprintln(w, cost)
+	}
 	fmt.Fprintf(w, "%d checks, %d failed; reports in %s (%s, %s, %s)\n", len(r.Results), failed, dir, JUnitFile, MarkdownFile, HTMLFile)
 	if failed > 0 {
 		return &r, fmt.Errorf("%d of %d %w (see %s)", failed, len(r.Results), ErrChecksFailed, filepath.Join(dir, MarkdownFile))

@@ -26,12 +26,12 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 <h1>%s</h1>
 <p class="verdict">%s</p>
 <p>%s – %s UTC, %d checks, %d failed</p>
-<h2>Timeline</h2>
+%s<h2>Timeline</h2>
 <div id="timeline">%s</div>
 <h2>Checks</h2>
 <table><tr><th>check</th><th>subject</th><th>result</th><th>summary</th></tr>
 `, html.EscapeString(r.Title), ColorViolation, color, html.EscapeString(r.Title), verdict,
-		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), timelineSVG(r))
+		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), costHTML(r), timelineSVG(r))
 	for _, res := range r.Results {
 		mark := "pass"
 		if !res.Passed {
@@ -50,4 +50,11 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 	b.WriteString("</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func costHTML(r Report) string {
+	if cost := r.Cost(); cost != "" {
+		return "<p>Cost of observing: " + html.EscapeString(cost) + ".</p>\n"
+	}
+	return ""
 }

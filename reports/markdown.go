@@ -19,6 +19,9 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %d checks, %d failed\n\n",
 		r.Title, verdict, r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"),
 		r.End.Sub(r.Start).Round(1e9), len(r.Results), failed(r))
+	if cost := r.Cost(); cost != "" {
+		fmt.Fprintf(&b, "Cost of observing: %s.\n\n", cost)
+	}
 	b.WriteString("| check | subject | result | summary |\n|---|---|---|---|\n")
 	for _, res := range r.Results {
 		mark := "pass"

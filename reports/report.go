@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/verify/checks"
+	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -22,6 +23,15 @@ type Report struct {
 func New(title string, evs []timeline.Event, cfg checks.Config) Report {
 	from, to := checks.Span(evs)
 	return Report{Title: title, Start: from, End: to, Results: checks.All(evs, cfg), Events: evs}
+}
+
+// Cost is the line saying what handover itself cost the machine, or ""
+// when the timeline has no samples of it.
+func (r Report) Cost() string {
+	if s, ok := selfstat.Summarize(r.Events); ok {
+		return s.String()
+	}
+	return ""
 }
 
 // Passed is true when every check passed.

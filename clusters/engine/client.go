@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/docker/docker/api/types/container"
@@ -18,6 +19,7 @@ type API interface {
 	ContainerPause(ctx context.Context, id string) error
 	ContainerUnpause(ctx context.Context, id string) error
 	ContainerStop(ctx context.Context, id string, options container.StopOptions) error
+	CopyToContainer(ctx context.Context, id, dstPath string, content io.Reader, options container.CopyToContainerOptions) error
 	Events(ctx context.Context, options events.ListOptions) (<-chan events.Message, <-chan error)
 }
 

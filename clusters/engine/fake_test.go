@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"sync"
 
 	"github.com/docker/docker/api/types/container"
@@ -58,9 +59,12 @@ func (f *fakeAPI) ContainerInspect(_ context.Context, id string) (container.Insp
 		ID: id, State: &container.State{Running: true, Pid: f.pids[id]}}}, nil
 }
 
-func (f *fakeAPI) ContainerPause(context.Context, string) error                        { return nil }
-func (f *fakeAPI) ContainerUnpause(context.Context, string) error                      { return nil }
+func (f *fakeAPI) ContainerPause(context.Context, string) error                       { return nil }
+func (f *fakeAPI) ContainerUnpause(context.Context, string) error                     { return nil }
 func (f *fakeAPI) ContainerStop(context.Context, string, container.StopOptions) error { return nil }
+func (f *fakeAPI) CopyToContainer(context.Context, string, string, io.Reader, container.CopyToContainerOptions) error {
+	return nil
+}
 
 func (f *fakeAPI) Events(ctx context.Context, _ events.ListOptions) (<-chan events.Message, <-chan error) {
 	return f.events, f.errs

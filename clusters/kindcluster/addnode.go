@@ -15,6 +15,7 @@ import (
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
 	"github.com/handover-sh/handover/clusters/engine"
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 )
 
@@ -214,12 +215,24 @@ func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, ro
 	return nil
 }
 
-// waitRuntime waits for the node's systemd to have started containerd.
+// waitRuntime waits for the node's systemd to have started containerd: for
+// its socket, looked for through the node's root from the host (no process
+// per poll), or asked of systemd in the node where that root is out of reach.
 func waitRuntime(ctx context.Context, n nodes.Node) error {
-	err := wait.PollUntilContextTimeout(ctx, 300*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+	started := func(ctx context.Context) (bool, error) {
 		out, _ := run(ctx, n, "systemctl", "is-active", "containerd")
 		return out == "active", nil
-	})
+	}
+	if info, err := engine.Inspect(ctx, n.String()); err == nil && info.State != nil && info.State.Pid != 0 {
+		pid := info.State.Pid
+		if _, err := nodeaccess.Exists(pid, "/"); err == nil {
+			started = func(context.Context) (bool, error) {
+				ok, _ := nodeaccess.Exists(pid, "/run/containerd/containerd.sock")
+				return ok, nil
+			}
+		}
+	}
+	err := wait.PollUntilContextTimeout(ctx, 300*time.Millisecond, time.Minute, true, started)
 	if err != nil {
 		return fmt.Errorf("containerd did not start in node %s within a minute (see `docker logs %s`): %w", n, n, err)
 	}

@@ -2,9 +2,11 @@ package kindcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
@@ -88,7 +90,7 @@ func (c *Cluster) retireControlPlane(ctx context.Context, n nodes.Node) error {
 	if err := stopStaticPod(ctx, n, "kube-apiserver"); err != nil {
 		return err
 	}
-	if err := waitAPIServerDown(ctx, n); err != nil {
+	if err := c.waitAPIServerDown(ctx, n); err != nil {
 		return err
 	}
 	if err := handOffEtcdLeadership(ctx, n); err != nil {
@@ -115,10 +117,22 @@ func stopStaticPod(ctx context.Context, n nodes.Node, pod string) error {
 	return err
 }
 
-func waitAPIServerDown(ctx context.Context, n nodes.Node) error {
+// waitAPIServerDown waits until nothing accepts connections on the node's
+// API server port, dialing from inside the node (no process per poll).
+func (c *Cluster) waitAPIServerDown(ctx context.Context, n nodes.Node) error {
 	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 90*time.Second, true, func(ctx context.Context) (bool, error) {
-		_, err := run(ctx, n, "curl", "-sk", "--max-time", "2", "https://127.0.0.1:6443/healthz")
-		return err != nil, nil
+		pid, err := c.PID(ctx, n.String())
+		if err != nil {
+			return true, nil // the container itself stopped
+		}
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		conn, err := nodeaccess.Dial(dctx, pid, "tcp", "127.0.0.1:"+apiServerPort)
+		if err != nil {
+			return !errors.Is(err, nodeaccess.ErrNetns), nil
+		}
+		conn.Close()
+		return false, nil
 	})
 	if err != nil {
 		return fmt.Errorf("API server on %s still answers 90s after its manifest was removed: %w", n, err)

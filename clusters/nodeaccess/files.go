@@ -52,3 +52,24 @@ func ReadFile(pid int, path string) ([]byte, error) {
 func Root(pid int, path string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/root" + path
 }
+
+// Exists says whether path exists inside the root of the container whose
+// init is pid (resolved inside that root, as ReadFile does).
+func Exists(pid int, path string) (bool, error) {
+	root, err := os.Open(Root(pid, ""))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrNoRoot, err)
+	}
+	defer root.Close()
+	fd, err := unix.Openat2(int(root.Fd()), path, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
+	switch {
+	case err == nil:
+		unix.Close(fd)
+		return true, nil
+	case errors.Is(err, unix.ENOENT):
+		return false, nil
+	case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM):
+		return false, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	}
+	return false, &os.PathError{Op: "stat", Path: path, Err: err}
+}

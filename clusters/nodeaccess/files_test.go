@@ -25,6 +25,12 @@ func TestReadFileInRoot(t *testing.T) {
 	if _, err := ReadFile(os.Getpid(), filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: err = %v, want fs.ErrNotExist", err)
 	}
+	if ok, err := Exists(os.Getpid(), filepath.Join(dir, "pod.yaml")); !ok || err != nil {
+		t.Fatalf("Exists(pod.yaml) = %v, %v", ok, err)
+	}
+	if ok, err := Exists(os.Getpid(), filepath.Join(dir, "missing")); ok || err != nil {
+		t.Fatalf("Exists(missing) = %v, %v", ok, err)
+	}
 	if _, err := ReadFile(1<<30, "/etc/hostname"); !errors.Is(err, ErrNoRoot) {
 		t.Fatalf("no such process: err = %v, want ErrNoRoot", err)
 	}

@@ -120,13 +120,20 @@ func startSimcloud(ctx context.Context, self, cluster string) (string, error) {
 
 // stopSimcloud ends a cluster's simcloud, if one runs.
 func stopSimcloud(cluster string) {
-	raw, err := os.ReadFile(filepath.Join(StateDir(cluster), "pid"))
-	if err != nil {
-		return
-	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
+	if pid, ok := ServerPID(cluster); ok {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 	}
+}
+
+// ServerPID is the process serving a cluster's simcloud, as recorded when
+// it was started.
+func ServerPID(cluster string) (int, bool) {
+	raw, err := os.ReadFile(filepath.Join(StateDir(cluster), "pid"))
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	return pid, err == nil
 }
 
 // URL is the simcloud address of a cluster (reachable from nodes and host).

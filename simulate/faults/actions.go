@@ -9,8 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
-	kexec "sigs.k8s.io/kind/pkg/exec"
 
+	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -53,13 +53,17 @@ func (in *Injector) nodeStop(ctx context.Context) (string, error) {
 	in.started(node, fmt.Sprintf("stopping control plane %s (holder of %s) for %s", node, in.o.LeaderName, in.s.Duration))
 	in.emit(timeline.Event{Kind: timeline.NodeDisruptStart, Node: node, Message: "fault " + CPNodeStop})
 	defer in.emit(timeline.Event{Kind: timeline.NodeDisruptEnd, Node: node})
-	if err := kexec.CommandContext(ctx, "docker", "pause", node).Run(); err != nil {
+	cli, err := engine.Client()
+	if err != nil {
+		return node, err
+	}
+	if err := cli.ContainerPause(ctx, node); err != nil {
 		return node, fmt.Errorf("stopping %s: %w", node, err)
 	}
 	sleep(ctx, in.s.Duration)
 	// Resume it even when the run is being cut short: a stopped control
 	// plane must not be left behind.
-	if err := kexec.CommandContext(context.Background(), "docker", "unpause", node).Run(); err != nil {
+	if err := cli.ContainerUnpause(context.Background(), node); err != nil {
 		return node, fmt.Errorf("resuming %s: %w", node, err)
 	}
 	return node, in.waitReady(ctx, node)

@@ -12,6 +12,9 @@ import (
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
+	"github.com/docker/docker/api/types/container"
+
+	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
@@ -34,37 +37,22 @@ var zones = []string{Region + "a", Region + "b", Region + "c"}
 // DockerInstances lists a kind cluster's node containers as instances.
 type DockerInstances struct{ Cluster string }
 
-type containerInfo struct {
-	Name   string
-	State  struct{ Status string }
-	Config struct{ Labels map[string]string }
-	NetSet struct {
-		Networks map[string]struct{ IPAddress string }
-	} `json:"NetworkSettings"`
-}
-
-// List inspects every node container of the cluster.
+// List answers from the engine's event-fed list of the cluster's
+// containers: the managers ask on every node sync, and a list per call
+// (a docker process and an inspect per node) was most of what the cloud
+// cost the machine.
 func (d DockerInstances) List(ctx context.Context) ([]api.Instance, error) {
-	ids, err := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+kindClusterLabel+"="+d.Cluster))
+	set, err := engine.Watch(kindClusterLabel + "=" + d.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	all, err := set.List(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("listing node containers: %w", err)
 	}
-	if len(ids) == 0 {
-		return []api.Instance{}, nil
-	}
-	// A node removed between the listing and the inspection makes docker
-	// inspect fail, yet print the others: they are the answer.
-	raw, err := kexec.Output(kexec.CommandContext(ctx, "docker", append([]string{"inspect"}, ids...)...))
-	var infos []containerInfo
-	if jerr := json.Unmarshal(raw, &infos); jerr != nil {
-		if err == nil {
-			err = jerr
-		}
-		return nil, fmt.Errorf("inspecting node containers: %w", err)
-	}
 	out := []api.Instance{}
-	for _, c := range infos {
-		role := c.Config.Labels[kindRoleLabel]
+	for _, c := range all {
+		role := c.Labels[kindRoleLabel]
 		if role != "control-plane" && role != "worker" {
 			continue
 		}
@@ -73,25 +61,27 @@ func (d DockerInstances) List(ctx context.Context) ([]api.Instance, error) {
 	return out, nil
 }
 
-func (d DockerInstances) instance(c containerInfo, role string) api.Instance {
-	name := strings.TrimPrefix(c.Name, "/")
-	in := api.Instance{Name: name, ProviderID: ProviderID(d.Cluster, name), Type: "sim." + role,
-		Region: Region, Zone: ZoneOf(name), State: api.StateStopped,
-		Addresses: []api.Address{{Type: "Hostname", Address: name}}}
-	if c.State.Status == "running" {
+func (d DockerInstances) instance(c engine.Container, role string) api.Instance {
+	in := api.Instance{Name: c.Name, ProviderID: ProviderID(d.Cluster, c.Name), Type: "sim." + role,
+		Region: Region, Zone: ZoneOf(c.Name), State: api.StateStopped,
+		Addresses: []api.Address{{Type: "Hostname", Address: c.Name}}}
+	if c.State == "running" {
 		in.State = api.StateRunning
 	}
-	for _, n := range c.NetSet.Networks {
-		if n.IPAddress != "" {
-			in.Addresses = append([]api.Address{{Type: "InternalIP", Address: n.IPAddress}}, in.Addresses...)
-		}
+	if c.IPv4 != "" {
+		in.Addresses = append([]api.Address{{Type: "InternalIP", Address: c.IPv4}}, in.Addresses...)
 	}
 	return in
 }
 
 // Terminate stops the node container, as a terminated VM stops its kubelet.
 func (d DockerInstances) Terminate(ctx context.Context, name string) error {
-	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", "stop", "-t", "5", name)); err != nil {
+	cli, err := engine.Client()
+	if err != nil {
+		return err
+	}
+	timeout := 5
+	if err := cli.ContainerStop(ctx, name, container.StopOptions{Timeout: &timeout}); err != nil {
 		return fmt.Errorf("stopping instance %s: %w", name, err)
 	}
 	return nil
@@ -172,28 +162,37 @@ func (d DockerLoadBalancers) Delete(ctx context.Context, name string) error {
 }
 
 func containerIP(ctx context.Context, name string) (string, error) {
-	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "inspect", "--format",
-		"{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", name))
+	info, err := engine.Inspect(ctx, name)
 	if err != nil {
 		return "", err
 	}
-	ip := strings.TrimSpace(string(out))
+	ip := ""
+	if info.NetworkSettings != nil {
+		for _, n := range info.NetworkSettings.Networks {
+			if n != nil && n.IPAddress != "" {
+				ip = n.IPAddress
+			}
+		}
+	}
 	if ip == "" {
 		return "", fmt.Errorf("container %s has no address", name)
 	}
 	return ip, nil
 }
 
-// copyInto writes data at path inside a container with `docker cp` (no
-// shell needed in the image).
-func copyInto(ctx context.Context, container, path string, data []byte) error {
+// copyInto writes data at path inside a container through the engine's
+// archive API (no shell needed in the image, no process here).
+func copyInto(ctx context.Context, name, path string, data []byte) error {
 	tarball, err := singleFileTar(path, data)
 	if err != nil {
 		return err
 	}
-	cmd := kexec.CommandContext(ctx, "docker", "cp", "-", container+":/").SetStdin(bytes.NewReader(tarball))
-	if _, err := kexec.CombinedOutputLines(cmd); err != nil {
-		return fmt.Errorf("writing %s into %s: %w", path, container, err)
+	cli, err := engine.Client()
+	if err != nil {
+		return err
+	}
+	if err := cli.CopyToContainer(ctx, name, "/", bytes.NewReader(tarball), container.CopyToContainerOptions{}); err != nil {
+		return fmt.Errorf("writing %s into %s: %w", path, name, err)
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
 	"github.com/handover-sh/handover/verify/observe"
+	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -98,6 +99,13 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return err
 	}
 	defer tl.Close()
+	self := selfstat.Start(ctx, tl, 5*time.Second, func() []int {
+		if pid, ok := cloudcluster.ServerPID(p.Spec.Cluster); ok {
+			return []int{pid}
+		}
+		return nil
+	})
+	defer self.Stop()
 	env, err := migrate.NewEnv(p.Spec, logger, tl)
 	if err != nil {
 		return err
@@ -133,6 +141,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		logger.Warnf("load: %v", err) // the leak check judges what is left
 	}
 	ob.Stop()
+	self.Stop()
 	if err := tl.Close(); err != nil {
 		return err
 	}

@@ -69,3 +69,10 @@ const (
 	FaultStart = "fault.start"
 	FaultEnd   = "fault.end"
 )
+
+// SelfUsage samples what handover itself costs the machine it measures on
+// (verify/selfstat): Attrs "cpu_s" (CPU seconds its processes used since
+// they started, reaped children included), "wall_s" (seconds since the
+// rehearsal's process started) and "pressure_us" (the host's cumulative
+// CPU pressure stall, /proc/pressure/cpu "some" total, in µs).
+const SelfUsage = "self.usage"

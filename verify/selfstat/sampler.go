@@ -1,0 +1,69 @@
+package selfstat
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// Sampler writes a SelfUsage event at its start, every period, and at Stop.
+type Sampler struct {
+	tl     *timeline.Writer
+	pids   func() []int
+	start  time.Time
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+// processStart is close enough to this process's start: package
+// variables are set before main runs.
+var processStart = time.Now()
+
+// Start samples this process and the processes pids returns (handover's
+// others, such as the simulated cloud's server).
+func Start(ctx context.Context, tl *timeline.Writer, every time.Duration, pids func() []int) *Sampler {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Sampler{tl: tl, pids: pids, start: processStart, cancel: cancel}
+	s.sample()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				s.sample()
+			}
+		}
+	}()
+	return s
+}
+
+// Stop writes the last sample; later calls do nothing.
+func (s *Sampler) Stop() {
+	s.once.Do(func() {
+		s.cancel()
+		s.wg.Wait()
+		s.sample()
+	})
+}
+
+func (s *Sampler) sample() {
+	pids := []int{0}
+	if s.pids != nil {
+		pids = append(pids, s.pids()...)
+	}
+	u := Read(pids...)
+	_ = s.tl.Write(timeline.Event{Source: "self", Kind: timeline.SelfUsage, Attrs: map[string]string{
+		"cpu_s":       strconv.FormatFloat(u.CPU, 'f', 2, 64),
+		"wall_s":      strconv.FormatFloat(time.Since(s.start).Seconds(), 'f', 2, 64),
+		"pressure_us": strconv.FormatFloat(u.PressureUS, 'f', 0, 64),
+	}})
+}

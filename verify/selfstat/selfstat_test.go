@@ -1,0 +1,85 @@
+package selfstat
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+func TestStatFieldsWithSpacesInTheCommand(t *testing.T) {
+	line := "42 (handover simcloud) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 30 20 20 0 9 0 100 0 0"
+	f, err := statFields(line)
+	if err != nil || f[13] != "250" || f[16] != "20" {
+		t.Fatalf("fields = %v, %v", f, err)
+	}
+	if _, err := statFields("garbage"); err == nil {
+		t.Fatal("want an error for a malformed line")
+	}
+}
+
+func TestParsePressure(t *testing.T) {
+	in := "some avg10=94.00 avg60=80.10 avg300=50.00 total=123456789\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+	if got := parsePressure(in); got != 123456789 {
+		t.Fatalf("pressure = %v", got)
+	}
+}
+
+func TestReadSelf(t *testing.T) {
+	// Burn a little CPU so the reading cannot be zero.
+	x := 0
+	for i := 0; i < 50_000_000; i++ {
+		x += i % 7
+	}
+	if u := Read(0); u.CPU <= 0 || x == 0 {
+		t.Fatalf("own CPU = %v", u.CPU)
+	}
+	if u := Read(1 << 30); u.CPU != 0 {
+		t.Fatalf("a missing process used %v s", u.CPU)
+	}
+}
+
+func at(s int) time.Time { return time.Date(2026, 1, 1, 0, 0, s, 0, time.UTC) }
+
+func usage(s int, cpu, wall, stall string) timeline.Event {
+	return timeline.Event{Time: at(s), Kind: timeline.SelfUsage, Attrs: map[string]string{"cpu_s": cpu, "wall_s": wall, "pressure_us": stall}}
+}
+
+func TestSummarize(t *testing.T) {
+	evs := []timeline.Event{
+		usage(0, "30", "60", "0"), // 60 s of creation before the timeline
+		{Time: at(10), Kind: timeline.RunStart},
+		usage(10, "31", "70", "1000000"),
+		usage(110, "36", "170", "51000000"),
+		{Time: at(110), Kind: timeline.RunEnd},
+		usage(120, "37", "180", "52000000"),
+	}
+	s, ok := Summarize(evs)
+	if !ok || !s.HasProcedure {
+		t.Fatalf("Summarize = %+v, %v", s, ok)
+	}
+	if s.Procedure.CorePct != 5 || s.Procedure.PressurePct != 50 {
+		t.Fatalf("procedure share = %+v, want 5 %% of a core and 50 %% pressure", s.Procedure)
+	}
+	if got := s.Whole.CorePct; got < 20.5 || got > 20.6 { // 37 s of 180 s
+		t.Fatalf("whole-run share = %v", got)
+	}
+	if line := s.String(); !strings.Contains(line, "5.0 % during the procedure") {
+		t.Fatalf("line = %q", line)
+	}
+	if _, ok := Summarize(evs[:1]); ok {
+		t.Fatal("one sample is no span")
+	}
+}
+
+func TestSamplerWritesStartAndStop(t *testing.T) {
+	var buf bytes.Buffer
+	s := Start(t.Context(), timeline.NewWriter(&buf), time.Hour, func() []int { return []int{1 << 30} })
+	s.Stop()
+	evs, err := timeline.Read(&buf)
+	if err != nil || len(evs) != 2 || evs[0].Kind != timeline.SelfUsage || evs[1].Attrs["cpu_s"] == "" {
+		t.Fatalf("%v %+v", err, evs)
+	}
+}

@@ -1,0 +1,116 @@
+package selfstat
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// Share is handover's use of the machine over a span.
+type Share struct {
+	From, To time.Time
+	// CorePct is handover's CPU as a percentage of one core.
+	CorePct float64
+	// PressurePct is the share of the span in which some runnable task
+	// waited for a CPU (the host's "some" CPU pressure).
+	PressurePct float64
+}
+
+// Summary is handover's use of the machine in a rehearsal.
+type Summary struct {
+	// Whole counts from the process's start (image checks and cluster
+	// creation included) to the last sample; its pressure covers the
+	// sampled span only.
+	Whole Share
+	// Procedure spans the procedure's runs (first run.start to last run.end).
+	Procedure Share
+	// HasProcedure says whether the timeline has a procedure to span.
+	HasProcedure bool
+}
+
+type sample struct {
+	t                  time.Time
+	cpu, wall, stallUS float64
+}
+
+// Summarize reads the SelfUsage samples of a timeline; ok is false when
+// there are fewer than two.
+func Summarize(evs []timeline.Event) (Summary, bool) {
+	var ss []sample
+	var runFrom, runTo time.Time
+	for _, e := range evs {
+		switch e.Kind {
+		case timeline.SelfUsage:
+			ss = append(ss, sample{t: e.Time, cpu: num(e.Attrs["cpu_s"]), wall: num(e.Attrs["wall_s"]), stallUS: num(e.Attrs["pressure_us"])})
+		case timeline.RunStart:
+			if runFrom.IsZero() {
+				runFrom = e.Time
+			}
+		case timeline.RunEnd:
+			runTo = e.Time
+		}
+	}
+	if len(ss) < 2 {
+		return Summary{}, false
+	}
+	first, last := ss[0], ss[len(ss)-1]
+	s := Summary{Whole: Share{From: last.t.Add(-time.Duration(last.wall * float64(time.Second))), To: last.t}}
+	if last.wall > 0 {
+		s.Whole.CorePct = 100 * last.cpu / last.wall
+	}
+	s.Whole.PressurePct = pressure(first, last)
+	if !runFrom.IsZero() && runTo.After(runFrom) {
+		a, b := nearest(ss, runFrom), nearest(ss, runTo)
+		if b.t.After(a.t) {
+			s.HasProcedure = true
+			s.Procedure = Share{From: a.t, To: b.t, CorePct: 100 * (b.cpu - a.cpu) / b.t.Sub(a.t).Seconds(), PressurePct: pressure(a, b)}
+		}
+	}
+	return s, true
+}
+
+// String is the line the reports print.
+func (s Summary) String() string {
+	line := fmt.Sprintf("handover used %.1f %% of one core over the whole run (%s)", s.Whole.CorePct, s.Whole.To.Sub(s.Whole.From).Round(time.Second))
+	if s.HasProcedure {
+		line += fmt.Sprintf(", %.1f %% during the procedure (%s)", s.Procedure.CorePct, s.Procedure.To.Sub(s.Procedure.From).Round(time.Second))
+	}
+	line += fmt.Sprintf("; host CPU pressure %.0f %%", s.Whole.PressurePct)
+	if s.HasProcedure {
+		line += fmt.Sprintf(" (%.0f %% during the procedure)", s.Procedure.PressurePct)
+	}
+	return line
+}
+
+func pressure(a, b sample) float64 {
+	d := b.t.Sub(a.t).Seconds()
+	if d <= 0 || b.stallUS < a.stallUS {
+		return 0
+	}
+	return 100 * (b.stallUS - a.stallUS) / 1e6 / d
+}
+
+// nearest is the sample closest in time to t.
+func nearest(ss []sample, t time.Time) sample {
+	best := ss[0]
+	for _, s := range ss[1:] {
+		if abs(s.t.Sub(t)) < abs(best.t.Sub(t)) {
+			best = s
+		}
+	}
+	return best
+}
+
+func abs(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+func num(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
