@@ -49,13 +49,32 @@ type Set struct {
 // Calls counts the Engine API calls a Set made.
 type Calls struct{ List, Inspect, Events int }
 
+// Option changes a Set.
+type Option func(*Set)
+
+// WithSettle sets how long after the event stream (re)connects reads still
+// list (default 1s): an event between a list and the stream's start would
+// otherwise be missed.
+func WithSettle(d time.Duration) Option { return func(s *Set) { s.settle = d } }
+
 // NewSet watches the containers labelled selector ("label=value") through
 // api until ctx ends.
-func NewSet(ctx context.Context, api API, selector string) *Set {
+func NewSet(ctx context.Context, api API, selector string, opts ...Option) *Set {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Set{api: api, selector: selector, settle: time.Second, pids: map[string]int{}, stop: cancel}
+	for _, o := range opts {
+		o(s)
+	}
 	go s.follow(ctx)
 	return s
+}
+
+// Connected says whether the event stream is up and settled, so reads are
+// answered from the cache.
+func (s *Set) Connected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.trustAfter.IsZero() && time.Now().After(s.trustAfter)
 }
 
 // Close stops following the event stream.

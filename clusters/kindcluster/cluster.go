@@ -23,6 +23,7 @@ type Cluster struct {
 	provider *cluster.Provider
 
 	kubeconfigs kubeconfigCache
+	nodes       *engine.Set // nil: the process's shared watch
 }
 
 // Open returns a handle on cluster name, failing if it has no nodes.
@@ -43,8 +44,29 @@ func newHandle(name string, logger log.Logger) *Cluster {
 		provider: cluster.NewProvider(cluster.ProviderWithDocker(), cluster.ProviderWithLogger(logger))}
 }
 
-// set is the process's watched list of this cluster's containers.
-func (c *Cluster) set() (*engine.Set, error) { return engine.Watch(clusterLabel + "=" + c.Name) }
+// Over is a handle on cluster name whose containers come from set (a
+// fake engine's, in tests).
+func Over(name string, logger log.Logger, set *engine.Set) *Cluster {
+	c := newHandle(name, logger)
+	c.nodes = set
+	return c
+}
+
+// Selector is the label selector of a cluster's containers.
+func Selector(name string) string { return clusterLabel + "=" + name }
+
+// Labels are the labels kind puts on a node container of the cluster.
+func Labels(name, role string) map[string]string {
+	return map[string]string{clusterLabel: name, roleLabel: role}
+}
+
+// set is the watched list of this cluster's containers.
+func (c *Cluster) set() (*engine.Set, error) {
+	if c.nodes != nil {
+		return c.nodes, nil
+	}
+	return engine.Watch(Selector(c.Name))
+}
 
 // containers lists the cluster's containers, balancer included, by name:
 // from the engine's event-fed cache, so polling it is free.
