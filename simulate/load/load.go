@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
@@ -21,7 +21,11 @@ var errNoCloud = errors.New("the cluster has no simulated cloud")
 
 // Options say what cluster the load runs against.
 type Options struct {
-	Client   kubernetes.Interface
+	Client kubernetes.Interface
+	// REST, when set, is what Start builds the load's own client from,
+	// limited above the profile's rate (Client, shared with the procedure,
+	// runs at client-go's default 5 QPS); nil: the load uses Client.
+	REST     *rest.Config
 	Cluster  *kindcluster.Cluster
 	Cloud    *api.Client // for instance terminations
 	Timeline *timeline.Writer
@@ -42,6 +46,7 @@ type Summary struct {
 	// judge the API).
 	Failures []string
 	Failed   int
+	Delivered
 }
 
 // Err says whether the load did all it set out to: a rehearsal whose load
@@ -55,15 +60,16 @@ func (s Summary) Err() error {
 
 // Generator runs a profile until Stop.
 type Generator struct {
-	o      Options
-	p      Profile
-	c      kubernetes.Interface
-	cancel context.CancelFunc // stops the Service and API load, and waiting
-	act    context.CancelFunc // cuts a node action short
-	wg     sync.WaitGroup
-	nodes  chan struct{} // closed when node churn is over
-	mu     sync.Mutex
-	sum    Summary
+	o       Options
+	p       Profile
+	c       kubernetes.Interface
+	started time.Time
+	cancel  context.CancelFunc // stops the Service and API load, and waiting
+	act     context.CancelFunc // cuts a node action short
+	wg      sync.WaitGroup
+	nodes   chan struct{} // closed when node churn is over
+	mu      sync.Mutex
+	sum     Summary
 }
 
 // nodeActionGrace bounds how long Stop lets a node join or termination
@@ -103,7 +109,13 @@ func Prepare(ctx context.Context, o Options, p Profile) error {
 func Start(ctx context.Context, o Options, p Profile) *Generator {
 	actCtx, act := context.WithCancel(ctx)
 	ctx, cancel := context.WithCancel(ctx)
-	g := &Generator{o: o, p: p, c: o.Client, cancel: cancel, act: act, nodes: make(chan struct{}), sum: Summary{Profile: p.Name}}
+	g := &Generator{o: o, p: p, started: time.Now(), cancel: cancel, act: act, nodes: make(chan struct{}), sum: Summary{Profile: p.Name}}
+	c, err := clientFor(o, p)
+	if err != nil {
+		g.fail("build the load's client", err)
+		c = o.Client // the load still runs, throttled: the load check says by how much
+	}
+	g.c = c
 	g.emit(timeline.Event{Kind: timeline.LoadStart, Attrs: map[string]string{"profile": p.Name}})
 	for _, run := range []func(context.Context){g.churnServices, g.apiLoad} {
 		g.wg.Add(1)
@@ -123,6 +135,7 @@ func Start(ctx context.Context, o Options, p Profile) *Generator {
 // nodeActionGrace; then the join is cancelled and its container removed),
 // and returns what it did.
 func (g *Generator) Stop() Summary {
+	ran := time.Since(g.started)
 	g.cancel()
 	g.wg.Wait()
 	select {
@@ -135,10 +148,8 @@ func (g *Generator) Stop() Summary {
 	g.act()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.emit(timeline.Event{Kind: timeline.LoadStop, Attrs: map[string]string{
-		"profile": g.p.Name, "servicesCreated": strconv.Itoa(g.sum.ServicesCreated), "servicesUpdated": strconv.Itoa(g.sum.ServicesUpdated),
-		"servicesDeleted": strconv.Itoa(g.sum.ServicesDeleted), "apiRequests": strconv.Itoa(g.sum.APIRequests),
-		"apiErrors": strconv.Itoa(g.sum.APIErrors), "nodesJoined": strconv.Itoa(g.sum.NodesJoined), "nodesTerminated": strconv.Itoa(g.sum.NodesTerminated), "failed": strconv.Itoa(g.sum.Failed)}})
+	g.sum.deliver(g.p, ran)
+	g.emit(timeline.Event{Kind: timeline.LoadStop, Attrs: g.sum.attrs()})
 	return g.sum
 }
 
@@ -170,10 +181,12 @@ func (g *Generator) emit(e timeline.Event) {
 	}
 }
 
-// String is an account of the load: a line, then each failed action.
+// String is an account of the load, each achieved number beside its
+// target: a line, then each failed action.
 func (s Summary) String() string {
-	out := fmt.Sprintf("load %s: %d Services created, %d updated, %d deleted; %d API requests (%d errors); %d workers joined, %d instances terminated; %d failed actions",
-		s.Profile, s.ServicesCreated, s.ServicesUpdated, s.ServicesDeleted, s.APIRequests, s.APIErrors, s.NodesJoined, s.NodesTerminated, s.Failed)
+	out := fmt.Sprintf("load %s over %s: API %.1f of %g QPS (%d requests, %d errors); Service churn %d of %d actions (%d created, %d updated, %d deleted); %d of %d workers joined, %d of %d instances terminated; %d failed actions",
+		s.Profile, s.Duration.Round(time.Second), s.APIQPS, s.APIQPSTarget, s.APIRequests, s.APIErrors, s.ChurnDone(), s.ChurnTarget,
+		s.ServicesCreated, s.ServicesUpdated, s.ServicesDeleted, s.NodesJoined, s.NodeJoinsAsked, s.NodesTerminated, s.NodeTerminationsAsked, s.Failed)
 	for _, f := range s.Failures {
 		out += "\n   " + f
 	}

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/kind/pkg/log"
 
@@ -59,8 +60,68 @@ func TestServiceChurnAndAPILoad(t *testing.T) {
 	if len(cms.Items) == 0 {
 		t.Fatal("API load wrote nothing")
 	}
-	if !strings.Contains(s.String(), "Services created") {
+	if !strings.Contains(s.String(), "of 200 QPS") || !strings.Contains(s.String(), "Service churn") {
 		t.Fatal(s.String())
+	}
+}
+
+// The load's client is its own, limited above the profile's rate; without
+// a REST config it is the one given.
+func TestClientFor(t *testing.T) {
+	fc := fake.NewSimpleClientset()
+	if c, err := clientFor(Options{Client: fc}, Profiles["heavy"]); err != nil || c != fc {
+		t.Fatalf("no REST config: %v, %v", c, err)
+	}
+	c, err := clientFor(Options{Client: fc, REST: &rest.Config{Host: "https://127.0.0.1:6443"}}, Profiles["heavy"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qps := c.CoreV1().RESTClient().GetRateLimiter().QPS(); qps < 60 {
+		t.Fatalf("the load's client allows %g QPS, the profile asks 60", qps)
+	}
+}
+
+// load.stop carries each target beside what was achieved.
+func TestStopSaysWhatWasDelivered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "timeline.jsonl")
+	tl, err := timeline.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Profile{Name: "t", ChurnEvery: time.Second, APIQPS: 50}
+	g := Start(context.Background(), Options{Client: fake.NewSimpleClientset(), Timeline: tl, Logger: log.NoopLogger{}}, p)
+	time.Sleep(2200 * time.Millisecond)
+	s := g.Stop()
+	_ = tl.Close()
+	if s.APIQPSTarget != 50 || s.APIQPS < 40 || s.APIQPS > 55 || s.ChurnTarget != 3 || s.ChurnDone() != 3 {
+		t.Fatalf("delivered %+v, churn done %d", s.Delivered, s.ChurnDone())
+	}
+	evs, err := timeline.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := evs[len(evs)-1].Attrs
+	for _, k := range []string{"apiQPSTarget", "apiQPSAchieved", "churnActionsTarget", "churnActionsDone", "nodeJoinsAsked", "nodeTerminationsAsked", "loadSeconds"} {
+		if stop[k] == "" {
+			t.Errorf("load.stop has no %s: %v", k, stop)
+		}
+	}
+}
+
+func TestChurnActions(t *testing.T) {
+	for _, tc := range []struct {
+		every, d time.Duration
+		want     int
+	}{
+		{0, time.Minute, 0},
+		{20 * time.Second, 19 * time.Second, 0},
+		{20 * time.Second, 20 * time.Second, 1},
+		{20 * time.Second, 40 * time.Second, 3},
+		{20 * time.Second, 3 * time.Minute, 9 + 8 + 7},
+	} {
+		if got := churnActions(tc.every, tc.d); got != tc.want {
+			t.Errorf("every %s over %s: %d, want %d", tc.every, tc.d, got, tc.want)
+		}
 	}
 }
 

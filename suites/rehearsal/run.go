@@ -118,7 +118,11 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if url, err := cloudcluster.URL(p.Spec.Cluster); err == nil {
 		cloud = api.NewClient(url, "handover-load")
 	}
-	lo := load.Options{Client: env.Client, Cluster: env.Cluster, Cloud: cloud, Timeline: tl, Logger: logger,
+	rc, err := env.Cluster.RESTConfig()
+	if err != nil {
+		return fmt.Errorf("the load's client configuration: %w", err)
+	}
+	lo := load.Options{Client: env.Client, REST: rc, Cluster: env.Cluster, Cloud: cloud, Timeline: tl, Logger: logger,
 		HandedOff: handedOff(env.Client, env.Spec.LeaderName)}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return fmt.Errorf("preparing the load: %w", err)

@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -56,25 +55,4 @@ func procedureResult(title string, start timeline.Event, end *timeline.Event, ru
 			end.Outcome+of, nil)
 	}
 	return result(Procedure, title, nil, "completed in "+end.Time.Sub(start.Time).Round(100e6).String()+of, nil)
-}
-
-// CheckLoad: every action of the load went through (a Service created,
-// changed or deleted, a worker joined or terminated), retries included.
-func CheckLoad(evs []timeline.Event, _ Config) []Result {
-	var out []Result
-	for _, e := range evs {
-		if e.Kind != timeline.LoadStop {
-			continue
-		}
-		failed, _ := strconv.Atoi(e.Attrs["failed"])
-		summary := fmt.Sprintf("profile %s: %s Services created, %s workers joined, %s instances terminated; %d actions failed",
-			e.Attrs["profile"], e.Attrs["servicesCreated"], e.Attrs["nodesJoined"], e.Attrs["nodesTerminated"], failed)
-		var vs []Violation
-		if failed > 0 {
-			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"load"},
-				Message: fmt.Sprintf("%d load actions failed after their retries (the rehearsal's output lists them)", failed)})
-		}
-		out = append(out, result(Load, e.Attrs["profile"], vs, summary, map[string]float64{"failed": float64(failed)}))
-	}
-	return out
 }

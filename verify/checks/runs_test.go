@@ -43,19 +43,3 @@ func TestProcedures(t *testing.T) {
 		})
 	}
 }
-
-func TestLoad(t *testing.T) {
-	stop := func(failed string) []timeline.Event {
-		return []timeline.Event{{Time: at(100), Source: "load", Kind: timeline.LoadStop,
-			Attrs: map[string]string{"profile": "moderate", "servicesCreated": "12", "nodesJoined": "2", "nodesTerminated": "1", "failed": failed}}}
-	}
-	if r := one(t, CheckLoad(stop("0"), cfg), "moderate"); !r.Passed {
-		t.Fatalf("no failed action: %+v", r)
-	}
-	if r := one(t, CheckLoad(stop("1"), cfg), "moderate"); r.Passed || !strings.Contains(r.Violations[0].Message, "1 load actions failed") {
-		t.Fatalf("a failed action: %+v", r)
-	}
-	if rs := CheckLoad(nil, cfg); len(rs) != 0 {
-		t.Fatalf("no load, no result: %+v", rs)
-	}
-}

@@ -1,0 +1,62 @@
+package load
+
+import (
+	"strconv"
+	"time"
+)
+
+// Delivered is what the profile asked for over the load's run, beside
+// what the load did (Summary's counts), so a throttled or cut-short load
+// says so instead of passing for the profile.
+type Delivered struct {
+	Duration time.Duration // Start to Stop: how long the API load and churn ran
+	// APIQPS is APIRequests / Duration.
+	APIQPSTarget, APIQPS float64
+	// ChurnTarget is the Service churn actions (creates, updates and
+	// deletes) Duration holds at one tick per ChurnEvery.
+	ChurnTarget                           int
+	NodeJoinsAsked, NodeTerminationsAsked int
+}
+
+// deliver fills in the targets of p over d and the achieved API rate.
+func (s *Summary) deliver(p Profile, d time.Duration) {
+	s.Delivered = Delivered{Duration: d, APIQPSTarget: p.APIQPS, ChurnTarget: churnActions(p.ChurnEvery, d),
+		NodeJoinsAsked: p.NodeJoins, NodeTerminationsAsked: p.NodeTerminations}
+	if d > 0 {
+		s.APIQPS = float64(s.APIRequests) / d.Seconds()
+	}
+}
+
+// churnActions is how many actions churn every `every` makes in d: tick n
+// creates one Service, from the second on updates one, from the third on
+// deletes one.
+func churnActions(every, d time.Duration) int {
+	if every <= 0 {
+		return 0
+	}
+	ticks := int(d / every)
+	return ticks + max(ticks-1, 0) + max(ticks-2, 0)
+}
+
+// ChurnDone is the Service churn actions that went through.
+func (s Summary) ChurnDone() int {
+	return s.ServicesCreated + s.ServicesUpdated + s.ServicesDeleted
+}
+
+// attrs are the load.stop event's attributes: what the load did and, as
+// <what>Target / Achieved / Done / Asked, what the profile asked for.
+func (s Summary) attrs() map[string]string {
+	itoa := strconv.Itoa
+	return map[string]string{
+		"profile": s.Profile, "servicesCreated": itoa(s.ServicesCreated), "servicesUpdated": itoa(s.ServicesUpdated),
+		"servicesDeleted": itoa(s.ServicesDeleted), "apiRequests": itoa(s.APIRequests), "apiErrors": itoa(s.APIErrors),
+		"nodesJoined": itoa(s.NodesJoined), "nodesTerminated": itoa(s.NodesTerminated), "failed": itoa(s.Failed),
+		"loadSeconds":           strconv.FormatFloat(s.Duration.Seconds(), 'f', 1, 64),
+		"apiQPSTarget":          strconv.FormatFloat(s.APIQPSTarget, 'f', -1, 64),
+		"apiQPSAchieved":        strconv.FormatFloat(s.APIQPS, 'f', 2, 64),
+		"churnActionsTarget":    itoa(s.ChurnTarget),
+		"churnActionsDone":      itoa(s.ChurnDone()),
+		"nodeJoinsAsked":        itoa(s.NodeJoinsAsked),
+		"nodeTerminationsAsked": itoa(s.NodeTerminationsAsked),
+	}
+}
