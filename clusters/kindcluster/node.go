@@ -30,8 +30,9 @@ func (n node) CommandContext(ctx context.Context, name string, args ...string) k
 	return &nodeCmd{node: n.c.Name, name: name, args: args, ctx: ctx}
 }
 
-// nodeCmd runs a command in a node with `docker exec --privileged`, as
-// kind's own nodes do.
+// nodeCmd runs a command in a node as `docker exec --privileged` does, but
+// through the engine's API: a docker CLI process costs this 2-core host
+// about 80 ms of CPU, and a migration runs hundreds of commands in nodes.
 type nodeCmd struct {
 	node, name     string
 	args, env      []string
@@ -41,30 +42,12 @@ type nodeCmd struct {
 }
 
 func (c *nodeCmd) Run() error {
-	args := []string{"exec", "--privileged"}
-	if c.stdin != nil {
-		args = append(args, "-i")
+	ctx := c.ctx
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	for _, e := range c.env {
-		args = append(args, "-e", e)
-	}
-	args = append(append(args, c.node, c.name), c.args...)
-	var cmd kexec.Cmd
-	if c.ctx != nil {
-		cmd = kexec.CommandContext(c.ctx, "docker", args...)
-	} else {
-		cmd = kexec.Command("docker", args...)
-	}
-	if c.stdin != nil {
-		cmd.SetStdin(c.stdin)
-	}
-	if c.stdout != nil {
-		cmd.SetStdout(c.stdout)
-	}
-	if c.stderr != nil {
-		cmd.SetStderr(c.stderr)
-	}
-	return cmd.Run()
+	return engine.Exec{Container: c.node, Cmd: append([]string{c.name}, c.args...), Env: c.env,
+		Stdin: c.stdin, Stdout: c.stdout, Stderr: c.stderr}.Run(ctx)
 }
 
 func (c *nodeCmd) SetEnv(env ...string) kexec.Cmd  { c.env = env; return c }

@@ -25,8 +25,11 @@ func main() {
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := newRootCommand().ExecuteContext(ctx); err != nil {
+	stopProfile := startProfile()
+	err := newRootCommand().ExecuteContext(ctx)
+	stopProfile()
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "ERROR:", err)
 		os.Exit(1)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -36,24 +37,22 @@ as by ` + "`handover report`" + `. --procedure picks which controllers count as 
 				return err
 			}
 			defer tl.Close()
-			// The run.start the reports read the migrated controllers from.
-			if err := tl.Write(timeline.Event{Source: "observer", Kind: timeline.RunStart, Message: "observed " + s.Cluster,
-				Attrs: map[string]string{"controllers": strings.Join(s.Controllers(), ",")}}); err != nil {
-				return err
-			}
 			ctx := cmd.Context()
 			if duration > 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithTimeout(ctx, duration)
 				defer cancel()
 			}
-			ob, err := observe.StartFor(ctx, env, tl)
-			if err != nil {
+			start := func(ctx context.Context) (stopper, error) {
+				ob, err := observe.StartFor(ctx, env, tl)
+				if err == nil {
+					g.logger.V(0).Infof("Observing %s into %s (Ctrl-C to stop) ...", s.Cluster, path)
+				}
+				return ob, err
+			}
+			if err := observeWindow(ctx, tl, "observed "+s.Cluster, s.Controllers(), start); err != nil {
 				return err
 			}
-			g.logger.V(0).Infof("Observing %s into %s (Ctrl-C to stop) ...", s.Cluster, path)
-			<-ctx.Done()
-			ob.Stop()
 			if err := tl.Close(); err != nil {
 				return err
 			}
@@ -65,4 +64,29 @@ as by ` + "`handover report`" + `. --procedure picks which controllers count as 
 	c.Flags().StringVar(&out, "out", filepath.Join("reports", "observe"), "directory for the timeline and the reports")
 	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")
 	return c
+}
+
+// stopper is a running set of observers (*observe.Observer).
+type stopper interface{ Stop() }
+
+// observeWindow records one observation as a run of its own: run.start once
+// the observers run (the reports read the migrated controllers from it),
+// and when the window ends as asked (--for elapsed or Ctrl-C) run.end ok,
+// before the observers stop. The procedure check then sees the observation
+// complete, and the evidence check judges exactly the window observed; a
+// process killed mid-way leaves no run.end and fails.
+func observeWindow(ctx context.Context, tl *timeline.Writer, title string, controllers []string,
+	start func(context.Context) (stopper, error)) error {
+	ob, err := start(ctx)
+	if err != nil {
+		return fmt.Errorf("starting the observers: %w", err)
+	}
+	err = tl.Write(timeline.Event{Source: "observer", Kind: timeline.RunStart, Message: title,
+		Attrs: map[string]string{"controllers": strings.Join(controllers, ",")}})
+	if err == nil {
+		<-ctx.Done()
+		err = tl.Write(timeline.Event{Source: "observer", Kind: timeline.RunEnd, Outcome: timeline.OK, Message: "observation window ended"})
+	}
+	ob.Stop()
+	return err
 }
