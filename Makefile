@@ -6,7 +6,7 @@ GO    ?= go
 # Kubernetes versions whose node images the tests need.
 TEST_VERSIONS ?= v1.30.14 v1.31.4
 
-.PHONY: help build host images unit test integration smoke suites lint clean rehearse
+.PHONY: help build host images unit test integration smoke suites lint clean rehearse bench
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,12 @@ test: images ## all tests: vet and unit, integration on real clusters, the smoke
 
 rehearse: host ## the main job: a default rehearsal, reports in reports/
 	$(BIN) rehearse --out reports
+
+# A short rehearsal whose figure of interest is what handover itself costs:
+# its CPU (children and the simulated cloud's server included) and the
+# host's CPU pressure, printed beside the verdict and in summary.md.
+bench: host ## a short rehearsal (2 + 1, light load) reporting handover's own CPU and host CPU pressure
+	$(BIN) rehearse --name bench --control-planes 2 --workers 1 --load light --out reports/bench
 
 clean: ## remove build output (not the image cache)
 	rm -rf bin

@@ -27,6 +27,9 @@ func sample() []timeline.Event {
 		{Time: at(30), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp4_b"}},
 		{Time: at(58), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK},
 		{Time: at(60), Source: "observer", Kind: timeline.ObserverStop},
+		{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "cp1", Attrs: map[string]string{"providerID": "kind://docker/t/cp1", "taints": "node-role.kubernetes.io/control-plane"}},
+		{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "cp4", Attrs: map[string]string{"providerID": "kind://docker/t/cp4", "taints": "node-role.kubernetes.io/control-plane"}},
+		{Time: at(59), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{"services": "", "loadBalancers": ""}},
 	}
 	for s := 0.0; s <= 60; s += 0.5 {
 		kcm := "service-lb-controller,node-route-controller"
@@ -42,8 +45,26 @@ func sample() []timeline.Event {
 			timeline.Event{Time: at(s), Source: "health", Kind: timeline.Health, Manager: "kube-controller-manager", Instance: "cp1", Attrs: map[string]string{"up": "true", "controllers": kcm}},
 			timeline.Event{Time: at(s), Source: "health", Kind: timeline.Health, Manager: "cloud-controller-manager", Instance: "cp4", Attrs: map[string]string{"up": "true", "controllers": ccm}},
 			timeline.Event{Time: at(s), Source: "probe", Kind: timeline.Probe, Attrs: map[string]string{"kind": "api", "target": "endpoint", "ok": "true"}})
+		evs = append(evs, observed(s)...)
 	}
 	return evs
+}
+
+// observed is the rest of what the observers see at s: the managers not
+// running (up=false), metrics scrapes and each API server's probe, so
+// that evidence coverage is complete.
+func observed(s float64) []timeline.Event {
+	var out []timeline.Event
+	for _, in := range [][2]string{{"cloud-controller-manager", "cp1"}, {"kube-controller-manager", "cp4"}} {
+		out = append(out, timeline.Event{Time: at(s), Source: "health", Kind: timeline.Health, Manager: in[0], Instance: in[1], Attrs: map[string]string{"up": "false"}})
+	}
+	for _, in := range [][2]string{{"kube-controller-manager", "cp1"}, {"cloud-controller-manager", "cp1"}, {"kube-controller-manager", "cp4"}, {"cloud-controller-manager", "cp4"}} {
+		out = append(out, timeline.Event{Time: at(s), Source: "metrics", Kind: timeline.Metrics, Manager: in[0], Instance: in[1], Attrs: map[string]string{"up": "false"}})
+	}
+	for _, n := range []string{"cp1", "cp4"} {
+		out = append(out, timeline.Event{Time: at(s), Source: "probe", Kind: timeline.Probe, Attrs: map[string]string{"kind": "api", "target": n, "node": n, "ok": "true"}})
+	}
+	return out
 }
 
 func sampleReport() Report {

@@ -24,7 +24,9 @@ func newObserveCommand(g *globals) *cobra.Command {
 		Long: `observe runs only the observers: lease holders, each manager's controllers,
 cloud calls, API and load-balancer probes and nodes go onto --out/timeline.jsonl
 until Ctrl-C or --for elapses; then the checks run and the reports are written
-as by ` + "`handover report`" + `. --procedure picks which controllers count as migrated.`,
+as by ` + "`handover report`" + `. --procedure picks which controllers count as migrated.
+The window is recorded as a run (run.start to run.end), so the checks judge
+the evidence of exactly that window.`,
 		Example: "  handover observe --name handover --out reports/manual --for 10m",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -6,7 +6,7 @@ import "github.com/handover-sh/handover/verify/timeline"
 func All(evs []timeline.Event, cfg Config) []Result {
 	var out []Result
 	for _, check := range []func([]timeline.Event, Config) []Result{
-		CheckProcedures, CheckLoad, CheckMutualExclusion, CheckCoverageGap, CheckAPIAvailability, CheckLBAvailability,
+		CheckProcedures, CheckLoad, CheckEvidence, CheckMutualExclusion, CheckCoverageGap, CheckAPIAvailability, CheckLBAvailability,
 		CheckProviderIDs, CheckUninitializedTaint, CheckNodeDeletion, CheckLBIdentity,
 	} {
 		out = append(out, check(evs, cfg)...)

@@ -58,6 +58,12 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 		targets = append(targets, t)
 	}
 	sort.Strings(targets)
+	switch {
+	case len(targets) == 0 && kind == "api":
+		return []Result{unproven(evs, check, "endpoint", "no API probe recorded")}
+	case len(targets) == 0:
+		return noLBProbes(evs)
+	}
 	var out []Result
 	for _, t := range targets {
 		out = append(out, probeResult(check, t, byTarget[t], cfg))

@@ -8,4 +8,8 @@
 // next sample that no longer shows it. Mutual exclusion uses certain
 // intervals and coverage gaps use possible ones, so polling never raises a
 // false alarm in either.
+//
+// No check passes on silence: CheckEvidence fails where an observer was
+// blind while the procedure ran, and every other check fails as
+// "unproven", naming what is missing, when it had nothing to judge.
 package checks

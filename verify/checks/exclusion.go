@@ -43,6 +43,11 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 			vs = append(vs, interleavings(src, ps, vs)...)
 		}
 		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
+		if len(vs) == 0 && len(act.certain[c])+len(met.certain[c]) == 0 {
+			out = append(out, unproven(evs, MutualExclusion, c, "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen",
+				fmt.Sprintf("%d health samples, %d metrics samples", countKind(evs, timeline.Health), countKind(evs, timeline.Metrics))))
+			continue
+		}
 		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
 		if len(vs) == 0 {
 			summary = fmt.Sprintf("never ran in two managers at once (%d health and %d metrics intervals checked)", len(act.certain[c]), len(met.certain[c]))

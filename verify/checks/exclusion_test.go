@@ -28,14 +28,17 @@ func TestMutualExclusion(t *testing.T) {
 		{"the audit's clock runs ahead of health by 0.8s at a clean hand-off", join(runsFor(0, 20, kcm, "cp1", svc), runsFor(20.5, 40, ccm, "cp4", svc),
 			[]timeline.Event{write(19.9, kcm, svc), write(20.2, ccm, svc), write(21, ccm, svc)}), false, ""},
 		{"health skewed by less than the tolerance", join(runsFor(0, 20.5, kcm, "cp1", svc), runsFor(19.7, 40, ccm, "cp4", svc)), false, ""},
-		{"writes hand over once", []timeline.Event{write(10, kcm, svc), write(12, kcm, svc), write(30, ccm, svc), write(31, ccm, svc)}, false, ""},
+		{"writes hand over once", join(runsFor(0, 20, kcm, "cp1", svc), runsFor(20.5, 40, ccm, "cp4", svc),
+			[]timeline.Event{write(10, kcm, svc), write(12, kcm, svc), write(30, ccm, svc), write(31, ccm, svc)}), false, ""},
+		{"no health or metrics interval: unproven", []timeline.Event{write(10, kcm, svc), write(30, ccm, svc)}, true, "evidence"},
 		{"overlap seen by health and metrics", join(runsFor(0, 25, kcm, "cp1", svc), runsFor(20, 40, ccm, "cp4", svc),
 			metricsFor(0, 24, kcm, "cp1", svc), metricsFor(21, 40, ccm, "cp4", svc)), true, "health,metrics"},
 		{"overlap only the metrics saw", join(runsFor(0, 20, kcm, "cp1", svc), runsFor(20.5, 40, ccm, "cp4", svc),
 			metricsFor(0, 26, kcm, "cp1", svc), metricsFor(21, 40, ccm, "cp4", svc)), true, "metrics"},
 		{"metrics hand over cleanly", join(metricsFor(0, 20, kcm, "cp1", svc), metricsFor(20.5, 40, ccm, "cp4", svc)), false, ""},
 		{"metrics overlap shorter than the tolerance", join(metricsFor(0, 20, kcm, "cp1", svc), metricsFor(19.5, 40, ccm, "cp4", svc)), false, ""},
-		{"another controller overlapping does not count", join(runsFor(0, 25, kcm, "cp1", "node-route-controller"), runsFor(20, 40, ccm, "cp4", "node-route-controller")), false, ""},
+		{"another controller overlapping does not count", join(runsFor(0, 25, kcm, "cp1", "node-route-controller"), runsFor(20, 40, ccm, "cp4", "node-route-controller"),
+			runsFor(0, 40, kcm, "cp2", svc)), false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := one(t, CheckMutualExclusion(tc.evs, cfg), svc)

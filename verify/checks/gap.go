@@ -13,8 +13,13 @@ import (
 func CheckCoverageGap(evs []timeline.Event, cfg Config) []Result {
 	act := healthActivity(evs)
 	from, to := span(evs)
+	samples := countKind(evs, timeline.Health)
 	var out []Result
 	for _, c := range cfg.Controllers {
+		if samples == 0 {
+			out = append(out, unproven(evs, CoverageGap, c, "no health sample: which manager ran it, and when, is unknown"))
+			continue
+		}
 		gaps := uncovered(act.possible[c], from, to)
 		longest := time.Duration(0)
 		var vs []Violation
@@ -30,7 +35,7 @@ func CheckCoverageGap(evs []timeline.Event, cfg Config) []Result {
 			}
 		}
 		out = append(out, result(CoverageGap, c, vs,
-			fmt.Sprintf("longest gap %s (threshold %s)", longest.Round(100*time.Millisecond), cfg.MaxGap),
+			fmt.Sprintf("longest gap %s (threshold %s; %d health samples)", longest.Round(100*time.Millisecond), cfg.MaxGap, samples),
 			map[string]float64{"longest_gap_seconds": longest.Seconds()}))
 	}
 	return out

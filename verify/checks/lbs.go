@@ -48,10 +48,10 @@ func CheckLBIdentity(evs []timeline.Event, cfg Config) []Result {
 		}
 		out = append(out, result(LBIdentity, svc, vs, fmt.Sprintf("created %d time(s)", created), nil))
 	}
-	if snap != nil {
-		out = append(out, leaks(*snap))
+	if snap == nil {
+		return append(out, unproven(evs, LBIdentity, "no leaked load balancers", "no end snapshot of Services and load balancers"))
 	}
-	return out
+	return append(out, leaks(evs, *snap))
 }
 
 // serviceDeleted: the Service itself was deleted (and made again) around
@@ -70,7 +70,12 @@ func serviceDeleted(evs []timeline.Event, svc string, lbDeleted, lbCreated timel
 // Service may have been deleted (the service controller's reaction time).
 const serviceDeleteSlack = 30 * time.Second
 
-func leaks(snap timeline.Event) Result {
+func leaks(evs []timeline.Event, snap timeline.Event) Result {
+	for _, k := range []string{"services", "loadBalancers"} {
+		if _, ok := snap.Attrs[k]; !ok {
+			return unproven(evs, LBIdentity, "no leaked load balancers", "the end snapshot could not list its "+k)
+		}
+	}
 	want := map[string]bool{}
 	for _, s := range split(snap.Attrs["services"]) {
 		want[s] = true

@@ -37,12 +37,26 @@ var promises = []promise{
 // within minAPIShare, every worker join and instance termination), and
 // every action of the load went through (a Service created, changed or
 // deleted, a worker joined or terminated), retries included.
+//
+// A load that started and never stopped never said what it delivered, and
+// fails; a timeline with no load at all (handover observe) has no result.
 func CheckLoad(evs []timeline.Event, _ Config) []Result {
 	var out []Result
+	var open []timeline.Event
 	for _, e := range evs {
-		if e.Kind == timeline.LoadStop {
+		switch e.Kind {
+		case timeline.LoadStart:
+			open = append(open, e)
+		case timeline.LoadStop:
 			out = append(out, loadResult(e))
+			if len(open) > 0 {
+				open = open[1:] // it ends the earliest load still going
+			}
 		}
+	}
+	for _, e := range open {
+		out = append(out, result(Load, e.Attrs["profile"], []Violation{loadViolation(e, "unproven: the load started and never stopped, so it never said what it delivered")},
+			"not judged: no load.stop", nil))
 	}
 	return out
 }

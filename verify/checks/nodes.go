@@ -33,6 +33,9 @@ func nodeHistory(evs []timeline.Event) (map[string][]timeline.Event, []string) {
 // re-registration under the same name too).
 func CheckProviderIDs(evs []timeline.Event, cfg Config) []Result {
 	h, names := nodeHistory(evs)
+	if len(names) == 0 {
+		return noNodes(evs, ProviderID)
+	}
 	_, end := span(evs)
 	var out []Result
 	for _, n := range names {
@@ -65,6 +68,9 @@ func CheckProviderIDs(evs []timeline.Event, cfg Config) []Result {
 // CheckUninitializedTaint: no node is left with the uninitialized taint.
 func CheckUninitializedTaint(evs []timeline.Event, cfg Config) []Result {
 	h, names := nodeHistory(evs)
+	if len(names) == 0 {
+		return noNodes(evs, Uninitialized)
+	}
 	_, end := span(evs)
 	var out []Result
 	for _, n := range names {
@@ -87,8 +93,10 @@ func CheckUninitializedTaint(evs []timeline.Event, cfg Config) []Result {
 // unless the procedure removed that node itself.
 func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
 	removed := removals(evs)
-	_, names := nodeHistory(evs)
-	h, _ := nodeHistory(evs)
+	h, names := nodeHistory(evs)
+	if len(names) == 0 {
+		return noNodes(evs, NodeDeletion)
+	}
 	var out []Result
 	for _, n := range names {
 		var vs []Violation

@@ -66,4 +66,5 @@ const (
 	NodeDeletion    = "node-deletion"
 	Procedure       = "procedure"
 	Load            = "load"
+	Evidence        = "evidence"
 )

@@ -32,6 +32,9 @@ func CheckProcedures(evs []timeline.Event, _ Config) []Result {
 			}
 		}
 	}
+	if len(order) == 0 {
+		return []Result{unproven(evs, Procedure, "procedure", "no run.start on the timeline: nothing says what ran")}
+	}
 	var out []Result
 	for _, title := range order {
 		out = append(out, procedureResult(title, starts[title], last[title], runs[title]))

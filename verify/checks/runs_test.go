@@ -27,7 +27,7 @@ func TestProcedures(t *testing.T) {
 		{"completed, then a re-run interrupted", []timeline.Event{start(0, fwd), end(30, timeline.OK, ""), start(40, fwd), end(45, timeline.Interrupted, "context canceled")}, map[string]string{fwd: "interrupted (run 2 of 2)"}},
 		{"killed: no end", []timeline.Event{start(0, fwd)}, map[string]string{fwd: "did not finish"}},
 		{"forward completed, rollback failed", []timeline.Event{start(0, fwd), end(90, timeline.OK, ""), start(91, back), end(200, timeline.Failed, "step 7: balancer backends")}, map[string]string{back: "balancer backends"}},
-		{"observers only: nothing to judge", nil, nil},
+		{"observers only: unproven", nil, map[string]string{"procedure": "no run.start"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := CheckProcedures(tc.evs, cfg)

@@ -19,7 +19,8 @@ const (
 	// CloudCall is a call to the simulated cloud: Manager, Controller,
 	// Attrs "operation", "resource", "status".
 	CloudCall = "cloud.call"
-	// Probe is one request: Attrs "kind" (api or lb), "target", "ok"
+	// Probe is one request: Attrs "kind" (api or lb), "target", "node"
+	// (an API server's node; "" for the endpoint and load balancers), "ok"
 	// ("true"/"false"), "ms", and "error".
 	Probe = "probe"
 	// Node events: Node, Attrs "providerID", "taints", and for NodeDeleted

@@ -1,0 +1,157 @@
+package checks
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// A poller's sample may come late: each tick waits for its slowest request
+// (a probe times out after 2 s) and a loaded 2-core host delays ticks by a
+// second or two more (3.7 s was the longest on a default rehearsal). A
+// longer silence while the procedure runs means the observer was blind.
+const (
+	holePeriods = 10
+	minHole     = 5 * time.Second
+)
+
+// holeTolerance is the longest silence allowed of a poller sampling every
+// period.
+func holeTolerance(period time.Duration) time.Duration {
+	if d := holePeriods * period; d > minHole {
+		return d
+	}
+	return minHole
+}
+
+// scope says which instances an observer must sample.
+type scope int
+
+const (
+	whole        scope = iota // one stream
+	perManager                // every manager on every control plane, while the node exists
+	perAPIServer              // the endpoint, and every control plane's API server while it exists
+)
+
+// need says how much evidence is required of an observer.
+type need int
+
+const (
+	optional   need = iota // reported, never judged
+	atLeastOne             // event-driven: at least one event on the timeline
+	noHoles                // poller: every expected instance sampled, no hole over holeTolerance(period)
+)
+
+// observer is one source of evidence and what it owes the checks.
+type observer struct {
+	name   string
+	unit   string // what one event is: "health sample"
+	kinds  []string
+	probe  string // for probe events, their "kind" attribute
+	period time.Duration
+	scope  scope
+	need   need
+	why    string // why at least one event is certain
+}
+
+// observers: the pollers must never fall silent while the procedure runs;
+// the watches record only changes, but their informers' initial list
+// records every watched lease and every Node, so at least one event is
+// certain. Audit writes and cloud calls happen only when a controller acts,
+// load-balancer probes only while a LoadBalancer Service exists (their
+// check judges that), and the self-usage sampler is not always there.
+var observers = []observer{
+	{name: "health", unit: "health sample", kinds: []string{timeline.Health}, period: 500 * time.Millisecond, scope: perManager, need: noHoles},
+	{name: "metrics", unit: "metrics scrape", kinds: []string{timeline.Metrics}, period: 500 * time.Millisecond, scope: perManager, need: noHoles},
+	{name: "api probes", unit: "API probe", kinds: []string{timeline.Probe}, probe: "api", period: 250 * time.Millisecond, scope: perAPIServer, need: noHoles},
+	{name: "leases", kinds: []string{timeline.Lease}, need: atLeastOne, why: "the lease watch records every watched lease's holder as it starts"},
+	{name: "nodes", kinds: []string{timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted}, need: atLeastOne,
+		why: "the node watch records every Node as it starts"},
+	{name: "api audit", kinds: []string{timeline.APIWrite}},
+	{name: "cloud audit", kinds: []string{timeline.CloudCall}},
+	{name: "lb probes", kinds: []string{timeline.Probe}, probe: "lb"},
+	{name: "self usage", kinds: []string{timeline.SelfUsage}},
+}
+
+// CheckEvidence: every observer the checks rely on produced evidence while
+// the procedure ran (each run.start to its run.end). A check
+// that finds nothing wrong in no evidence proves nothing: this one fails
+// where an observer was blind, so a migration is never green on silence.
+func CheckEvidence(evs []timeline.Event, _ Config) []Result {
+	runs := runWindows(evs)
+	cps := controlPlaneWindows(evs, runs)
+	var out []Result
+	for _, o := range observers {
+		samples := o.samples(evs)
+		switch o.need {
+		case noHoles:
+			out = append(out, o.coverage(samples, o.expected(cps, runs), runs))
+		case atLeastOne:
+			out = append(out, o.present(samples, outer(runs)))
+		default:
+			out = append(out, result(Evidence, o.name, nil, fmt.Sprintf("%d events (optional, not judged)", count(samples)),
+				map[string]float64{"events": float64(count(samples))}))
+		}
+	}
+	return out
+}
+
+// samples are the observer's event times by instance, sorted.
+func (o observer) samples(evs []timeline.Event) map[string][]time.Time {
+	out := map[string][]time.Time{}
+	for _, e := range evs {
+		if o.matches(e) {
+			k := o.instance(e)
+			out[k] = append(out[k], e.Time)
+		}
+	}
+	for _, ts := range out {
+		sortTimes(ts)
+	}
+	return out
+}
+
+func (o observer) matches(e timeline.Event) bool {
+	for _, k := range o.kinds {
+		if e.Kind == k && (o.probe == "" || e.Attrs["kind"] == o.probe) {
+			return true
+		}
+	}
+	return false
+}
+
+func (o observer) instance(e timeline.Event) string {
+	switch o.scope {
+	case perManager:
+		return e.Manager + "@" + e.Instance
+	case perAPIServer:
+		return e.Attrs["target"]
+	}
+	return ""
+}
+
+// present: an event-driven observer recorded at least one event.
+func (o observer) present(samples map[string][]time.Time, run [2]time.Time) Result {
+	n := count(samples)
+	var vs []Violation
+	if n == 0 {
+		vs = append(vs, Violation{From: run[0], To: run[1], Sources: []string{o.name},
+			Message: fmt.Sprintf("blind: the %s observer recorded nothing, though %s", o.name, o.why)})
+	}
+	return result(Evidence, o.name, vs, fmt.Sprintf("%d events (event-driven: at least one required)", n),
+		map[string]float64{"events": float64(n)})
+}
+
+// outer spans every run.
+func outer(runs [][2]time.Time) [2]time.Time {
+	return [2]time.Time{runs[0][0], runs[len(runs)-1][1]}
+}
+
+func count(samples map[string][]time.Time) int {
+	n := 0
+	for _, ts := range samples {
+		n += len(ts)
+	}
+	return n
+}

@@ -1,0 +1,143 @@
+package checks
+
+import (
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/verify/timeline"
+)
+
+// controlPlane is what the pollers see of one control plane from..to:
+// both managers in health and metrics (the one not in charge answering
+// up=false, as an old CCM does), its API server probed. mgr runs svc from
+// runs[0] to runs[1].
+func controlPlane(node string, from, to float64, mgr string, runs [2]float64) []timeline.Event {
+	var out []timeline.Event
+	for _, m := range []string{kcm, ccm} {
+		if m != mgr {
+			out = join(out, downFor(from, to, m, node), metricsFor(from, to, m, node))
+			continue
+		}
+		out = join(out, runsFor(from, runs[0]-0.5, m, node), runsFor(runs[0], runs[1], m, node, svc), runsFor(runs[1]+0.5, to, m, node),
+			metricsFor(from, runs[0]-0.5, m, node), metricsFor(runs[0], runs[1], m, node, svc), metricsFor(runs[1]+0.5, to, m, node))
+	}
+	return join(out, probes(from, to, "api", node, node, true))
+}
+
+func node(sec float64, kind, name, taints string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: name,
+		Attrs: map[string]string{"providerID": "kind://docker/t/" + name, "taints": taints, "instance": "gone"}}
+}
+
+// procedure is a run from 1 s to 58 s, observed from 0 to 60, with its
+// initial nodes, a lease holder and an end snapshot: the events every
+// rehearsal has besides the pollers'.
+func procedure() []timeline.Event {
+	return join(window(0, 60), []timeline.Event{
+		{Time: at(1), Source: "runner", Kind: timeline.RunStart, Message: "migrate", Attrs: map[string]string{"controllers": svc}},
+		node(0.5, timeline.NodeAdded, "cp1", controlPlaneTaint), node(0.5, timeline.NodeAdded, "cp2", controlPlaneTaint), node(0.5, timeline.NodeAdded, "w1", ""),
+		{Time: at(0.5), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp1_x"}},
+		{Time: at(58), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK},
+		{Time: at(59.5), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{"services": "", "loadBalancers": ""}},
+	}, probes(0, 60, "api", "endpoint", "", true))
+}
+
+// complete: cp1's KCM runs svc until 30 s, cp2's CCM from 30.5 s; the
+// other two managers are down all along, answering up=false: not blind.
+func complete() []timeline.Event {
+	return join(procedure(), controlPlane("cp1", 0, 60, kcm, [2]float64{0, 30}), controlPlane("cp2", 0, 60, ccm, [2]float64{30.5, 60}))
+}
+
+// without drops the events of a kind of one manager instance (or API
+// server, for probes) from..to.
+func without(evs []timeline.Event, kind, mgr, inst string, from, to float64) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range evs {
+		mine := e.Kind == kind && (e.Manager == mgr && e.Instance == inst || e.Kind == timeline.Probe && e.Attrs["target"] == inst)
+		if mine && !e.Time.Before(at(from)) && !e.Time.After(at(to)) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// cp1Removed: the procedure removes cp1 at 30 s (its Node goes at 33 s,
+// the pollers stop seeing it at 31 s) after its KCM hands svc over.
+func cp1Removed() []timeline.Event {
+	return join(procedure(), controlPlane("cp1", 0, 31, kcm, [2]float64{0, 29.5}), controlPlane("cp2", 0, 60, ccm, [2]float64{30, 60}),
+		[]timeline.Event{{Time: at(30), Source: "runner", Kind: timeline.NodeRemove, Node: "cp1"}, node(33, timeline.NodeDeleted, "cp1", controlPlaneTaint)})
+}
+
+// cp3Joins: a control plane whose container (and so its managers) the
+// pollers see from 15 s, before its Node registers at 20 s.
+func cp3Joins() []timeline.Event {
+	return join(complete(), controlPlane("cp3", 15, 60, "", [2]float64{}), []timeline.Event{node(20, timeline.NodeAdded, "cp3", "")})
+}
+
+// resumed: a run killed at 20 s with its process (no run.end, no
+// observer.stop), resumed by a new process 100 s later; nothing is
+// observed in between.
+func resumed() []timeline.Event {
+	var out []timeline.Event
+	for _, e := range complete() {
+		if !e.Time.After(at(20)) {
+			out = append(out, e)
+		}
+	}
+	for _, e := range complete() {
+		e.Time = e.Time.Add(100 * time.Second)
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestEvidence(t *testing.T) {
+	empty := join(window(0, 30), []timeline.Event{
+		{Time: at(0), Source: "runner", Kind: timeline.RunStart, Message: "migrate", Attrs: map[string]string{"controllers": svc}},
+		{Time: at(30), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK}})
+	for _, tc := range []struct {
+		name     string
+		evs      []timeline.Event
+		failing  string   // check/subject of every failed result, sorted
+		mentions []string // what the failures say, together
+	}{
+		{"nothing observed while the procedure ran", empty,
+			"api-availability/endpoint coverage-gap/service-lb-controller evidence/api probes evidence/health evidence/leases evidence/metrics evidence/nodes " +
+				"lb-availability/load balancers lb-identity/no leaked load balancers mutual-exclusion/service-lb-controller node-deletion/nodes " +
+				"provider-id/nodes uninitialized-taint/nodes",
+			[]string{"blind: the health observer recorded no health sample", "blind: the nodes observer recorded nothing", "unproven: no API probe recorded",
+				"0 health and 0 metrics intervals", "unproven: the node watch recorded no Node", "no end snapshot"}},
+		{"a 30 s hole in one manager's health samples", without(complete(), timeline.Health, ccm, "cp2", 10, 40), "evidence/health",
+			[]string{"no health sample of cloud-controller-manager@cp2 from 00:00:09.500 to 00:00:40.500 (31s; tolerance 5s)"}},
+		{"an API server unprobed from the start", without(complete(), timeline.Probe, "", "cp1", 0, 20), "evidence/api probes",
+			[]string{"no API probe of cp1 from 00:00:01.000 to 00:00:20.250"}},
+		{"complete", complete(), "", nil},
+		{"a control plane removed mid-procedure is no hole", cp1Removed(), "", nil},
+		{"a control plane joining mid-procedure is no hole", cp3Joins(), "", nil},
+		{"a killed run resumed 100 s later: the time between is not judged", resumed(), "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var failing, said []string
+			for _, r := range All(tc.evs, cfg) {
+				if !r.Passed {
+					failing = append(failing, r.Check+"/"+r.Subject)
+					for _, v := range r.Violations {
+						said = append(said, v.Message)
+					}
+				}
+			}
+			sort.Strings(failing)
+			if got := strings.Join(failing, " "); got != tc.failing {
+				t.Fatalf("failed:\n  %s\nwant:\n  %s\nsaying:\n  %s", got, tc.failing, strings.Join(said, "\n  "))
+			}
+			for _, m := range tc.mentions {
+				if !strings.Contains(strings.Join(said, "\n"), m) {
+					t.Errorf("no failure says %q:\n  %s", m, strings.Join(said, "\n  "))
+				}
+			}
+		})
+	}
+}
