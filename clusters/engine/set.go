@@ -41,13 +41,8 @@ type Set struct {
 	listed     bool
 	trustAfter time.Time // zero: stream down
 	pids       map[string]int
-	generation uint64 // bumps whenever the set may have changed
-	calls      Calls
 	stop       context.CancelFunc
 }
-
-// Calls counts the Engine API calls a Set made.
-type Calls struct{ List, Inspect, Events int }
 
 // Option changes a Set.
 type Option func(*Set)
@@ -87,7 +82,6 @@ func (s *Set) follow(ctx context.Context) {
 		sctx, cancel := context.WithCancel(ctx)
 		msgs, errs := s.api.Events(sctx, events.ListOptions{Filters: stateEvents(s.selector)})
 		s.mu.Lock()
-		s.calls.Events++
 		s.trustAfter = time.Now().Add(s.settle)
 		s.mu.Unlock()
 		s.consume(ctx, msgs, errs)
@@ -123,7 +117,6 @@ func (s *Set) consume(ctx context.Context, msgs <-chan events.Message, errs <-ch
 		case m := <-msgs:
 			s.mu.Lock()
 			s.listed = false
-			s.generation++
 			delete(s.pids, m.Actor.ID)
 			s.mu.Unlock()
 		}
@@ -153,7 +146,6 @@ func (s *Set) List(ctx context.Context) ([]Container, error) {
 }
 
 func (s *Set) relist(ctx context.Context) error {
-	s.calls.List++
 	got, err := s.api.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", s.selector))})
 	if err != nil {
 		return fmt.Errorf("listing containers with %s: %w", s.selector, err)
@@ -161,9 +153,6 @@ func (s *Set) relist(ctx context.Context) error {
 	byName := make(map[string]Container, len(got))
 	for _, c := range got {
 		byName[nameOf(c)] = summarize(c)
-	}
-	if !sameNames(byName, s.byName) {
-		s.generation++
 	}
 	s.byName, s.listed = byName, true
 	return nil
@@ -202,7 +191,6 @@ func (s *Set) PID(ctx context.Context, name string) (int, error) {
 	info, err := s.api.ContainerInspect(ctx, c.ID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.calls.Inspect++
 	if err != nil {
 		return 0, fmt.Errorf("inspecting %s: %w", name, err)
 	}
@@ -213,31 +201,12 @@ func (s *Set) PID(ctx context.Context, name string) (int, error) {
 	return info.State.Pid, nil
 }
 
-// Generation changes whenever containers may have come, gone or changed
-// state: anything derived from the set can be cached under it.
-func (s *Set) Generation(ctx context.Context) (uint64, error) {
-	if _, err := s.List(ctx); err != nil {
-		return 0, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.generation, nil
-}
-
 // Invalidate forgets the list: the next read lists again (after handover's
 // own add or remove, before the event arrives).
 func (s *Set) Invalidate() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.listed = false
-	s.generation++
-}
-
-// Calls returns how many API calls the set made so far.
-func (s *Set) Calls() Calls {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls
 }
 
 func nameOf(c container.Summary) string {
@@ -259,16 +228,4 @@ func summarize(c container.Summary) Container {
 		}
 	}
 	return out
-}
-
-func sameNames(a, b map[string]Container) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for n, c := range a {
-		if b[n].ID != c.ID || b[n].State != c.State {
-			return false
-		}
-	}
-	return true
 }

@@ -16,7 +16,7 @@ import (
 // Errs to break the stream.
 type Fake struct {
 	Send chan events.Message
-	Errs   chan error
+	Errs chan error
 
 	mu         sync.Mutex
 	containers []container.Summary
@@ -74,8 +74,8 @@ func (f *Fake) other() error {
 	return nil
 }
 
-func (f *Fake) ContainerPause(context.Context, string) error                        { return f.other() }
-func (f *Fake) ContainerUnpause(context.Context, string) error                      { return f.other() }
+func (f *Fake) ContainerPause(context.Context, string) error                       { return f.other() }
+func (f *Fake) ContainerUnpause(context.Context, string) error                     { return f.other() }
 func (f *Fake) ContainerStop(context.Context, string, container.StopOptions) error { return f.other() }
 func (f *Fake) CopyToContainer(context.Context, string, string, io.Reader, container.CopyToContainerOptions) error {
 	return f.other()
