@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 	"testing"
@@ -28,7 +30,14 @@ func controlPlane(node string, from, to float64, mgr string, runs [2]float64) []
 
 func node(sec float64, kind, name, taints string) timeline.Event {
 	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: name,
-		Attrs: map[string]string{"providerID": "kind://docker/t/" + name, "taints": taints, "instance": "gone"}}
+		Attrs: map[string]string{"providerID": "kind://docker/t/" + name, "taints": taints, "instance": "gone", "podCIDRs": podCIDR(name)}}
+}
+
+// podCIDR is a range of its own for each node name.
+func podCIDR(name string) string {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("10.%d.%d.0/24", 100+h.Sum32()%100, h.Sum32()>>8%256)
 }
 
 // procedure is a run from 1 s to 58 s, observed from 0 to 60, with its
@@ -106,8 +115,8 @@ func TestEvidence(t *testing.T) {
 	}{
 		{"nothing observed while the procedure ran", empty,
 			"api-availability/endpoint coverage-gap/service-lb-controller evidence/api probes evidence/health evidence/leases evidence/metrics evidence/nodes " +
-				"lb-availability/load balancers lb-identity/no leaked load balancers mutual-exclusion/service-lb-controller node-deletion/nodes " +
-				"provider-id/nodes uninitialized-taint/nodes",
+				"lb-availability/load balancers lb-identity/no leaked load balancers lb-ingress/load balancers lb-single/load balancers " +
+				"mutual-exclusion/service-lb-controller node-deletion/nodes pod-cidr/nodes provider-id/nodes uninitialized-taint/nodes",
 			[]string{"blind: the health observer recorded no health sample", "blind: the nodes observer recorded nothing", "unproven: no API probe recorded",
 				"0 health and 0 metrics intervals", "unproven: the node watch recorded no Node", "no end snapshot"}},
 		{"a 30 s hole in one manager's health samples", without(complete(), timeline.Health, ccm, "cp2", 10, 40), "evidence/health",

@@ -67,4 +67,7 @@ const (
 	Procedure       = "procedure"
 	Load            = "load"
 	Evidence        = "evidence"
+	LBIngress       = "lb-ingress"
+	LBSingle        = "lb-single"
+	PodCIDR         = "pod-cidr"
 )

@@ -14,8 +14,9 @@ import (
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
-// watchKube records lease holder changes, node changes and the deletion of
-// LoadBalancer Services, from informers (which re-list after a lost watch).
+// watchKube records lease holder changes, node changes, and LoadBalancer
+// Services' addresses and deletion, from informers (which re-list after a
+// lost watch).
 func (ob *Observer) watchKube(ctx context.Context) {
 	f := informers.NewSharedInformerFactory(ob.o.Client, 10*time.Minute)
 	leases := f.Coordination().V1().Leases().Informer()
@@ -68,9 +69,31 @@ func (ob *Observer) watchKube(ctx context.Context) {
 		deleting[key] = !gone
 		ob.emit(timeline.Event{Source: "api", Kind: timeline.ServiceDeleted, Attrs: map[string]string{"service": key}})
 	}
+	ingress := map[string]string{}
+	onStatus := func(obj any) {
+		s, ok := obj.(*corev1.Service)
+		if !ok || s.Spec.Type != corev1.ServiceTypeLoadBalancer {
+			return
+		}
+		key, addrs := s.Namespace+"/"+s.Name, ingressOf(s)
+		if prev, seen := ingress[key]; seen && prev == addrs {
+			return
+		}
+		ingress[key] = addrs
+		ob.emit(timeline.Event{Source: "api", Kind: timeline.ServiceIngress, Attrs: map[string]string{"service": key, "ingress": addrs}})
+	}
 	_, _ = services.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		UpdateFunc: func(_, n any) { onService(n, false) },
-		DeleteFunc: func(obj any) { onService(obj, true) },
+		AddFunc:    onStatus,
+		UpdateFunc: func(_, n any) { onService(n, false); onStatus(n) },
+		DeleteFunc: func(obj any) {
+			onService(obj, true)
+			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if s, ok := obj.(*corev1.Service); ok {
+				delete(ingress, s.Namespace+"/"+s.Name)
+			}
+		},
 	})
 	f.Start(ctx.Done())
 	<-ctx.Done()
@@ -91,7 +114,20 @@ func nodeState(obj any) string {
 	if !ok {
 		return ""
 	}
-	return n.Spec.ProviderID + "|" + taints(n)
+	return n.Spec.ProviderID + "|" + taints(n) + "|" + strings.Join(n.Spec.PodCIDRs, ",")
+}
+
+// ingressOf is a Service's load-balancer addresses, in the order given.
+func ingressOf(s *corev1.Service) string {
+	var addrs []string
+	for _, in := range s.Status.LoadBalancer.Ingress {
+		if in.IP != "" {
+			addrs = append(addrs, in.IP)
+		} else if in.Hostname != "" {
+			addrs = append(addrs, in.Hostname)
+		}
+	}
+	return strings.Join(addrs, ",")
 }
 
 func taints(n *corev1.Node) string {
@@ -111,7 +147,7 @@ func (ob *Observer) nodeEvent(ctx context.Context, kind string, obj any) {
 	if !ok {
 		return
 	}
-	e := timeline.Event{Source: "nodes", Kind: kind, Node: n.Name, Attrs: map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n)}}
+	e := timeline.Event{Source: "nodes", Kind: kind, Node: n.Name, Attrs: map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n), "podCIDRs": strings.Join(n.Spec.PodCIDRs, ",")}}
 	if kind == timeline.NodeDeleted && ob.o.Cloud != nil {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()

@@ -28,8 +28,8 @@ func TestWatchedPicksWatchedControllers(t *testing.T) {
 }
 
 func TestNodeState(t *testing.T) {
-	n := &corev1.Node{Spec: corev1.NodeSpec{ProviderID: "kind://x", Taints: []corev1.Taint{{Key: "b"}, {Key: "a"}}}}
-	if got := nodeState(n); got != "kind://x|a,b" {
+	n := &corev1.Node{Spec: corev1.NodeSpec{ProviderID: "kind://x", Taints: []corev1.Taint{{Key: "b"}, {Key: "a"}}, PodCIDRs: []string{"10.244.1.0/24", "fd00::/64"}}}
+	if got := nodeState(n); got != "kind://x|a,b|10.244.1.0/24,fd00::/64" {
 		t.Fatalf("nodeState = %q", got)
 	}
 }

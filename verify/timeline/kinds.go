@@ -23,7 +23,8 @@ const (
 	// (an API server's node; "" for the endpoint and load balancers), "ok"
 	// ("true"/"false"), "ms", and "error".
 	Probe = "probe"
-	// Node events: Node, Attrs "providerID", "taints", and for NodeDeleted
+	// Node events: Node, Attrs "providerID", "taints", "podCIDRs"
+	// (comma-separated, "" before node IPAM gave one), and for NodeDeleted
 	// "instance" ("exists" or "gone" at that moment).
 	NodeAdded   = "node.added"
 	NodeChanged = "node.changed"
@@ -48,6 +49,11 @@ const NodeRemove = "node.remove"
 
 // ServiceDeleted is a LoadBalancer Service's deletion: Attrs "service".
 const ServiceDeleted = "service.deleted"
+
+// ServiceIngress is a LoadBalancer Service's status addresses as first
+// seen and at each change: Attrs "service", "ingress" (IPs or hostnames,
+// comma-separated; "" when it has none).
+const ServiceIngress = "service.ingress"
 
 // NodeDisruptStart and NodeDisruptEnd bracket the runner restarting a
 // node's control-plane components (an in-place upgrade): probes of that
