@@ -48,13 +48,17 @@ func (s Spec) ccmConfig() *lmconfig.Config {
 // doc, with leader migration (lm) or without.
 func (s Spec) ccmStaticPod(lm bool) string {
 	args := s.ccmControllers()
+	cluster := s.Cluster
+	if s.mistaken(MistakeClusterNameDiffers) {
+		cluster += misnamedSuffix
+	}
 	switch {
 	case lm && !s.usesConfigFile():
-		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, append(args, lmFlags(false)...))
+		return cloudcluster.CCMStaticPod(s.To, cluster, s.PodSubnet, append(args, lmFlags(false)...))
 	case !lm:
-		return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, args)
+		return cloudcluster.CCMStaticPod(s.To, cluster, s.PodSubnet, args)
 	}
-	return cloudcluster.CCMStaticPod(s.To, s.Cluster, s.PodSubnet, append(args, lmFlags(true)...), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
+	return cloudcluster.CCMStaticPod(s.To, cluster, s.PodSubnet, append(args, lmFlags(true)...), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
 }
 
 // ccmControllers turns on the cloud's node IPAM (off by default) when the

@@ -24,17 +24,26 @@ var Mistakes = map[string]string{
 	MistakeLeaderNameDiffers: "the cloud-controller-manager's configuration names another migration lease",
 	// The CCM's configuration gives the controllers to kube-controller-manager.
 	MistakeComponentTypo: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager",
+	// The CCM is given another --cluster-name than kube-controller-manager
+	// had: providers that name load balancers after the cluster (Azure's
+	// is the cluster's name) then make a second one per Service.
+	MistakeClusterNameDiffers: "the cloud-controller-manager runs with another --cluster-name",
 }
 
 // Mistake names.
 const (
-	MistakeCCMWithoutLM      = "ccm-without-leader-migration"
-	MistakeNoLeaseRBAC       = "no-lease-rbac"
-	MistakeN1KCMWithLM       = "n1-kcm-leader-migration"
-	MistakeNoCCM             = "no-ccm"
-	MistakeLeaderNameDiffers = "leader-name-differs"
-	MistakeComponentTypo     = "ccm-component-typo"
+	MistakeCCMWithoutLM       = "ccm-without-leader-migration"
+	MistakeNoLeaseRBAC        = "no-lease-rbac"
+	MistakeN1KCMWithLM        = "n1-kcm-leader-migration"
+	MistakeNoCCM              = "no-ccm"
+	MistakeLeaderNameDiffers  = "leader-name-differs"
+	MistakeComponentTypo      = "ccm-component-typo"
+	MistakeClusterNameDiffers = "ccm-cluster-name-differs"
 )
+
+// misnamedSuffix is what MistakeClusterNameDiffers appends to the cluster's
+// name on the cloud-controller-manager.
+const misnamedSuffix = "-ccm"
 
 // MistakeNames lists the mistakes.
 func MistakeNames() []string {

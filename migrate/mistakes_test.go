@@ -16,6 +16,8 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		MistakeNoCCM:             false,
 		MistakeLeaderNameDiffers: true,
 		MistakeComponentTypo:     true,
+		// --cluster-name is a flag, not in the leader-migration configurations
+		MistakeClusterNameDiffers: false,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {
@@ -40,6 +42,11 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 				t.Errorf("lint catches it: %t, want %t:\n%s", got, want, s.Lint())
 			}
 		})
+	}
+	misnamed := DefaultSpec(TaskDoc)
+	misnamed.Mistake = MistakeClusterNameDiffers
+	if pod := misnamed.ccmStaticPod(true); !strings.Contains(pod, "--cluster-name="+misnamed.Cluster+misnamedSuffix+"\n") {
+		t.Errorf("the CCM keeps the cluster's name:\n%s", pod)
 	}
 	clean := DefaultSpec(TaskDoc)
 	if clean.Lint().Errors() != 0 {

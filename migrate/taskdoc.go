@@ -142,7 +142,7 @@ func addN1Plan(s Spec) []Item {
 	default:
 		items = append(items, Item{Kind: File, Title: lmConfigPath, Body: s.ccmConfig().YAML()})
 	}
-	if s.mistaken(MistakeLeaderNameDiffers) || s.mistaken(MistakeComponentTypo) {
+	if s.mistaken(MistakeLeaderNameDiffers) || s.mistaken(MistakeComponentTypo) || s.mistaken(MistakeClusterNameDiffers) {
 		items = append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
 	}
 	return append(items,
