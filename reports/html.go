@@ -28,10 +28,11 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 <p>%s – %s UTC, %d checks, %d failed</p>
 %s<h2>Timeline</h2>
 <div id="timeline">%s</div>
+<details id="probes"><summary>Probes by target</summary>%s</details>
 <h2>Checks</h2>
 <table><tr><th>check</th><th>subject</th><th>result</th><th>summary</th></tr>
 `, html.EscapeString(r.Title), ColorViolation, color, html.EscapeString(r.Title), verdict,
-		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), costHTML(r), timelineSVG(r))
+		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), costHTML(r), timelineSVG(r), probeDetailSVG(r))
 	for _, res := range r.Results {
 		mark := "pass"
 		if !res.Passed {

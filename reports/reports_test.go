@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/xml"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -122,7 +123,8 @@ func TestMarkdownAndHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`data-lane="service-lb-controller @ KCM"`, `data-lane="service-lb-controller @ CCM"`, `data-lane="lease cloud-provider-extraction-migration"`,
-		`data-lane="procedure steps"`, `class="violation"`, ColorKCM, ColorCCM} {
+		`data-lane="procedure steps"`, `class="violation"`, ColorKCM, ColorCCM,
+		`data-lane="api probes (3 targets)"`, `data-lane="evidence: health (`, `data-lane="evidence: nodes (2)"`, `<details id="probes">`, `data-lane="probe api cp1"`} {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -131,4 +133,14 @@ func TestMarkdownAndHTML(t *testing.T) {
 		t.Errorf("want exactly one highlighted violation")
 	}
 	_ = checks.Passed(r.Results)
+}
+
+// Targets sort as people count: churn-2 before churn-10.
+func TestNaturalOrder(t *testing.T) {
+	got := []string{"lb default/churn-10", "lb default/churn-2", "api endpoint", "lb default/churn-1", "lb default/web", "lb default/churn-02x"}
+	sort.Slice(got, func(i, j int) bool { return naturalLess(got[i], got[j]) })
+	want := "api endpoint|lb default/churn-1|lb default/churn-2|lb default/churn-02x|lb default/churn-10|lb default/web"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("order %v, want %s", got, want)
+	}
 }

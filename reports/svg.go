@@ -19,6 +19,7 @@ const (
 	ColorViolation = "#dc0000"
 	colorProbeBad  = "#d62728"
 	colorProbeOK   = "#2ca02c"
+	colorEvidence  = "#9aa5b1"
 )
 
 var managerColor = map[string]string{"kube-controller-manager": ColorKCM, "cloud-controller-manager": ColorCCM}
@@ -85,8 +86,8 @@ func (p *plot) bar(y int, from, to time.Time, color, title string) {
 		x1, y+2, x2-x1, laneH-4, color, html.EscapeString(title))
 }
 
-// timelineSVG draws steps, leases, each controller per manager, probes and
-// violations on one time axis.
+// timelineSVG draws steps, leases, each controller per manager, probes by
+// kind, evidence per observer and violations on one time axis.
 func timelineSVG(r Report) string {
 	p := &plot{from: r.Start, to: r.End, y: 24}
 	p.axis()
@@ -94,10 +95,20 @@ func timelineSVG(r Report) string {
 	p.leases(r.Events)
 	p.controllers(r)
 	p.probes(r.Events)
-	for _, res := range r.Results {
+	p.evidence(r.Events)
+	p.violations(r.Results, false)
+	return p.svg()
+}
+
+// violations draws each result's violations over its subject's lanes;
+// a subject without lanes gets the whole height, unless onlyMarked.
+func (p *plot) violations(results []checks.Result, onlyMarked bool) {
+	for _, res := range results {
 		top, bottom := 24, p.y
 		if s, ok := p.spans[res.Subject]; ok {
 			top, bottom = s[0], s[1]
+		} else if onlyMarked {
+			continue
 		}
 		for _, v := range res.Violations {
 			x1, x2 := p.x(v.From), p.x(v.To)
@@ -108,6 +119,9 @@ func timelineSVG(r Report) string {
 				x1, top, x2-x1, bottom-top, ColorViolation, ColorViolation, html.EscapeString(res.Check+" "+res.Subject+": "+v.Message))
 		}
 	}
+}
+
+func (p *plot) svg() string {
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">`+"\n%s</svg>",
 		labelW+plotW+20, p.y+10, p.b.String())
 }
@@ -224,33 +238,121 @@ func short(m string) string {
 	return map[string]string{"kube-controller-manager": "KCM", "cloud-controller-manager": "CCM"}[m]
 }
 
-func (p *plot) probes(evs []timeline.Event) {
+// probeTargets are the probes by "kind target", targets in natural order
+// (churn-2 before churn-10).
+func probeTargets(evs []timeline.Event) (map[string][]timeline.Event, []string) {
 	byTarget := map[string][]timeline.Event{}
-	var order []string
 	for _, e := range evs {
-		if e.Kind != timeline.Probe {
-			continue
+		if e.Kind == timeline.Probe {
+			k := e.Attrs["kind"] + " " + e.Attrs["target"]
+			byTarget[k] = append(byTarget[k], e)
 		}
-		k := e.Attrs["kind"] + " " + e.Attrs["target"]
-		if _, ok := byTarget[k]; !ok {
-			order = append(order, k)
-		}
-		byTarget[k] = append(byTarget[k], e)
 	}
-	sort.Strings(order)
+	order := make([]string, 0, len(byTarget))
+	for k := range byTarget {
+		order = append(order, k)
+	}
+	sort.Slice(order, func(i, j int) bool { return naturalLess(order[i], order[j]) })
+	return byTarget, order
+}
+
+// probes draws one lane per kind of probe: green from each target's first
+// to last probe, red at every failure, the targets' violations over it.
+// Each target's own lane is in the detail (probeDetailSVG).
+func (p *plot) probes(evs []timeline.Event) {
+	byTarget, order := probeTargets(evs)
+	kinds := map[string][]string{}
+	var kindOrder []string
+	for _, k := range order {
+		kind, _, _ := strings.Cut(k, " ")
+		if _, ok := kinds[kind]; !ok {
+			kindOrder = append(kindOrder, kind)
+		}
+		kinds[kind] = append(kinds[kind], k)
+	}
+	for _, kind := range kindOrder {
+		top := p.y
+		y := p.lane(fmt.Sprintf("%s probes (%d targets)", kind, len(kinds[kind])))
+		for _, k := range kinds[kind] {
+			p.targetBars(y, k, byTarget[k])
+		}
+		p.endLane()
+		for _, k := range kinds[kind] {
+			p.mark(byTarget[k][0].Attrs["target"], top)
+		}
+	}
+}
+
+func (p *plot) targetBars(y int, k string, ps []timeline.Event) {
+	p.bar(y, ps[0].Time, ps[len(ps)-1].Time, colorProbeOK, k)
+	for _, e := range ps {
+		if e.Attrs["ok"] != "true" {
+			p.bar(y, e.Time, e.Time.Add(250*time.Millisecond), colorProbeBad, k+" "+clockOf(e.Time)+" "+e.Attrs["error"])
+		}
+	}
+}
+
+// probeDetailSVG has a lane per probe target, for the report's
+// expandable detail.
+func probeDetailSVG(r Report) string {
+	p := &plot{from: r.Start, to: r.End, y: 24}
+	p.axis()
+	byTarget, order := probeTargets(r.Events)
 	for _, k := range order {
 		top := p.y
 		y := p.lane("probe " + k)
-		ps := byTarget[k]
-		p.bar(y, ps[0].Time, ps[len(ps)-1].Time, colorProbeOK, k)
-		for _, e := range ps {
-			if e.Attrs["ok"] != "true" {
-				p.bar(y, e.Time, e.Time.Add(250*time.Millisecond), colorProbeBad, clockOf(e.Time)+" "+e.Attrs["error"])
-			}
+		p.targetBars(y, k, byTarget[k])
+		p.endLane()
+		p.mark(byTarget[k][0].Attrs["target"], top)
+	}
+	p.violations(r.Results, true)
+	return p.svg()
+}
+
+// evidence draws a lane per observer: when it recorded anything (a
+// poller's samples merged within its hole tolerance, an event-driven
+// observer's events as ticks); the evidence check's violations fall on it.
+func (p *plot) evidence(evs []timeline.Event) {
+	for _, c := range checks.Coverage(evs) {
+		top := p.y
+		y := p.lane(fmt.Sprintf("evidence: %s (%d)", c.Name, c.Events))
+		for _, s := range c.Spans {
+			p.bar(y, s[0], s[1], colorEvidence, c.Name+" "+clockOf(s[0])+" – "+clockOf(s[1]))
 		}
 		p.endLane()
-		p.mark(ps[0].Attrs["target"], top)
+		p.mark(c.Name, top)
 	}
+}
+
+// naturalLess orders strings with their digit runs compared as numbers.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitPrefix(a), digitPrefix(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitPrefix(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 func clockOf(t time.Time) string { return t.UTC().Format("15:04:05.000") }
