@@ -1,6 +1,7 @@
 package load
 
 import (
+	"slices"
 	"strconv"
 	"time"
 )
@@ -16,15 +17,29 @@ type Delivered struct {
 	// deletes) Duration holds at one tick per ChurnEvery.
 	ChurnTarget                           int
 	NodeJoinsAsked, NodeTerminationsAsked int
+	// APILatencyP50 and P99 are the API requests' latencies: a rate short
+	// of its target with slow responses is the cluster's slowness.
+	APILatencyP50, APILatencyP99 time.Duration
 }
 
-// deliver fills in the targets of p over d and the achieved API rate.
-func (s *Summary) deliver(p Profile, d time.Duration) {
+// deliver fills in the targets of p over d, the achieved API rate and the
+// latencies' quantiles.
+func (s *Summary) deliver(p Profile, d time.Duration, latencies []time.Duration) {
 	s.Delivered = Delivered{Duration: d, APIQPSTarget: p.APIQPS, ChurnTarget: churnActions(p.ChurnEvery, d),
-		NodeJoinsAsked: p.NodeJoins, NodeTerminationsAsked: p.NodeTerminations}
+		NodeJoinsAsked: p.NodeJoins, NodeTerminationsAsked: p.NodeTerminations,
+		APILatencyP50: quantile(latencies, 0.50), APILatencyP99: quantile(latencies, 0.99)}
 	if d > 0 {
 		s.APIQPS = float64(s.APIRequests) / d.Seconds()
 	}
+}
+
+// quantile q of ds (sorted here), 0 without any.
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[min(len(ds)-1, int(q*float64(len(ds))))]
 }
 
 // churnActions is how many actions churn every `every` makes in d: tick n
@@ -58,5 +73,7 @@ func (s Summary) attrs() map[string]string {
 		"churnActionsDone":      itoa(s.ChurnDone()),
 		"nodeJoinsAsked":        itoa(s.NodeJoinsAsked),
 		"nodeTerminationsAsked": itoa(s.NodeTerminationsAsked),
+		"apiLatencyP50Ms":       strconv.FormatInt(s.APILatencyP50.Milliseconds(), 10),
+		"apiLatencyP99Ms":       strconv.FormatInt(s.APILatencyP99.Milliseconds(), 10),
 	}
 }

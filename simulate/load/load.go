@@ -70,6 +70,8 @@ type Generator struct {
 	nodes   chan struct{} // closed when node churn is over
 	mu      sync.Mutex
 	sum     Summary
+	// latencies of the API load's requests, for what it delivered
+	latencies []time.Duration
 }
 
 // nodeActionGrace bounds how long Stop lets a node join or termination
@@ -148,9 +150,16 @@ func (g *Generator) Stop() Summary {
 	g.act()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.sum.deliver(g.p, ran)
+	g.sum.deliver(g.p, ran, g.latencies)
 	g.emit(timeline.Event{Kind: timeline.LoadStop, Attrs: g.sum.attrs()})
 	return g.sum
+}
+
+// took records one API request's latency.
+func (g *Generator) took(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.latencies = append(g.latencies, d)
 }
 
 func (g *Generator) count(n *int) {
@@ -184,8 +193,9 @@ func (g *Generator) emit(e timeline.Event) {
 // String is an account of the load, each achieved number beside its
 // target: a line, then each failed action.
 func (s Summary) String() string {
-	out := fmt.Sprintf("load %s over %s: API %.1f of %g QPS (%d requests, %d errors); Service churn %d of %d actions (%d created, %d updated, %d deleted); %d of %d workers joined, %d of %d instances terminated; %d failed actions",
-		s.Profile, s.Duration.Round(time.Second), s.APIQPS, s.APIQPSTarget, s.APIRequests, s.APIErrors, s.ChurnDone(), s.ChurnTarget,
+	out := fmt.Sprintf("load %s over %s: API %.1f of %g QPS (%d requests, %d errors, latency p50 %s p99 %s); Service churn %d of %d actions (%d created, %d updated, %d deleted); %d of %d workers joined, %d of %d instances terminated; %d failed actions",
+		s.Profile, s.Duration.Round(time.Second), s.APIQPS, s.APIQPSTarget, s.APIRequests, s.APIErrors,
+		s.APILatencyP50.Round(time.Millisecond), s.APILatencyP99.Round(time.Millisecond), s.ChurnDone(), s.ChurnTarget,
 		s.ServicesCreated, s.ServicesUpdated, s.ServicesDeleted, s.NodesJoined, s.NodeJoinsAsked, s.NodesTerminated, s.NodeTerminationsAsked, s.Failed)
 	for _, f := range s.Failures {
 		out += "\n   " + f

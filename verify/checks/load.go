@@ -88,6 +88,9 @@ func loadResult(e timeline.Event) Result {
 		vs = append(vs, loadViolation(e, fmt.Sprintf("load.stop does not say what profile %s delivered (no %s): the load's delivery is unproven",
 			e.Attrs["profile"], strings.Join(missing, ", "))))
 	}
+	if p50, ok := e.Attrs["apiLatencyP50Ms"]; ok {
+		said = append(said, fmt.Sprintf("API latency p50 %s ms, p99 %s ms", p50, e.Attrs["apiLatencyP99Ms"]))
+	}
 	summary := fmt.Sprintf("profile %s: %s; %d actions failed", e.Attrs["profile"], strings.Join(said, ", "), failed)
 	return result(Load, e.Attrs["profile"], vs, summary, metrics)
 }
