@@ -53,9 +53,13 @@ func (ob *Observer) controlPlanes() []string {
 	return out
 }
 
+// healthTimeout: long enough that a loaded host's slow answer does not cost
+// a new connection (and TLS handshake) at the next poll.
+const healthTimeout = time.Second
+
 func (ob *Observer) sample(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
 	e := timeline.Event{Source: "health", Kind: timeline.Health, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
-	a, err := clients.Get(ctx, node, comp, "/healthz?verbose", 400*time.Millisecond)
+	a, err := clients.Get(ctx, node, comp, "/healthz?verbose", healthTimeout)
 	if err != nil {
 		e.Attrs["error"] = err.Error()
 		return e

@@ -46,9 +46,14 @@ func (ob *Observer) clientCert() *tls.Certificate {
 	return &c
 }
 
+// scrapeTimeout: a request cut short closes its connection, and the next
+// one pays a TLS handshake on both sides; on a loaded 2-core host a scrape
+// can take most of a second.
+const scrapeTimeout = 2 * time.Second
+
 func (ob *Observer) scrape(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
 	e := timeline.Event{Source: "metrics", Kind: timeline.Metrics, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
-	a, err := clients.Get(ctx, node, comp, "/metrics", 900*time.Millisecond)
+	a, err := clients.Get(ctx, node, comp, "/metrics", scrapeTimeout)
 	if err != nil {
 		e.Attrs["error"] = err.Error()
 		return e

@@ -27,7 +27,8 @@ type Options struct {
 	Timeline    *timeline.Writer
 	Logger      log.Logger
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
-	// (default 500ms), ProbeEvery (default 250ms).
+	// (default 1s: /metrics is hundreds of kilobytes, and health is the
+	// finer witness), ProbeEvery (default 250ms).
 	HealthEvery, MetricsEvery, ProbeEvery time.Duration
 }
 
@@ -44,7 +45,7 @@ func Start(ctx context.Context, o Options) *Observer {
 		o.HealthEvery = 500 * time.Millisecond
 	}
 	if o.MetricsEvery == 0 {
-		o.MetricsEvery = 500 * time.Millisecond
+		o.MetricsEvery = time.Second
 	}
 	if o.ProbeEvery == 0 {
 		o.ProbeEvery = 250 * time.Millisecond
