@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // DefaultCacheDir is where built artifacts live between runs.
@@ -54,7 +55,26 @@ func (k *Key) String() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// fileSum is a file's SHA-256. A large built artifact's sum (the binaries,
+// hundreds of megabytes in all, hashed again at every rehearsal to find the
+// cached image) is kept beside it with the size and modification time it
+// was taken at, and reused while they hold. Only files directly in a
+// finished cache directory get one: never a host's or a root file
+// system's files.
 func fileSum(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	stamp := fmt.Sprintf("%d %d ", st.Size(), st.ModTime().UnixNano())
+	side := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".sha256")
+	_, doneErr := os.Stat(filepath.Join(filepath.Dir(path), ".done"))
+	keep := st.Size() >= sidecarMin && doneErr == nil
+	if keep {
+		if b, err := os.ReadFile(side); err == nil && strings.HasPrefix(string(b), stamp) {
+			return strings.TrimPrefix(string(b), stamp), nil
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -64,8 +84,16 @@ func fileSum(path string) (string, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum := hex.EncodeToString(h.Sum(nil))
+	if keep {
+		_ = os.WriteFile(side, []byte(stamp+sum), 0o644) // best effort: a read-only tree hashes each time
+	}
+	return sum, nil
 }
+
+// sidecarMin: files this large keep their sum beside them; source files
+// are far smaller and never get one.
+const sidecarMin = 1 << 20
 
 // cachedDir returns dir/name/key, building it with build into a temporary
 // directory first if absent; a half-built artifact is never seen as done.
