@@ -39,11 +39,11 @@ func TestProbeOnce(t *testing.T) {
 	defer ok.Close()
 	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
 	defer bad.Close()
-	c := probeClient()
-	if e := probeOnce(context.Background(), c, target{kind: "api", name: "ok", url: ok.URL}); e.Attrs["ok"] != "true" || e.Kind != timeline.Probe {
+	c := probeClient(true)
+	if e := probeOnce(context.Background(), target{kind: "api", name: "ok", url: ok.URL, c: c}); e.Attrs["ok"] != "true" || e.Kind != timeline.Probe {
 		t.Fatalf("ok probe: %+v", e)
 	}
-	if e := probeOnce(context.Background(), c, target{kind: "api", name: "bad", url: bad.URL}); e.Attrs["ok"] != "false" || e.Attrs["error"] != "HTTP 503" {
+	if e := probeOnce(context.Background(), target{kind: "api", name: "bad", url: bad.URL, c: c}); e.Attrs["ok"] != "false" || e.Attrs["error"] != "HTTP 503" {
 		t.Fatalf("bad probe: %+v", e)
 	}
 	// An API server that is not ready says which checks failed.
@@ -52,14 +52,24 @@ func TestProbeOnce(t *testing.T) {
 		_, _ = w.Write([]byte("[+]ping ok\n[-]etcd failed: reason withheld\n[+]informer-sync ok\n[-]poststarthook/rbac/bootstrap-roles failed: reason withheld\nreadyz check failed\n"))
 	}))
 	defer notReady.Close()
-	if e := probeOnce(context.Background(), c, target{kind: "api", name: "starting", url: notReady.URL}); e.Attrs["error"] != "HTTP 500: failed etcd, poststarthook/rbac/bootstrap-roles" {
+	if e := probeOnce(context.Background(), target{kind: "api", name: "starting", url: notReady.URL, c: c}); e.Attrs["error"] != "HTTP 500: failed etcd, poststarthook/rbac/bootstrap-roles" {
 		t.Fatalf("not-ready probe: %+v", e)
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
-	if e := probeOnce(context.Background(), c, target{kind: "lb", name: "gone", url: "http://" + addr}); e.Attrs["ok"] != "false" || e.Attrs["error"] == "" {
+	if e := probeOnce(context.Background(), target{kind: "lb", name: "gone", url: "http://" + addr, c: c}); e.Attrs["ok"] != "false" || e.Attrs["error"] == "" {
 		t.Fatalf("refused probe: %+v", e)
+	}
+	// A server that dies under a kept connection fails the next probe.
+	dying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	if e := probeOnce(context.Background(), target{kind: "api", name: "dying", url: dying.URL, c: c}); e.Attrs["ok"] != "true" {
+		t.Fatalf("before: %+v", e)
+	}
+	dying.CloseClientConnections()
+	dying.Close()
+	if e := probeOnce(context.Background(), target{kind: "api", name: "dying", url: dying.URL, c: c}); e.Attrs["ok"] != "false" {
+		t.Fatalf("a dead server's kept connection answered: %+v", e)
 	}
 }
 
