@@ -108,15 +108,50 @@ func removalWindows(evs []timeline.Event, d time.Duration) [][2]time.Time {
 	return out
 }
 
-// removals are when the runner announced each node's removal.
+// removals are when each node's removal began: as the runner announced
+// it, or else as retiredControlPlanes infers it.
 func removals(evs []timeline.Event) map[string]time.Time {
-	out := map[string]time.Time{}
+	out := removalsAnnounced(evs)
+	for n, at := range retiredControlPlanes(evs, out) {
+		out[n] = at
+	}
+	return out
+}
+
+// retiredControlPlanes infer the removals nobody announced (an observation
+// of a migration run by hand or by another process): a control plane whose
+// API server stopped answering for good, and whose Node was then deleted
+// and not registered again, was taken away from its last answer on. Its
+// server's silence is the removal, not an outage; the endpoint's probes
+// still judge what clients saw. announced nodes are left alone.
+func retiredControlPlanes(evs []timeline.Event, announced map[string]time.Time) map[string]time.Time {
+	deleted := map[string]time.Time{}
 	for _, e := range evs {
-		if e.Kind == timeline.NodeRemove {
-			if _, seen := out[e.Node]; !seen {
-				out[e.Node] = e.Time
-			}
+		switch e.Kind {
+		case timeline.NodeDeleted:
+			deleted[e.Node] = e.Time
+		case timeline.NodeAdded:
+			delete(deleted, e.Node)
 		}
+	}
+	down := map[string]time.Time{} // start of each server's last run of failures
+	for _, e := range evs {
+		n := e.Attrs["node"]
+		if e.Kind != timeline.Probe || e.Attrs["kind"] != "api" || n == "" {
+			continue
+		}
+		if e.Attrs["ok"] == "true" {
+			down[n] = time.Time{}
+		} else if down[n].IsZero() {
+			down[n] = e.Time
+		}
+	}
+	out := map[string]time.Time{}
+	for n, at := range deleted {
+		if _, ok := announced[n]; ok || down[n].IsZero() || down[n].After(at) {
+			continue
+		}
+		out[n] = down[n]
 	}
 	return out
 }
@@ -170,8 +205,8 @@ func fromInService(ps []timeline.Event, d time.Duration) []timeline.Event {
 }
 
 // disruptions are the windows in which the procedure takes a node's API
-// server down on purpose: from its removal on, or around an in-place
-// restart.
+// server down on purpose: from its removal on (announced or inferred), or
+// around an in-place restart.
 func disruptions(evs []timeline.Event) map[string][][2]time.Time {
 	out := map[string][][2]time.Time{}
 	open := map[string]time.Time{}
@@ -191,6 +226,21 @@ func disruptions(evs []timeline.Event) map[string][][2]time.Time {
 	}
 	for n, from := range open {
 		out[n] = append(out[n], [2]time.Time{from, forever})
+	}
+	for n, at := range retiredControlPlanes(evs, removalsAnnounced(evs)) {
+		out[n] = append(out[n], [2]time.Time{at, forever})
+	}
+	return out
+}
+
+// removalsAnnounced are when the runner first announced each node's
+// removal.
+func removalsAnnounced(evs []timeline.Event) map[string]time.Time {
+	out := map[string]time.Time{}
+	for _, e := range evs {
+		if _, seen := out[e.Node]; e.Kind == timeline.NodeRemove && !seen {
+			out[e.Node] = e.Time
+		}
 	}
 	return out
 }

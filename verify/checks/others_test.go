@@ -41,6 +41,11 @@ func TestAvailability(t *testing.T) {
 			[]timeline.Event{{Time: at(61), Source: "runner", Kind: timeline.NodeDisruptEnd, Node: "cp1"}}), false},
 		{"a joining server is not down before it first answers", join(probes(0, 40, "api", "endpoint", "cp4", false), probes(40.25, 100, "api", "endpoint", "cp4", true)), false},
 		{"a server that never answers is down", probes(0, 100, "api", "endpoint", "cp4", false), true},
+		{"a server gone for good before its Node was deleted was removed, announced or not", join(probes(0, 39.75, "api", "endpoint", "cp1", true),
+			probes(40, 60, "api", "endpoint", "cp1", false), []timeline.Event{{Time: at(55), Source: "nodes", Kind: timeline.NodeDeleted, Node: "cp1"}}), false},
+		{"a server down and back is an outage though its Node goes later", join(probes(0, 39.75, "api", "endpoint", "cp1", true),
+			probes(40, 50, "api", "endpoint", "cp1", false), probes(50.25, 60, "api", "endpoint", "cp1", true),
+			[]timeline.Event{{Time: at(70), Source: "nodes", Kind: timeline.NodeDeleted, Node: "cp1"}}), true},
 		{"an unannounced restart counts", join(probes(0, 39.75, "api", "endpoint", "cp1", true), probes(40, 60, "api", "endpoint", "cp1", false), probes(60.25, 100, "api", "endpoint", "cp1", true)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
