@@ -31,7 +31,7 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 	for i := 0; i < g.p.NodeJoins; i++ {
 		afterHandOff := g.p.NodeJoins > 1 && i == g.p.NodeJoins-1 && g.o.HandedOff != nil
 		if afterHandOff {
-			if !g.o.HandedOff(waitCtx) {
+			if !g.o.HandedOff(waitCtx) && !g.handedOffAlready(actCtx) {
 				return
 			}
 		} else if !sleep(waitCtx, nodeChurnPause) {
@@ -54,6 +54,20 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		g.terminate(actCtx, name)
 	}
 }
+
+// handedOffAlready: the procedure ended (waiting is over) with the
+// cloud-controller-manager holding the controllers. A procedure that went
+// quicker than the pauses between node actions still gets its join after
+// the hand-off, the one that shows the cloud-controller-manager initialising
+// a new node; it runs within the stop's grace, as an action under way does.
+func (g *Generator) handedOffAlready(actCtx context.Context) bool {
+	ctx, cancel := context.WithTimeout(actCtx, handOffRecheck)
+	defer cancel()
+	return actCtx.Err() == nil && g.o.HandedOff(ctx)
+}
+
+// handOffRecheck bounds the look at the leases once the procedure ended.
+const handOffRecheck = 5 * time.Second
 
 // workerVersion is the kubelet version of the cluster's own workers: a new
 // worker is of the version the workers are, whatever the control plane's
