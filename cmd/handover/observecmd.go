@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -40,6 +41,8 @@ the evidence of exactly that window.`,
 			}
 			defer tl.Close()
 			ctx := cmd.Context()
+			// Its own cost beside the verdict, as a rehearsal reports it.
+			self := selfstat.Start(ctx, tl, 5*time.Second, nil)
 			if duration > 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithTimeout(ctx, duration)
@@ -52,7 +55,9 @@ the evidence of exactly that window.`,
 				}
 				return ob, err
 			}
-			if err := observeWindow(ctx, tl, "observed "+s.Cluster, s.Controllers(), start); err != nil {
+			err = observeWindow(ctx, tl, "observed "+s.Cluster, s.Controllers(), start)
+			self.Stop()
+			if err != nil {
 				return err
 			}
 			if err := tl.Close(); err != nil {
