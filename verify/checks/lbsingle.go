@@ -29,13 +29,44 @@ func CheckLBSingle(evs []timeline.Event, cfg Config) []Result {
 		}
 	}
 	_, end := span(evs)
+	atEnd := snapshotDuplicates(snapshotOf(evs))
 	var out []Result
 	for _, svc := range sortedKeys(bySvc) {
-		if countKind(bySvc[svc], timeline.LBCreated) == 0 {
+		if countKind(bySvc[svc], timeline.LBCreated) == 0 && atEnd[svc] == nil {
 			continue
 		}
 		vs, most := duplicates(bySvc[svc], end)
+		if v := atEnd[svc]; v != nil && len(vs) == 0 {
+			vs = append(vs, *v) // made too late for the cloud observer's last poll
+		}
 		out = append(out, result(LBSingle, svc, vs, fmt.Sprintf("at most %d load balancer(s) at once while the Service lived", most), nil))
+	}
+	return out
+}
+
+// snapshotDuplicates are the live Services the end snapshot lists with more
+// than one load balancer: one made after the cloud observer's last poll
+// shows only there.
+func snapshotDuplicates(snap *timeline.Event) map[string]*Violation {
+	out := map[string]*Violation{}
+	if snap == nil {
+		return out
+	}
+	live := map[string]bool{}
+	for _, svc := range split(snap.Attrs["services"]) {
+		live[svc] = true
+	}
+	lbs := map[string][]string{}
+	for _, entry := range split(snap.Attrs["loadBalancers"]) {
+		svc, name, _ := strings.Cut(entry, "=")
+		lbs[svc] = append(lbs[svc], name)
+	}
+	for svc, names := range lbs {
+		if live[svc] && len(names) > 1 {
+			out[svc] = &Violation{From: snap.Time, To: snap.Time, Sources: []string{"cloud", "api"},
+				Message:  fmt.Sprintf("%d load balancers for the live Service at the end: %s", len(names), strings.Join(names, ", ")),
+				Evidence: []string{clock(snap.Time) + " end snapshot"}}
+		}
 	}
 	return out
 }

@@ -75,6 +75,11 @@ func TestLBSingle(t *testing.T) {
 			assertFires(t, one(t, CheckLBSingle(tc.evs, cfg), web), tc.says)
 		})
 	}
+	t.Run("a second made after the cloud observer's last poll shows in the end snapshot", func(t *testing.T) {
+		rs := CheckLBSingle(join(window(0, 100), []timeline.Event{lbEvent(5, timeline.LBCreated, web, "t-a1", "1"),
+			endSnapshot(99, web, web+"=t-a1,"+web+"=t-ccm-a1")}), cfg)
+		assertFires(t, one(t, rs, web), "2 load balancers for the live Service at the end: t-a1, t-ccm-a1")
+	})
 	t.Run("the end snapshot lists load balancers the observer never saw made", func(t *testing.T) {
 		r := one(t, CheckLBSingle(join(window(0, 100), []timeline.Event{endSnapshot(99, web, web+"=t-a1")}), cfg), "load balancers")
 		assertFires(t, r, "unproven: no load balancer recorded")
