@@ -3,9 +3,11 @@ package migrate
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
+	"github.com/handover-sh/handover/migrate/managers"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -66,8 +68,9 @@ func (e *Env) editStaticPod(ctx context.Context, node, component string, edit fu
 }
 
 // staticPodRunning reports whether the kubelet runs the manifest as it is
-// on disk now: the mirror pod has the file's command and image, is Ready,
-// and its container started after since.
+// on disk now: the mirror pod has the file's command and image, its
+// container started after since, and it is Ready or, for a manager, the
+// manager answers /healthz.
 func (e *Env) staticPodRunning(ctx context.Context, node, component string, since time.Time) (bool, error) {
 	want, err := e.readStaticPod(ctx, node, component)
 	if err != nil {
@@ -81,7 +84,7 @@ func (e *Env) staticPodRunning(ctx context.Context, node, component string, sinc
 		return false, err
 	}
 	c, w := pod.Spec.Containers[0], want.Spec.Containers[0]
-	if c.Image != w.Image || !sameArgs(c.Command, w.Command) || !podReady(pod) {
+	if c.Image != w.Image || !sameArgs(c.Command, w.Command) {
 		return false, nil
 	}
 	for _, st := range pod.Status.ContainerStatuses {
@@ -89,7 +92,19 @@ func (e *Env) staticPodRunning(ctx context.Context, node, component string, sinc
 			return false, nil
 		}
 	}
-	return true, nil
+	return podReady(pod) || e.serving(ctx, node, component), nil
+}
+
+// serving: a manager's new container answers /healthz. kubeadm's startup
+// probe (first after 10 s, then every 10 s) marks the pod Ready up to 10 s
+// after the manager already serves; asking the manager itself saves that
+// wait at every restart. Other components count only as Ready.
+func (e *Env) serving(ctx context.Context, node, component string) bool {
+	if _, ok := managers.Ports[component]; !ok {
+		return false
+	}
+	a, err := e.managers().Get(ctx, node, component, "/healthz", 2*time.Second)
+	return err == nil && a.Status == http.StatusOK
 }
 
 func podReady(p *corev1.Pod) bool {
