@@ -64,7 +64,12 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 		// The CCM names load balancers after another cluster: at the
 		// hand-off it makes a second one for every live Service and moves
 		// the Service's address to it.
-		Entry("9: CCM with another --cluster-name", "cluster-name", mistake(migrate.MistakeClusterNameDiffers), checks.LBSingle, checks.LBIngress, NodeTimeout(30*time.Minute)),
+		// It shows only once the CCM's service controller resyncs after the
+		// hand-off, which is the procedure's last act: observe a minute more.
+		Entry("9: CCM with another --cluster-name", "cluster-name", func(c *rehearsal.Config) {
+			mistake(migrate.MistakeClusterNameDiffers)(c)
+			c.ObserveAfter = "1m"
+		}, checks.LBSingle, checks.LBIngress, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

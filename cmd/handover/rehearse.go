@@ -101,6 +101,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
 	fs.StringVar(&cfg.Faults.Name, "faults", cfg.Faults.Name, "fault injected at the hand-off: "+strings.Join(faults.Names(), ", "))
+	fs.StringVar(&cfg.ObserveAfter, "observe-after", "", "keep observing this long after the procedure (e.g. 1m): a new leader's resyncs take a while to show")
 	fs.StringVar(&cfg.Out, "out", cfg.Out, "directory for the timeline, the reports and, on failure, the cluster logs")
 	fs.BoolVar(&cfg.Keep, "keep", false, "keep the cluster afterwards")
 	fs.BoolVar(&cfg.Force, "force", false, "rehearse even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")

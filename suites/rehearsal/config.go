@@ -32,9 +32,13 @@ type Config struct {
 	// Load is a profile name (none, light, moderate, heavy).
 	Load   string     `json:"load,omitempty"`
 	Faults FaultInput `json:"faults,omitempty"`
-	Out    string     `json:"out,omitempty"`
-	Keep   bool       `json:"keep,omitempty"`
-	Force  bool       `json:"force,omitempty"`
+	// ObserveAfter keeps observing this long once the procedure ended (a
+	// Go duration): what a new leader does after the hand-off, such as
+	// resyncing every load balancer, takes a while to show.
+	ObserveAfter string `json:"observeAfter,omitempty"`
+	Out          string `json:"out,omitempty"`
+	Keep         bool   `json:"keep,omitempty"`
+	Force        bool   `json:"force,omitempty"`
 }
 
 // FaultInput is a fault as written: a name, and optionally when.
@@ -68,12 +72,13 @@ func ReadFile(path string) (Config, error) {
 
 // Plan is a validated rehearsal.
 type Plan struct {
-	Config     Config
-	Spec       migrate.Spec
-	Procedures []*migrate.Procedure
-	Topology   topology.Topology
-	Load       load.Profile
-	Fault      faults.Spec
+	Config       Config
+	Spec         migrate.Spec
+	Procedures   []*migrate.Procedure
+	Topology     topology.Topology
+	Load         load.Profile
+	Fault        faults.Spec
+	ObserveAfter time.Duration
 }
 
 // Validate checks everything before anything runs and resolves the
@@ -123,7 +128,26 @@ func (c Config) Validate() (*Plan, error) {
 	if c.Out == "" {
 		return nil, fmt.Errorf("--out: a directory for the reports is needed")
 	}
-	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault}, nil
+	after, err := c.observeAfter()
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault, ObserveAfter: after}, nil
+}
+
+// maxObserveAfter bounds observeAfter: the cluster, load and observers
+// keep running meanwhile.
+const maxObserveAfter = 30 * time.Minute
+
+func (c Config) observeAfter() (time.Duration, error) {
+	if c.ObserveAfter == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(c.ObserveAfter)
+	if err != nil || d < 0 || d > maxObserveAfter {
+		return 0, fmt.Errorf("observeAfter %q: want a duration from 0 to %s, such as 1m", c.ObserveAfter, maxObserveAfter)
+	}
+	return d, nil
 }
 
 func (c Config) fault(procs []*migrate.Procedure) (faults.Spec, error) {

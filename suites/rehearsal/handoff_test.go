@@ -2,6 +2,7 @@ package rehearsal
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,5 +44,16 @@ func TestConfigValidation(t *testing.T) {
 	c.Rollback = true
 	if p, err = c.Validate(); err != nil || len(p.Procedures) != 2 {
 		t.Fatalf("a rollback rehearses the migration first: %v %v", p, err)
+	}
+	c = Default()
+	c.ObserveAfter = "1m"
+	if p, err = c.Validate(); err != nil || p.ObserveAfter != time.Minute {
+		t.Fatalf("observeAfter 1m: %v %v", p, err)
+	}
+	for _, bad := range []string{"soon", "-1s", "2h"} {
+		c.ObserveAfter = bad
+		if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "observeAfter") {
+			t.Errorf("observeAfter %q: %v", bad, err)
+		}
 	}
 }

@@ -137,6 +137,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	runErr := runProcedures(ctx, p.Procedures, env)
 	if runErr == nil {
 		inj.ProcedureEnded(ctx)
+		observeAfter(ctx, logger, p.ObserveAfter)
 	}
 	faultErr := inj.Stop()
 	res.Load = gen.Stop()
@@ -154,6 +155,21 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	res.Report = r
 	logger.V(0).Info(strings.TrimSuffix(verdict.String(), "\n"))
 	return errors.Join(runErr, faultErr, res.Load.Err(), repErr)
+}
+
+// observeAfter keeps the observers (and the load) going for d after the
+// procedure, or until ctx ends.
+func observeAfter(ctx context.Context, logger log.Logger, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	logger.V(0).Infof(" • Observing for %s after the procedure ...", d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate.Env) error {
