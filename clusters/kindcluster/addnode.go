@@ -69,6 +69,7 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 	if err != nil {
 		return "", err
 	}
+	defer book.arrive(name)()
 	c.Logger.V(0).Infof(" • Adding %s node %s (%s) ...", o.Role, name, image)
 	start := time.Now()
 	if err := c.join(ctx, donor, name, image, o); err != nil {

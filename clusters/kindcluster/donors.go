@@ -11,32 +11,50 @@ import (
 
 // Joins and removals run concurrently during a rehearsal (the load joins
 // workers while the procedure replaces control planes), so a join must not
-// copy from a control plane being removed, and a removal must wait for the
-// joins copying from it. The book is per process, like the engine's cache:
+// copy from a control plane being removed or still joining (it has no
+// admin.conf yet), and a removal must wait for the joins copying from it. The book is per process, like the engine's cache:
 // every handle on a cluster in this process shares it.
-var book = &donorBook{leaving: map[string]bool{}, using: map[string]int{}, changed: make(chan struct{})}
+var book = newDonorBook()
 
 type donorBook struct {
-	mu      sync.Mutex
-	leaving map[string]bool // node -> being removed
-	using   map[string]int  // node -> joins copying from it
-	changed chan struct{}   // closed and replaced on every release
+	mu       sync.Mutex
+	leaving  map[string]bool // node -> being removed
+	arriving map[string]bool // node -> still joining
+	using    map[string]int  // node -> joins copying from it
+	changed  chan struct{}   // closed and replaced on every release
 }
 
-// pickDonor reserves the newest control plane not being removed (the
-// procedures remove the oldest first); release it when the join is done.
+func newDonorBook() *donorBook {
+	return &donorBook{leaving: map[string]bool{}, arriving: map[string]bool{}, using: map[string]int{}, changed: make(chan struct{})}
+}
+
+// arrive marks a node as joining until done is called.
+func (b *donorBook) arrive(name string) (done func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.arriving[name] = true
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.arriving, name)
+	}
+}
+
+// pickDonor reserves the newest control plane neither being removed (the
+// procedures remove the oldest first) nor still joining; release it when
+// the join is done.
 func (b *donorBook) pickDonor(cps []nodes.Node) (nodes.Node, func(), error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i := len(cps) - 1; i >= 0; i-- {
 		name := cps[i].String()
-		if b.leaving[name] {
+		if b.leaving[name] || b.arriving[name] {
 			continue
 		}
 		b.using[name]++
 		return cps[i], func() { b.release(name) }, nil
 	}
-	return nil, nil, fmt.Errorf("every control plane is being removed: none to join from")
+	return nil, nil, fmt.Errorf("every control plane is being removed or still joining: none to join from")
 }
 
 func (b *donorBook) release(name string) {

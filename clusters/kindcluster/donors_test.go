@@ -19,7 +19,7 @@ func cpNodes(names ...string) []nodes.Node {
 }
 
 func TestDonorAvoidsLeavingNodesAndRemovalWaitsForJoins(t *testing.T) {
-	b := &donorBook{leaving: map[string]bool{}, using: map[string]int{}, changed: make(chan struct{})}
+	b := newDonorBook()
 	cps := cpNodes("c-control-plane", "c-control-plane2", "c-control-plane3")
 	d, release, err := b.pickDonor(cps)
 	if err != nil || d.String() != "c-control-plane3" {
@@ -52,7 +52,7 @@ func TestDonorAvoidsLeavingNodesAndRemovalWaitsForJoins(t *testing.T) {
 }
 
 func TestDonorRemovalGivesUpAfterLimit(t *testing.T) {
-	b := &donorBook{leaving: map[string]bool{}, using: map[string]int{}, changed: make(chan struct{})}
+	b := newDonorBook()
 	_, release, _ := b.pickDonor(cpNodes("c-control-plane"))
 	defer release()
 	if _, err := b.leave(context.Background(), "c-control-plane", 20*time.Millisecond); err == nil {
@@ -63,5 +63,21 @@ func TestDonorRemovalGivesUpAfterLimit(t *testing.T) {
 	}
 	if _, _, err := b.pickDonor(cpNodes()); err == nil {
 		t.Fatal("no control plane: want an error")
+	}
+}
+
+// A control plane still joining has no admin.conf to give: a concurrent
+// join copies from an older one (a worker join once failed reading it).
+func TestDonorAvoidsJoiningNodes(t *testing.T) {
+	b := newDonorBook()
+	done := b.arrive("c-control-plane4")
+	d, release, err := b.pickDonor(cpNodes("c-control-plane3", "c-control-plane4"))
+	if err != nil || d.String() != "c-control-plane3" {
+		t.Fatalf("picked %v (%v), want c-control-plane3", d, err)
+	}
+	release()
+	done()
+	if d, _, _ := b.pickDonor(cpNodes("c-control-plane3", "c-control-plane4")); d.String() != "c-control-plane4" {
+		t.Fatalf("once joined, the newest is the donor: got %s", d)
 	}
 }
