@@ -66,8 +66,13 @@ func observeWhile(ctx context.Context, cluster, out string, args ...string) (int
 	ob.Stdout, ob.Stderr = GinkgoWriter, GinkgoWriter
 	Expect(ob.Start()).To(Succeed())
 	observing := func() bool {
-		evs, err := timeline.ReadFile(filepath.Join(dir, "timeline.jsonl"))
-		return err == nil && len(evs) > 0 && evs[0].Kind == timeline.ObserverStart
+		evs, _ := timeline.ReadFile(filepath.Join(dir, "timeline.jsonl"))
+		for _, e := range evs {
+			if e.Kind == timeline.RunStart { // written once the observers run
+				return true
+			}
+		}
+		return false
 	}
 	Eventually(observing).WithTimeout(time.Minute).WithPolling(time.Second).Should(BeTrue(), "observe did not start")
 	runErr := runHandover(ctx, args...)
