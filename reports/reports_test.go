@@ -144,3 +144,24 @@ func TestNaturalOrder(t *testing.T) {
 		t.Fatalf("order %v, want %s", got, want)
 	}
 }
+
+// A target's failures count red only between two answers: before its first
+// (joining) and after its last (removed) they are drawn grey.
+func TestProbeFailuresBetweenAnswersAreRed(t *testing.T) {
+	probe := func(s float64, ok bool) timeline.Event {
+		o := "false"
+		if ok {
+			o = "true"
+		}
+		return timeline.Event{Time: at(s), Kind: timeline.Probe, Attrs: map[string]string{"kind": "api", "target": "cp4", "ok": o}}
+	}
+	p := &plot{from: at(0), to: at(10)}
+	p.targetBars(0, "api cp4", []timeline.Event{probe(1, false), probe(2, true), probe(3, false), probe(4, true), probe(5, false), probe(6, false)})
+	out := p.b.String()
+	if n := strings.Count(out, colorProbeBad); n != 1 {
+		t.Errorf("%d red failures, want the one between answers", n)
+	}
+	if n := strings.Count(out, colorProbeIdle); n != 3 {
+		t.Errorf("%d grey failures, want the one before the first answer and the two after the last", n)
+	}
+}

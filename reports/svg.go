@@ -20,6 +20,7 @@ const (
 	colorProbeBad  = "#d62728"
 	colorProbeOK   = "#2ca02c"
 	colorEvidence  = "#9aa5b1"
+	colorProbeIdle = "#c9c9c9"
 )
 
 var managerColor = map[string]string{"kube-controller-manager": ColorKCM, "cloud-controller-manager": ColorCCM}
@@ -283,12 +284,31 @@ func (p *plot) probes(evs []timeline.Event) {
 	}
 }
 
+// targetBars draws a target's probes: red where it failed between two
+// answers (what availability judges), grey where it had not answered yet
+// (joining) or did not any more (removed, or never came back).
 func (p *plot) targetBars(y int, k string, ps []timeline.Event) {
 	p.bar(y, ps[0].Time, ps[len(ps)-1].Time, colorProbeOK, k)
+	var first, last time.Time
 	for _, e := range ps {
-		if e.Attrs["ok"] != "true" {
-			p.bar(y, e.Time, e.Time.Add(250*time.Millisecond), colorProbeBad, k+" "+clockOf(e.Time)+" "+e.Attrs["error"])
+		if e.Attrs["ok"] == "true" {
+			if first.IsZero() {
+				first = e.Time
+			}
+			last = e.Time
 		}
+	}
+	for _, e := range ps {
+		if e.Attrs["ok"] == "true" {
+			continue
+		}
+		color, note := colorProbeBad, ""
+		if first.IsZero() || e.Time.Before(first) {
+			color, note = colorProbeIdle, " (before its first answer)"
+		} else if e.Time.After(last) {
+			color, note = colorProbeIdle, " (after its last answer)"
+		}
+		p.bar(y, e.Time, e.Time.Add(250*time.Millisecond), color, k+" "+clockOf(e.Time)+" "+e.Attrs["error"]+note)
 	}
 }
 
