@@ -44,9 +44,11 @@ smoke: images ## the smoke rehearsal (CI runs it)
 suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_LABELS='rehearsal || faults')
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='$(SUITE_LABELS)' --timeout=6h --junit-report=suites.xml --output-dir=reports ./suites
 
-test: images ## all tests: vet and unit, integration on real clusters, the smoke rehearsal
+# The unit tests run under the race detector here: the observers, load and
+# faults are goroutines sharing a timeline.
+test: images ## all tests: vet and unit (with -race), integration on real clusters, the smoke rehearsal
 	$(GO) vet ./...
-	$(GO) test -short -count=1 ./...
+	$(GO) test -race -short -count=1 ./...
 	$(MAKE) --no-print-directory integration
 	$(MAKE) --no-print-directory smoke
 

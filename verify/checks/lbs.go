@@ -14,14 +14,11 @@ import (
 // the cloud without a Service at the end (leak).
 func CheckLBIdentity(evs []timeline.Event, cfg Config) []Result {
 	byService := map[string][]timeline.Event{}
-	deletedSvc := map[string]bool{}
 	var snap *timeline.Event
 	for i, e := range evs {
 		switch e.Kind {
 		case timeline.LBCreated, timeline.LBDeleted:
 			byService[e.Attrs["service"]] = append(byService[e.Attrs["service"]], e)
-		case timeline.ServiceDeleted:
-			deletedSvc[e.Attrs["service"]] = true
 		case timeline.Snapshot:
 			snap = &evs[i]
 		}

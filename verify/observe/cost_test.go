@@ -78,10 +78,11 @@ func TestPollingCostsNoProcessAndNoRelisting(t *testing.T) {
 	if up < 3*2*5 {
 		t.Fatalf("only %d health samples answered in 0.5 s of 20 ms polls over 3 nodes × 2 managers", up)
 	}
-	// One list for the whole run; one inspect per node per client set
-	// (health, metrics, audit): polling re-lists nothing.
-	if c := f.Calls(); c.List != 1 || c.Inspect > 3 {
-		t.Fatalf("%d health polls cost %d container lists and %d inspects; want 1 list and at most 3 inspects", up, c.List, c.Inspect)
+	// One list for the whole run; at most one inspect per node per client
+	// set (health, metrics, audit: their first look-ups may overlap before
+	// the PID is cached), however many polls: polling re-lists nothing.
+	if c := f.Calls(); c.List != 1 || c.Inspect > 3*3 {
+		t.Fatalf("%d health polls cost %d container lists and %d inspects; want 1 list and at most 9 inspects", up, c.List, c.Inspect)
 	}
 }
 
