@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -29,7 +30,7 @@ func CheckIngressStable(evs []timeline.Event, cfg Config) []Result {
 		if len(addrs) == 0 && len(vs) == 0 && countKind(bySvc[svc], timeline.ServiceIngress) == 0 {
 			continue // deleted before the watch saw it
 		}
-		out = append(out, result(LBIngress, svc, vs, fmt.Sprintf("address(es) held: %s", orNone(joinList(addrs))), nil))
+		out = append(out, result(LBIngress, svc, vs, fmt.Sprintf("address(es) held: %s", orNone(strings.Join(addrs, " then "))), nil))
 	}
 	return out
 }
@@ -82,15 +83,4 @@ func noIngress(evs []timeline.Event) []Result {
 		return []Result{unproven(evs, LBIngress, "load balancers", "no Service address recorded, though the end snapshot lists "+snap.Attrs["services"])}
 	}
 	return []Result{result(LBIngress, "load balancers", nil, "no LoadBalancer Service: no address to keep", nil)}
-}
-
-func joinList(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += " then "
-		}
-		out += s
-	}
-	return out
 }
