@@ -210,11 +210,8 @@ func fromInService(ps []timeline.Event, d time.Duration) []timeline.Event {
 func disruptions(evs []timeline.Event) map[string][][2]time.Time {
 	out := map[string][][2]time.Time{}
 	open := map[string]time.Time{}
-	forever := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, e := range evs {
 		switch e.Kind {
-		case timeline.NodeRemove:
-			out[e.Node] = append(out[e.Node], [2]time.Time{e.Time, forever})
 		case timeline.NodeDisruptStart:
 			open[e.Node] = e.Time
 		case timeline.NodeDisruptEnd:
@@ -225,10 +222,10 @@ func disruptions(evs []timeline.Event) map[string][][2]time.Time {
 		}
 	}
 	for n, from := range open {
-		out[n] = append(out[n], [2]time.Time{from, forever})
+		out[n] = append(out[n], [2]time.Time{from, endOfTime})
 	}
-	for n, at := range retiredControlPlanes(evs, removalsAnnounced(evs)) {
-		out[n] = append(out[n], [2]time.Time{at, forever})
+	for n, at := range removals(evs) {
+		out[n] = append(out[n], [2]time.Time{at, endOfTime})
 	}
 	return out
 }

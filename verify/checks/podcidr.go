@@ -18,19 +18,25 @@ func CheckPodCIDRs(evs []timeline.Event, cfg Config) []Result {
 	if len(names) == 0 {
 		return noNodes(evs, PodCIDR)
 	}
-	recorded := false
-	for _, e := range evs {
-		if _, ok := e.Attrs["podCIDRs"]; ok && strings.HasPrefix(e.Kind, "node.") {
-			recorded = true
-			break
-		}
-	}
-	if !recorded {
+	if !podCIDRsRecorded(h) {
 		return []Result{unproven(evs, PodCIDR, "nodes", fmt.Sprintf("the node watch recorded %d Node(s) but none of their pod CIDRs", len(names)))}
 	}
 	vs, given := podCIDRViolations(evs)
 	return []Result{result(PodCIDR, "nodes", vs, fmt.Sprintf("%d of %d Node(s) got pod CIDRs; no overlap, no change", given, len(h)),
 		map[string]float64{"nodes_with_cidrs": float64(given)})}
+}
+
+// podCIDRsRecorded: the node watch wrote pod CIDRs ("" before node IPAM
+// gave one) on some Node's events; an older observer wrote none.
+func podCIDRsRecorded(h map[string][]timeline.Event) bool {
+	for _, evs := range h {
+		for _, e := range evs {
+			if _, ok := e.Attrs["podCIDRs"]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // podCIDRViolations replays the Node events in order, holding each live
