@@ -24,8 +24,17 @@ func CheckIngressStable(evs []timeline.Event, cfg Config) []Result {
 	if countKind(evs, timeline.ServiceIngress) == 0 {
 		return noIngress(evs)
 	}
+	for _, e := range evs {
+		if e.Kind == timeline.LBCreated && bySvc[e.Attrs["service"]] == nil {
+			bySvc[e.Attrs["service"]] = []timeline.Event{} // judged below: unproven
+		}
+	}
 	var out []Result
 	for _, svc := range sortedKeys(bySvc) {
+		if len(bySvc[svc]) == 0 {
+			out = append(out, unproven(evs, LBIngress, svc, "the cloud made its load balancer, but the Service watch recorded none of its addresses"))
+			continue
+		}
 		vs, addrs := ingressChanges(bySvc[svc])
 		if len(addrs) == 0 && len(vs) == 0 && countKind(bySvc[svc], timeline.ServiceIngress) == 0 {
 			continue // deleted before the watch saw it

@@ -51,6 +51,11 @@ func TestIngressStable(t *testing.T) {
 		r := one(t, CheckIngressStable(join(window(0, 100), []timeline.Event{lbEvent(5, timeline.LBCreated, web, "lb-a", "172.18.100.1")}), cfg), "load balancers")
 		assertFires(t, r, "unproven: no Service address recorded, though 1 load balancer(s) were created")
 	})
+	t.Run("one Service's load balancer made, none of its addresses recorded", func(t *testing.T) {
+		rs := CheckIngressStable(join(window(0, 100), []timeline.Event{ingressAt(1, "default/other", "172.18.100.2"),
+			lbEvent(5, timeline.LBCreated, web, "lb-a", "172.18.100.1")}), cfg)
+		assertFires(t, one(t, rs, web), "unproven: the cloud made its load balancer, but the Service watch recorded none of its addresses")
+	})
 	t.Run("no load balancer at all", func(t *testing.T) {
 		assertFires(t, one(t, CheckIngressStable(join(window(0, 100), []timeline.Event{endSnapshot(99, "", "")}), cfg), "load balancers"), "")
 	})
