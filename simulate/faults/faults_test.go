@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"sigs.k8s.io/kind/pkg/log"
 
+	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -66,7 +66,7 @@ func TestCloudThrottleFiresAtItsStepAndIsUndone(t *testing.T) {
 		_, _ = w.Write([]byte("{}"))
 	}))
 	defer cloud.Close()
-	var buf lockedBuffer
+	var buf testenv.LockedBuffer
 	tl := timeline.NewWriter(&buf)
 	in := Start(context.Background(), Options{Cloud: api.NewClient(cloud.URL, "test"), Timeline: tl, Logger: log.NoopLogger{}},
 		Spec{Name: CloudThrottle, Step: "switch", Duration: 50 * time.Millisecond})
@@ -108,7 +108,7 @@ func TestAFaultAfterTheProcedureWaitsForItsEnd(t *testing.T) {
 		_, _ = w.Write([]byte("{}"))
 	}))
 	defer cloud.Close()
-	var buf lockedBuffer
+	var buf testenv.LockedBuffer
 	tl := timeline.NewWriter(&buf)
 	in := Start(context.Background(), Options{Cloud: api.NewClient(cloud.URL, "test"), Timeline: tl, Logger: log.NoopLogger{}},
 		Spec{Name: CloudOutage, Step: AfterProcedure, Duration: 10 * time.Millisecond})
@@ -165,23 +165,4 @@ func TestServiceDeleteAndNodeReregister(t *testing.T) {
 	if err != nil || n.Spec.ProviderID != "other://w1" || n.Labels["x"] != "y" || n.Spec.PodCIDR != "10.244.1.0/24" {
 		t.Fatalf("node after: %+v %v", n, err)
 	}
-}
-
-// lockedBuffer is a timeline sink the test reads while the injector's
-// goroutine writes to it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

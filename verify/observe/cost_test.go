@@ -1,13 +1,13 @@
 package observe
 
 import (
-	"bytes"
 	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +17,7 @@ import (
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/engine/enginetest"
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -50,7 +51,7 @@ func TestPollingCostsNoProcessAndNoRelisting(t *testing.T) {
 	for !set.Connected() {
 		time.Sleep(time.Millisecond)
 	}
-	var buf syncBuffer
+	var buf testenv.LockedBuffer
 	ob := &Observer{o: Options{Cluster: kindcluster.Over("c", log.NoopLogger{}, set), Timeline: timeline.NewWriter(&buf),
 		Controllers: []string{"service-lb-controller"}, HealthEvery: 20 * time.Millisecond, MetricsEvery: 20 * time.Millisecond}}
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -65,7 +66,7 @@ func TestPollingCostsNoProcessAndNoRelisting(t *testing.T) {
 	if spawned, err := os.ReadFile(mark); err == nil {
 		t.Fatalf("polling started processes: %s", spawned)
 	}
-	evs, err := timeline.Read(&buf.b)
+	evs, err := timeline.Read(strings.NewReader(buf.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,16 +108,4 @@ func serveManagers(t *testing.T) {
 			managers.Ports[comp] = port
 		}
 	})
-}
-
-// syncBuffer is a buffer the pollers' goroutines can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
 }
