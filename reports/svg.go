@@ -257,8 +257,8 @@ func probeTargets(evs []timeline.Event) (map[string][]timeline.Event, []string) 
 	return byTarget, order
 }
 
-// probes draws one lane per kind of probe: green from each target's first
-// to last probe, red at every failure, the targets' violations over it.
+// probes draws one lane per kind of probe: each target's bars as
+// targetBars draws them, the targets' violations over it.
 // Each target's own lane is in the detail (probeDetailSVG).
 func (p *plot) probes(evs []timeline.Event) {
 	byTarget, order := probeTargets(evs)
