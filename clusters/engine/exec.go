@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -31,13 +30,9 @@ type Exec struct {
 
 // Run runs the command and waits for it; a non-zero exit is an *ExitError.
 func (x Exec) Run(ctx context.Context) error {
-	api, err := Client()
+	cli, err := own()
 	if err != nil {
 		return err
-	}
-	cli, ok := api.(*client.Client)
-	if !ok {
-		return errors.New("exec needs the engine's own client")
 	}
 	created, err := cli.ContainerExecCreate(ctx, x.Container, container.ExecOptions{
 		Privileged: true, Cmd: x.Cmd, Env: x.Env,

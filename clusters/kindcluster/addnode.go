@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -12,7 +13,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
-	kexec "sigs.k8s.io/kind/pkg/exec"
 
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeaccess"
@@ -78,7 +78,7 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 		} else {
 			c.Logger.V(0).Infof(" • Logs of %s kept in %s (exported with the cluster's logs)", name, dir)
 		}
-		_ = kexec.Command("docker", "rm", "-f", "-v", name).Run()
+		_ = engine.Remove(context.WithoutCancel(ctx), name)
 		c.forget()
 		return "", fmt.Errorf("adding node %s: %w", name, err)
 	}
@@ -151,7 +151,9 @@ func (c *Cluster) imageFor(ctx context.Context, donor nodes.Node, version string
 		return "", err
 	}
 	image := nodeimage.NodeImage(version)
-	if kexec.CommandContext(ctx, "docker", "image", "inspect", image).Run() != nil {
+	if ok, err := engine.ImageExists(ctx, image); err != nil {
+		return "", err
+	} else if !ok {
 		return "", fmt.Errorf("node image %s not found: run `handover images build %s`", image, version)
 	}
 	return image, nil
@@ -193,23 +195,24 @@ func (c *Cluster) nextName(role string) (string, error) {
 // startContainer runs a node container with the same settings kind uses and
 // the same extra mounts as donor.
 func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, role, image string) error {
-	args := []string{"run", "--name", name, "--hostname", name,
-		"--label", clusterLabel + "=" + c.Name, "--label", roleLabel + "=" + role,
-		"--detach", "--tty", "--net", dockerNetwork, "--restart=on-failure:1", "--init=false", "--cgroupns=private",
-		"--privileged", "--security-opt", "seccomp=unconfined", "--security-opt", "apparmor=unconfined",
-		"--tmpfs", "/tmp", "--tmpfs", "/run", "--volume", "/var", "--volume", "/lib/modules:/lib/modules:ro",
-		"-e", "KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER"}
+	spec := engine.RunSpec{Name: name, Hostname: name, Image: image, Network: dockerNetwork,
+		Labels:     Labels(c.Name, role),
+		Privileged: true, Tty: true, RestartRetries: 1,
+		Tmpfs: []string{"/tmp", "/run"}, Volumes: []string{"/var"},
+		Binds: []string{"/lib/modules:/lib/modules:ro"}}
+	// `docker run -e NAME` passes NAME only when it is set here.
+	if v, ok := os.LookupEnv("KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER"); ok {
+		spec.Env = append(spec.Env, "KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER="+v)
+	}
 	if role == RoleControlPlane {
-		args = append(args, "-e", "KUBECONFIG=/etc/kubernetes/admin.conf")
+		spec.Env = append(spec.Env, "KUBECONFIG=/etc/kubernetes/admin.conf")
 	}
 	binds, err := extraBinds(ctx, donor)
 	if err != nil {
 		return err
 	}
-	for _, b := range binds {
-		args = append(args, "--volume", b)
-	}
-	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", append(args, image)...)); err != nil {
+	spec.Binds = append(spec.Binds, binds...)
+	if err := engine.Run(ctx, spec); err != nil {
 		return fmt.Errorf("starting node container: %w", err)
 	}
 	c.forget()

@@ -19,8 +19,8 @@ func (d donorNode) IP() (string, string, error) {
 	return "", "", errors.New("an image donor has no network")
 }
 func (d donorNode) Command(name string, args ...string) kexec.Cmd {
-	return kexec.Command("docker", append([]string{"exec", string(d), name}, args...)...)
+	return &nodeCmd{node: string(d), name: name, args: args}
 }
 func (d donorNode) CommandContext(ctx context.Context, name string, args ...string) kexec.Cmd {
-	return kexec.CommandContext(ctx, "docker", append([]string{"exec", string(d), name}, args...)...)
+	return &nodeCmd{node: string(d), name: name, args: args, ctx: ctx}
 }

@@ -3,12 +3,11 @@ package kindcluster
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
+	"github.com/handover-sh/handover/clusters/engine"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
-	kexec "sigs.k8s.io/kind/pkg/exec"
 )
 
 // shareImages copies into a new node the images the cluster's DaemonSets
@@ -57,11 +56,9 @@ func copyImage(ctx context.Context, from []nodes.Node, n nodes.Node, ref string)
 		if err != nil || !refs[ref] {
 			continue
 		}
-		export := kexec.CommandContext(ctx, "docker", "exec", src.String(), "ctr", "-n", "k8s.io", "images", "export", "-", ref)
-		imp := kexec.CommandContext(ctx, "docker", "exec", "-i", n.String(), "ctr", "-n", "k8s.io", "images", "import", "--no-unpack", "-")
-		if err := kexec.RunWithStdinWriter(imp, func(w io.Writer) error {
-			return export.SetStdout(w).Run()
-		}); err != nil {
+		export := engine.Exec{Container: src.String(), Cmd: []string{"ctr", "-n", "k8s.io", "images", "export", "-", ref}}
+		imp := engine.Exec{Container: n.String(), Cmd: []string{"ctr", "-n", "k8s.io", "images", "import", "--no-unpack", "-"}}
+		if err := engine.Pipe(ctx, export, imp); err != nil {
 			return fmt.Errorf("copying image %s from %s to %s: %w", ref, src, n, err)
 		}
 		return nil
@@ -102,13 +99,13 @@ func (c *Cluster) LoadImages(ctx context.Context, version string, refs []string,
 		return err
 	}
 	name := c.Name + "-images-" + strings.ReplaceAll(version, ".", "-")
-	_ = kexec.Command("docker", "rm", "-f", "-v", name).Run()
-	if err := kexec.CommandContext(ctx, "docker", "run", "--detach", "--name", name, "--net", "none",
-		"--privileged", "--tmpfs", "/tmp", "--tmpfs", "/run", "--volume", "/var",
-		"--cgroupns=private", "--label", clusterLabel+"-images="+c.Name, image).Run(); err != nil {
+	_ = engine.Remove(ctx, name)
+	if err := engine.Run(ctx, engine.RunSpec{Name: name, Image: image, Network: "none", Privileged: true,
+		Tmpfs: []string{"/tmp", "/run"}, Volumes: []string{"/var"},
+		Labels: map[string]string{clusterLabel + "-images": c.Name}}); err != nil {
 		return fmt.Errorf("starting an image donor from %s: %w", image, err)
 	}
-	defer func() { _ = kexec.Command("docker", "rm", "-f", "-v", name).Run() }()
+	defer func() { _ = engine.Remove(context.WithoutCancel(ctx), name) }()
 	var donor nodes.Node = donorNode(name)
 	if err := waitRuntime(ctx, donor); err != nil {
 		return err

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeaccess"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
-	kexec "sigs.k8s.io/kind/pkg/exec"
 )
 
 // RemoveNode drains a node and removes it. A control plane is first taken
@@ -51,8 +51,8 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 	if err := c.deleteNodeObject(ctx, name); err != nil {
 		return err
 	}
-	if err := kexec.CommandContext(ctx, "docker", "rm", "-f", "-v", name).Run(); err != nil {
-		return fmt.Errorf("removing container %s: %w", name, err)
+	if err := engine.Remove(ctx, name); err != nil {
+		return err
 	}
 	c.forget()
 	c.Logger.V(0).Infof(" ✓ Node %s removed (%s)", name, time.Since(start).Round(time.Second))

@@ -8,9 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"strings"
-
-	kexec "sigs.k8s.io/kind/pkg/exec"
 
 	"github.com/docker/docker/api/types/container"
 
@@ -136,9 +133,9 @@ const maxContainerName = 63
 func (d DockerLoadBalancers) Ensure(ctx context.Context, lb api.LoadBalancer) (string, error) {
 	name := d.container(lb.Name)
 	if _, err := containerIP(ctx, name); err != nil {
-		args := []string{"run", "-d", "--name", name, "--network", d.Network, "--restart=on-failure:3",
-			"--label", ClusterLabel + "=" + d.Cluster, "--label", LBLabel + "=" + lb.Name, LBImage}
-		if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", args...)); err != nil {
+		spec := engine.RunSpec{Name: name, Image: LBImage, Network: d.Network, RestartRetries: 3,
+			Labels: map[string]string{ClusterLabel: d.Cluster, LBLabel: lb.Name}}
+		if err := engine.Run(ctx, spec); err != nil {
 			return "", fmt.Errorf("starting load balancer %s: %w", name, err)
 		}
 	}
@@ -154,8 +151,7 @@ func (d DockerLoadBalancers) Ensure(ctx context.Context, lb api.LoadBalancer) (s
 
 // Delete removes the container; a missing one is fine.
 func (d DockerLoadBalancers) Delete(ctx context.Context, name string) error {
-	_, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", "rm", "-f", "-v", d.container(name)))
-	if err != nil && !strings.Contains(err.Error(), "No such container") {
+	if err := engine.Remove(ctx, d.container(name)); err != nil {
 		return fmt.Errorf("removing load balancer %s: %w", name, err)
 	}
 	return nil
