@@ -41,13 +41,27 @@ var ErrNotListening = errors.New("manager not listening")
 
 // Get asks the manager comp on node for path (e.g. "/healthz?verbose").
 func (c *Clients) Get(ctx context.Context, node, comp, path string, timeout time.Duration) (Answer, error) {
+	var a Answer
+	err := c.Stream(ctx, node, comp, path, timeout, func(status int, body io.Reader) error {
+		var err error
+		a.Status = status
+		a.Body, err = io.ReadAll(body)
+		return err
+	})
+	return a, err
+}
+
+// Stream asks the manager comp on node for path and hands read the answer's
+// status and body (at most 1 MiB) as it arrives: a /metrics page is read
+// line by line several times a second, and not kept.
+func (c *Clients) Stream(ctx context.Context, node, comp, path string, timeout time.Duration, read func(status int, body io.Reader) error) error {
 	port, ok := Ports[comp]
 	if !ok {
-		return Answer{}, fmt.Errorf("no manager %q (known: %v)", comp, Names())
+		return fmt.Errorf("no manager %q (known: %v)", comp, Names())
 	}
 	hc, err := c.client(ctx, node)
 	if err != nil {
-		return Answer{}, err
+		return err
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -58,13 +72,18 @@ func (c *Clients) Get(ctx context.Context, node, comp, path string, timeout time
 			c.drop(node) // the node may have restarted under a new PID
 		}
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			return Answer{}, fmt.Errorf("%w: %s on %s: %v", ErrNotListening, comp, node, err)
+			return fmt.Errorf("%w: %s on %s: %v", ErrNotListening, comp, node, err)
 		}
-		return Answer{}, err
+		return err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return Answer{Status: resp.StatusCode, Body: body}, err
+	body := io.LimitReader(resp.Body, 1<<20)
+	if err := read(resp.StatusCode, body); err != nil {
+		return err
+	}
+	// Drain what read left so the connection is kept for the next poll.
+	_, err = io.Copy(io.Discard, body)
+	return err
 }
 
 // Controllers asks a manager which controllers it has started; a manager

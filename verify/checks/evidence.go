@@ -64,7 +64,7 @@ type observer struct {
 var observers = []observer{
 	{name: "health", unit: "health sample", kinds: []string{timeline.Health}, period: 500 * time.Millisecond, scope: perManager, need: noHoles},
 	{name: "metrics", unit: "metrics scrape", kinds: []string{timeline.Metrics}, period: time.Second, scope: perManager, need: noHoles},
-	{name: "api probes", unit: "API probe", kinds: []string{timeline.Probe}, probe: "api", period: 250 * time.Millisecond, scope: perAPIServer, need: noHoles},
+	{name: "api probes", unit: "API probe", kinds: []string{timeline.Probe}, probe: "api", period: 500 * time.Millisecond, scope: perAPIServer, need: noHoles},
 	{name: "leases", kinds: []string{timeline.Lease}, need: atLeastOne, why: "the lease watch records every watched lease's holder as it starts"},
 	{name: "nodes", kinds: []string{timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted}, need: atLeastOne,
 		why: "the node watch records every Node as it starts"},

@@ -103,7 +103,10 @@ leader_election_master_status{name="kube-controller-manager"} 1
 leader_election_master_status{name="cloud-provider-extraction-migration"} 0
 workqueue_depth{name="service"} 1
 `
-	c, l := ob.readMetrics(strings.NewReader(body))
+	c, l, err := ob.readMetrics(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if strings.Join(c, ",") != "cloud-node-lifecycle-controller,node-route-controller" || strings.Join(l, ",") != "kube-controller-manager" {
 		t.Fatalf("controllers %v leases %v", c, l)
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
 	"net/http"
 	"sort"
@@ -53,47 +54,57 @@ const scrapeTimeout = 2 * time.Second
 
 func (ob *Observer) scrape(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
 	e := timeline.Event{Source: "metrics", Kind: timeline.Metrics, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
-	a, err := clients.Get(ctx, node, comp, "/metrics", scrapeTimeout)
+	var controllers, leases []string
+	err := clients.Stream(ctx, node, comp, "/metrics", scrapeTimeout, func(status int, body io.Reader) error {
+		if status != http.StatusOK {
+			return errors.New(http.StatusText(status))
+		}
+		var err error
+		controllers, leases, err = ob.readMetrics(body)
+		return err
+	})
 	if err != nil {
 		e.Attrs["error"] = err.Error()
 		return e
 	}
-	if a.Status != http.StatusOK {
-		e.Attrs["error"] = http.StatusText(a.Status)
-		return e
-	}
-	controllers, leases := ob.readMetrics(bytes.NewReader(a.Body))
 	e.Attrs["up"] = "true"
 	e.Attrs["controllers"] = strings.Join(controllers, ",")
 	e.Attrs["leases"] = strings.Join(leases, ",")
 	return e
 }
 
+var (
+	runningControllers = []byte("running_managed_controllers{")
+	leaderStatus       = []byte("leader_election_master_status{")
+)
+
 // readMetrics picks the watched controllers that run and the leases led
-// out of a Prometheus text exposition.
-func (ob *Observer) readMetrics(r io.Reader) (controllers, leases []string) {
+// out of a Prometheus text exposition. Only the two families it wants
+// become strings: a manager's page is thousands of lines.
+func (ob *Observer) readMetrics(r io.Reader) (controllers, leases []string, err error) {
 	want := map[string]bool{}
 	for _, c := range ob.o.Controllers {
 		want[c] = true
 	}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
 	for sc.Scan() {
-		l := sc.Text()
+		b := sc.Bytes()
 		switch {
-		case strings.HasPrefix(l, "running_managed_controllers{"):
+		case bytes.HasPrefix(b, runningControllers):
+			l := string(b)
 			if c := metricControllers[label(l, "name")]; want[c] && sampleValue(l) == "1" {
 				controllers = append(controllers, c)
 			}
-		case strings.HasPrefix(l, "leader_election_master_status{"):
-			if sampleValue(l) == "1" {
+		case bytes.HasPrefix(b, leaderStatus):
+			if l := string(b); sampleValue(l) == "1" {
 				leases = append(leases, label(l, "name"))
 			}
 		}
 	}
 	sort.Strings(controllers)
 	sort.Strings(leases)
-	return controllers, leases
+	return controllers, leases, sc.Err()
 }
 
 // label reads one label's value from a sample line.
