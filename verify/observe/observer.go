@@ -81,14 +81,18 @@ func (ob *Observer) emit(e timeline.Event) {
 	}
 }
 
-// every runs f now and then at each tick until ctx ends.
+// every runs f now and then at each multiple of d on the wall clock until
+// ctx ends; a tick f overruns is skipped. All pollers tick together: the
+// process wakes twice a second, not at fifty scattered moments, each of
+// which costs the runtime's monitor and the scheduler more than the poll.
 func every(ctx context.Context, d time.Duration, f func(context.Context)) {
-	t := time.NewTicker(d)
-	defer t.Stop()
 	for {
 		f(ctx)
+		now := time.Now()
+		t := time.NewTimer(now.Truncate(d).Add(d).Sub(now))
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
 		case <-t.C:
 		}
