@@ -86,8 +86,9 @@ func newMigrateCommand(g *globals) *cobra.Command {
 	var from, until, reportDir string
 	var force, observing bool
 	c := &cobra.Command{
-		Use:   "migrate",
-		Short: "Run a leader-migration procedure on a cluster of the simulated cloud",
+		Annotations: quietProcess,
+		Use:         "migrate",
+		Short:       "Run a leader-migration procedure on a cluster of the simulated cloud",
 		Long: `migrate runs a procedure's steps in order on a cluster created with
 ` + "`handover cluster create --cloud in-tree`" + `. Each step is skipped when its
 result already holds, so an interrupted run completes when run again;

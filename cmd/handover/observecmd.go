@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/reports"
-	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/observe"
+	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -20,8 +20,9 @@ func newObserveCommand(g *globals) *cobra.Command {
 	var out string
 	var duration time.Duration
 	c := &cobra.Command{
-		Use:   "observe",
-		Short: "Record a cluster on a timeline (e.g. while migrating it by hand), then check it",
+		Annotations: quietProcess,
+		Use:         "observe",
+		Short:       "Record a cluster on a timeline (e.g. while migrating it by hand), then check it",
 		Long: `observe runs only the observers: lease holders, each manager's controllers,
 cloud calls, API and load-balancer probes and nodes go onto --out/timeline.jsonl
 until Ctrl-C or --for elapses; then the checks run and the reports are written

@@ -19,8 +19,9 @@ func newRehearseCommand(g *globals) *cobra.Command {
 	cfg := rehearsal.Default()
 	var file string
 	c := &cobra.Command{
-		Use:   "rehearse",
-		Short: "Rehearse a migration end to end: images, cluster, load, procedure, faults, observers, checks, reports",
+		Annotations: quietProcess,
+		Use:         "rehearse",
+		Short:       "Rehearse a migration end to end: images, cluster, load, procedure, faults, observers, checks, reports",
 		Long: `rehearse builds the node images it needs (cached), creates a kind cluster on
 the simulated cloud with the in-tree provider, puts it under load (LoadBalancer
 Services created, updated and deleted; workers joined and their instances

@@ -27,8 +27,9 @@ Start with:
   handover cluster create   # a 3 control-plane, 2 worker cluster`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(*cobra.Command, []string) {
+		PersistentPreRun: func(c *cobra.Command, _ []string) {
 			g.logger = newLogger(g.verbosity)
+			quieten(c)
 		},
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")

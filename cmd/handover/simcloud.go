@@ -23,8 +23,9 @@ func newSimcloudCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "simcloud", Short: "Run the simulated cloud"}
 	var cluster, listen, stateDir string
 	serve := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the simulated cloud API for one kind cluster",
+		Annotations: quietProcess,
+		Use:         "serve",
+		Short:       "Serve the simulated cloud API for one kind cluster",
 		Long: `serve runs the simulated cloud of a kind cluster in the foreground:
 instances are the cluster's node containers, load balancers are handover-lb
 containers on the kind network, and the route table is pulled by each node's
