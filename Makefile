@@ -33,16 +33,16 @@ integration: images ## integration tests on real kind clusters
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)
 
 # The rehearsal suites (suites/, ginkgo): SUITE_LABELS picks them (smoke,
-# rehearsal, faults); JUnit goes to reports/, each rehearsal's reports to
-# reports/suites/<spec>/.
+# rehearsal, faults); JUnit goes to _output/, each rehearsal's reports to
+# _output/suites/<spec>/.
 SUITE_LABELS ?= smoke
 GINKGO       := $(GO) tool ginkgo
 
 smoke: images ## the smoke rehearsal (CI runs it)
-	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='smoke' --timeout=40m --junit-report=suites-smoke.xml --output-dir=reports ./suites
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='smoke' --timeout=40m --junit-report=suites-smoke.xml --output-dir=_output ./suites
 
 suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_LABELS='rehearsal || faults')
-	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='$(SUITE_LABELS)' --timeout=6h --junit-report=suites.xml --output-dir=reports ./suites
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='$(SUITE_LABELS)' --timeout=6h --junit-report=suites.xml --output-dir=_output ./suites
 
 # The unit tests run under the race detector here: the observers, load and
 # faults are goroutines sharing a timeline.
@@ -52,14 +52,14 @@ test: images ## all tests: vet and unit (with -race), integration on real cluste
 	$(MAKE) --no-print-directory integration
 	$(MAKE) --no-print-directory smoke
 
-rehearse: host ## the main job: a default rehearsal, reports in reports/
-	$(BIN) rehearse --out reports
+rehearse: host ## the main job: a default rehearsal, reports in _output/
+	$(BIN) rehearse --out _output
 
 # A short rehearsal whose figure of interest is what handover itself costs:
 # its CPU (children and the simulated cloud's server included) and the
 # host's CPU pressure, printed beside the verdict and in summary.md.
 bench: host ## a short rehearsal (2 + 1, light load) reporting handover's own CPU and host CPU pressure
-	$(BIN) rehearse --name bench --control-planes 2 --workers 1 --load light --out reports/bench
+	$(BIN) rehearse --name bench --control-planes 2 --workers 1 --load light --out _output/bench
 
 clean: ## remove build output (not the image cache)
 	rm -rf bin

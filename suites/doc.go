@@ -9,6 +9,6 @@
 // Run them with `make smoke`, `make suites` or
 // `go tool ginkgo --label-filter=faults --junit-report=junit.xml --output-dir=reports ./suites`.
 // Each spec writes its rehearsal (timeline, JUnit, Markdown, HTML report,
-// and cluster logs when it failed) into reports/suites/<spec>/; clusters
+// and cluster logs when it failed) into _output/suites/<spec>/; clusters
 // are deleted afterwards unless HANDOVER_KEEP=1.
 package suites

@@ -56,7 +56,7 @@ var _ = BeforeSuite(func() {
 func reportsDir(name string) string {
 	base := os.Getenv("HANDOVER_REPORTS")
 	if base == "" {
-		base = filepath.Join(source, "reports")
+		base = filepath.Join(source, rehearsal.OutputDir)
 	}
 	return filepath.Join(base, "suites", name)
 }

@@ -41,7 +41,7 @@ func (b *Builder) sourceKeyOf(dirs ...string) (string, error) {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "modules" || d.Name() == "bin" || d.Name() == "reports") {
+			if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "modules" || d.Name() == "bin" || d.Name() == "reports") {
 				return filepath.SkipDir
 			}
 			name := d.Name()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/suites/rehearsal"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -109,7 +110,7 @@ procedure or a check failed.`,
 				return err
 			}
 			if reportDir == "" {
-				reportDir = filepath.Join("reports", s.Procedure)
+				reportDir = filepath.Join(rehearsal.OutputDir, s.Procedure)
 			}
 			tl, timelinePath, env, err := openRun(g, s, reportDir, false)
 			if err != nil {
@@ -133,7 +134,7 @@ procedure or a check failed.`,
 	c.Flags().StringVar(&from, "from-step", "", "start at this step")
 	c.Flags().StringVar(&until, "until-step", "", "stop after this step")
 	c.Flags().BoolVar(&force, "force", false, "run even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
-	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default reports/PROCEDURE)")
+	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default "+rehearsal.OutputDir+"/PROCEDURE)")
 	c.Flags().BoolVar(&observing, "observe", true, "watch leases, managers, probes and nodes while the procedure runs, then check and report")
 	return c
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/suites/rehearsal"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/timeline"
@@ -29,7 +30,7 @@ until Ctrl-C or --for elapses; then the checks run and the reports are written
 as by ` + "`handover report`" + `. --procedure picks which controllers count as migrated.
 The window is recorded as a run (run.start to run.end), so the checks judge
 the evidence of exactly that window.`,
-		Example: "  handover observe --name handover --out reports/manual --for 10m",
+		Example: "  handover observe --name handover --out _output/manual --for 10m",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, _, err := f.build()
@@ -69,7 +70,7 @@ the evidence of exactly that window.`,
 		},
 	}
 	f.add(c.Flags())
-	c.Flags().StringVar(&out, "out", filepath.Join("reports", "observe"), "directory for the timeline and the reports")
+	c.Flags().StringVar(&out, "out", filepath.Join(rehearsal.OutputDir, "observe"), "directory for the timeline and the reports")
 	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")
 	return c
 }

@@ -48,12 +48,12 @@ full before anything runs:
   workers: 2
   load: moderate
   faults: {name: leader-kill, step: switch-to-external, delay: 10s}
-  out: reports/rke2
+  out: _output/rke2
 
 It exits 0 only when the procedure completed, the fault fired as planned and
 every check passed. With no flags it rehearses the upstream task doc on 3
 control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
-		Example: "  handover rehearse\n  handover rehearse --procedure rke2 --flavour azure --out reports/rke2\n" +
+		Example: "  handover rehearse\n  handover rehearse --procedure rke2 --flavour azure --out _output/rke2\n" +
 			"  handover rehearse --faults leader-kill --load heavy\n  handover rehearse --config rehearsal.yaml",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

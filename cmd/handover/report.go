@@ -16,7 +16,7 @@ func newReportCommand(g *globals) *cobra.Command {
 		Long: `report re-reads a timeline (JSON lines written by ` + "`handover migrate`" + `),
 runs every check on it and writes junit.xml, summary.md and report.html. It
 exits non-zero when a check failed.`,
-		Example: "  handover report reports/taskdoc/timeline.jsonl --out reports/taskdoc",
+		Example: "  handover report _output/taskdoc/timeline.jsonl --out _output/taskdoc",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {

@@ -49,11 +49,15 @@ type FaultInput struct {
 	Duration string `json:"duration,omitempty"`
 }
 
+// OutputDir is where rehearsals write by default: not a source package
+// (Go's tools skip directories whose names start with "_").
+const OutputDir = "_output"
+
 // Default is `handover rehearse` with no flags.
 func Default() Config {
 	d := migrate.DefaultSpec(migrate.TaskDoc)
 	return Config{Name: "rehearsal", Procedure: d.Procedure, From: d.From, To: d.To, ControlPlanes: 3, Workers: 2,
-		LeaderName: d.LeaderName, Load: "moderate", Faults: FaultInput{Name: faults.None}, Out: "reports"}
+		LeaderName: d.LeaderName, Load: "moderate", Faults: FaultInput{Name: faults.None}, Out: OutputDir}
 }
 
 // ReadFile reads a rehearsal file over the defaults; unknown fields are
