@@ -23,6 +23,10 @@ images: host ## build the node images the tests need (cached)
 unit: ## unit tests only: no Docker needed
 	$(GO) test -short ./...
 
+lint: ## go vet and staticcheck (pinned in go.mod as a tool of the module)
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+
 # Integration tests run verbosely so their measurements (MEASURED lines) and
 # PASS/SKIP verdicts are in the log, and one package at a time: each creates
 # clusters, and two at once on two cores would distort what they measure.
@@ -46,8 +50,8 @@ suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_L
 
 # The unit tests run under the race detector here: the observers, load and
 # faults are goroutines sharing a timeline.
-test: images ## all tests: vet and unit (with -race), integration on real clusters, the smoke rehearsal
-	$(GO) vet ./...
+test: images ## all tests: lint, unit (with -race), integration on real clusters, the smoke rehearsal
+	$(MAKE) --no-print-directory lint
 	$(GO) test -race -short -count=1 ./...
 	$(MAKE) --no-print-directory integration
 	$(MAKE) --no-print-directory smoke

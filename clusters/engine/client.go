@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
+
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/events"
 	"github.com/docker/docker/client"
@@ -59,4 +61,4 @@ func Inspect(ctx context.Context, name string) (container.InspectResponse, error
 }
 
 // IsNotFound says whether err is the engine's "no such container".
-func IsNotFound(err error) bool { return client.IsErrNotFound(err) }
+func IsNotFound(err error) bool { return cerrdefs.IsNotFound(err) }

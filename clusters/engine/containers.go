@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	cerrdefs "github.com/containerd/errdefs"
+
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
@@ -87,7 +89,7 @@ func Remove(ctx context.Context, name string) error {
 		return err
 	}
 	err = cli.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !client.IsErrNotFound(err) {
+	if err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("removing container %s: %w", name, err)
 	}
 	return nil
@@ -100,7 +102,7 @@ func ImageExists(ctx context.Context, ref string) (bool, error) {
 		return false, err
 	}
 	if _, err := cli.ImageInspect(ctx, ref); err != nil {
-		if client.IsErrNotFound(err) {
+		if cerrdefs.IsNotFound(err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("inspecting image %s: %w", ref, err)

@@ -2,6 +2,7 @@ package kindcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -104,7 +105,7 @@ func Preflight(ctx context.Context, t topology.Topology) error {
 		return err
 	}
 	if !host.DockerReachable(ctx) {
-		return fmt.Errorf("Docker is not reachable: start it, or run `handover host prepare`")
+		return errors.New("the Docker engine is not reachable: start it, or run `handover host prepare`")
 	}
 	image := nodeimage.NodeImage(t.Kubernetes)
 	if kexec.CommandContext(ctx, "docker", "image", "inspect", image).Run() != nil {

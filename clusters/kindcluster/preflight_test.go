@@ -24,7 +24,7 @@ func TestPreflightRejectsBadInputBeforeDocker(t *testing.T) {
 func TestPreflightSaysWhenDockerIsUnreachable(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
 	err := Preflight(context.Background(), topology.Default())
-	if err == nil || !strings.Contains(err.Error(), "Docker is not reachable") {
+	if err == nil || !strings.Contains(err.Error(), "Docker engine is not reachable") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -94,7 +94,7 @@ func waitIngress(ctx context.Context, c kubernetes.Interface, names []string, ti
 			return err == nil && len(s.Status.LoadBalancer.Ingress) > 0, nil
 		})
 		if err != nil {
-			return fmt.Errorf("Service %s/%s got no load balancer in %s (is a manager running service-lb-controller?): %w", Namespace, n, timeout, err)
+			return fmt.Errorf("the Service %s/%s got no load balancer in %s (is a manager running service-lb-controller?): %w", Namespace, n, timeout, err)
 		}
 	}
 	return nil
@@ -118,7 +118,7 @@ func Settle(ctx context.Context, c kubernetes.Interface, timeout time.Duration) 
 		return len(pending) == 0, nil
 	})
 	if err != nil {
-		return fmt.Errorf("Services %v still being deleted after %s (is a manager running service-lb-controller?): %w", pending, timeout, err)
+		return fmt.Errorf("the Services %v are still being deleted after %s (is a manager running service-lb-controller?): %w", pending, timeout, err)
 	}
 	return nil
 }

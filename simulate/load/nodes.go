@@ -98,7 +98,7 @@ func (g *Generator) waitInitialised(ctx context.Context, name string) error {
 		return n.Spec.ProviderID != "", nil
 	})
 	if err != nil && last != nil {
-		return fmt.Errorf("Node %s not initialised in 2m (ProviderID %q, taints %v): %w", name, last.Spec.ProviderID, last.Spec.Taints, err)
+		return fmt.Errorf("the Node %s was not initialised in 2m (ProviderID %q, taints %v): %w", name, last.Spec.ProviderID, last.Spec.Taints, err)
 	}
 	return err
 }
