@@ -165,3 +165,17 @@ func TestProbeFailuresBetweenAnswersAreRed(t *testing.T) {
 		t.Errorf("%d grey failures, want the one before the first answer and the two after the last", n)
 	}
 }
+
+// A failed probe's bar lasts until the target's next probe, whatever period
+// the observers probed at; the last lasts as long as the one before it.
+func TestProbeSpanFollowsTheProbes(t *testing.T) {
+	ps := []timeline.Event{{Time: at(1)}, {Time: at(1.5)}, {Time: at(2)}}
+	for i, want := range []time.Duration{500 * time.Millisecond, 500 * time.Millisecond, 500 * time.Millisecond} {
+		if got := probeSpan(ps, i); got != want {
+			t.Errorf("probeSpan(%d) = %s, want %s", i, got, want)
+		}
+	}
+	if got := probeSpan(ps[:1], 0); got != minProbeSpan {
+		t.Errorf("a lone probe spans %s, want %s", got, minProbeSpan)
+	}
+}

@@ -284,6 +284,26 @@ func (p *plot) probes(evs []timeline.Event) {
 	}
 }
 
+// probeSpan is how long probe i of a target stands for: until the target's
+// next probe (the observers' period, whatever it was), or as long as the
+// one before it for the last.
+func probeSpan(ps []timeline.Event, i int) time.Duration {
+	var d time.Duration
+	switch {
+	case i+1 < len(ps):
+		d = ps[i+1].Time.Sub(ps[i].Time)
+	case i > 0:
+		d = ps[i].Time.Sub(ps[i-1].Time)
+	}
+	if d <= 0 {
+		d = minProbeSpan
+	}
+	return d
+}
+
+// minProbeSpan keeps a lone probe's bar visible.
+const minProbeSpan = 250 * time.Millisecond
+
 // targetBars draws a target's probes: red where it failed between two
 // answers (what availability judges), grey where it had not answered yet
 // (joining) or did not any more (removed, or never came back).
@@ -298,7 +318,7 @@ func (p *plot) targetBars(y int, k string, ps []timeline.Event) {
 			last = e.Time
 		}
 	}
-	for _, e := range ps {
+	for i, e := range ps {
 		if e.Attrs["ok"] == "true" {
 			continue
 		}
@@ -308,7 +328,7 @@ func (p *plot) targetBars(y int, k string, ps []timeline.Event) {
 		} else if e.Time.After(last) {
 			color, note = colorProbeIdle, " (after its last answer)"
 		}
-		p.bar(y, e.Time, e.Time.Add(250*time.Millisecond), color, k+" "+clockOf(e.Time)+" "+e.Attrs["error"]+note)
+		p.bar(y, e.Time, e.Time.Add(probeSpan(ps, i)), color, k+" "+clockOf(e.Time)+" "+e.Attrs["error"]+note)
 	}
 }
 
