@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	cerrdefs "github.com/containerd/errdefs"
-
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
@@ -89,7 +87,7 @@ func Remove(ctx context.Context, name string) error {
 		return err
 	}
 	err = cli.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !cerrdefs.IsNotFound(err) {
+	if err != nil && !IsNotFound(err) {
 		return fmt.Errorf("removing container %s: %w", name, err)
 	}
 	return nil
@@ -102,7 +100,7 @@ func ImageExists(ctx context.Context, ref string) (bool, error) {
 		return false, err
 	}
 	if _, err := cli.ImageInspect(ctx, ref); err != nil {
-		if cerrdefs.IsNotFound(err) {
+		if IsNotFound(err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("inspecting image %s: %w", ref, err)

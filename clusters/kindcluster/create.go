@@ -8,9 +8,9 @@ import (
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 	"sigs.k8s.io/kind/pkg/cluster"
-	kexec "sigs.k8s.io/kind/pkg/exec"
 	"sigs.k8s.io/kind/pkg/log"
 
+	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
@@ -108,7 +108,9 @@ func Preflight(ctx context.Context, t topology.Topology) error {
 		return errors.New("the Docker engine is not reachable: start it, or run `handover host prepare`")
 	}
 	image := nodeimage.NodeImage(t.Kubernetes)
-	if kexec.CommandContext(ctx, "docker", "image", "inspect", image).Run() != nil {
+	if ok, err := engine.ImageExists(ctx, image); err != nil {
+		return err
+	} else if !ok {
 		return fmt.Errorf("node image %s not found: run `handover images build %s`", image, t.Kubernetes)
 	}
 	existing, err := newHandle(t.Name, log.NoopLogger{}).provider.ListNodes(t.Name)

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/handover-sh/handover/clusters/engine"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
+
+	"github.com/handover-sh/handover/clusters/engine"
 )
 
 // shareImages copies into a new node the images the cluster's DaemonSets

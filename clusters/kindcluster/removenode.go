@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/handover-sh/handover/clusters/engine"
-	"github.com/handover-sh/handover/clusters/nodeaccess"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
+
+	"github.com/handover-sh/handover/clusters/engine"
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
 
 // RemoveNode drains a node and removes it. A control plane is first taken
