@@ -29,8 +29,7 @@ type Options struct {
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
 	// (default 1s: /metrics is hundreds of kilobytes, and health is the
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s
-	// an outage may last; at 250 ms the probes were a sixth of handover's
-	// own CPU during a rehearsal).
+	// an outage may last, half the requests of 250 ms).
 	HealthEvery, MetricsEvery, ProbeEvery time.Duration
 }
 
