@@ -31,41 +31,31 @@ func (s Spec) lmConfig(component string) *lmconfig.Config {
 	return c
 }
 
-// ccmConfig is the cloud-controller-manager's side of the configuration,
-// as the task doc writes it or as a mistake gets it wrong.
-func (s Spec) ccmConfig() *lmconfig.Config {
-	c := s.lmConfig(lmconfig.CCM)
-	switch s.Mistake {
-	case MistakeLeaderNameDiffers:
-		c.LeaderName = s.LeaderName + "-ccm"
-	case MistakeComponentTypo:
-		c = s.lmConfig(lmconfig.KCM)
-	}
-	return c
-}
-
 // ccmStaticPod is the N+1 cloud-controller-manager manifest of the task
-// doc, with leader migration (lm) or without.
-func (s Spec) ccmStaticPod(lm bool) string {
-	args := s.ccmControllers()
-	cluster := s.Cluster
-	if s.mistaken(MistakeClusterNameDiffers) {
-		cluster += misnamedSuffix
+// doc, as st sets the manager up.
+func ccmStaticPod(s Spec, st Setup) string {
+	c := st.CCM
+	var args []string
+	if c.Controllers != "" {
+		args = append(args, "--controllers="+c.Controllers)
 	}
 	switch {
-	case lm && !s.usesConfigFile():
-		return cloudcluster.CCMStaticPod(s.To, cluster, s.PodSubnet, append(args, lmFlags(false)...))
-	case !lm:
-		return cloudcluster.CCMStaticPod(s.To, cluster, s.PodSubnet, args)
+	case c.LeaderMigration && c.Config == nil:
+		return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, append(args, lmFlags(false)...))
+	case !c.LeaderMigration:
+		return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, args)
 	}
-	return cloudcluster.CCMStaticPod(s.To, cluster, s.PodSubnet, append(args, lmFlags(true)...), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
+	return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, append(args, lmFlags(true)...), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
 }
 
-// ccmControllers turns on the cloud's node IPAM (off by default) when the
-// procedure migrates it.
-func (s Spec) ccmControllers() []string {
-	if s.Procedure == NodeIPAM {
-		return []string{"--controllers=" + ccmNodeIPAMControllers}
+// lmFile is the configuration file a new control plane gets, nil when no
+// manager on it reads one.
+func (st Setup) lmFile() *lmconfig.Config {
+	if st.CCM != nil && st.CCM.Config != nil {
+		return st.CCM.Config
+	}
+	if st.NewKCM != nil {
+		return st.NewKCM.Config
 	}
 	return nil
 }
@@ -129,16 +119,16 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 // ccmFiles are what a control plane needs for its static-pod
 // cloud-controller-manager.
 func (s Spec) ccmFiles(kubeconfig string) map[string]string {
-	lm := !s.mistaken(MistakeCCMWithoutLM)
+	st := s.setup()
+	if st.CCM == nil {
+		return nil
+	}
 	files := map[string]string{
 		cloudcluster.CCMKubeconfigPath: kubeconfig,
-		cloudcluster.CCMStaticPodPath:  s.ccmStaticPod(lm),
+		cloudcluster.CCMStaticPodPath:  ccmStaticPod(s, st),
 	}
-	if s.usesConfigFile() && (lm || s.mistaken(MistakeN1KCMWithLM)) {
-		files[lmConfigPath] = s.ccmConfig().YAML()
-	}
-	if s.mistaken(MistakeNoCCM) {
-		return nil
+	if cfg := st.lmFile(); cfg != nil {
+		files[lmConfigPath] = cfg.YAML()
 	}
 	return files
 }

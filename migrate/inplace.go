@@ -96,7 +96,7 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 				"# kube-controller-manager: image tag " + s.To + "; remove --cloud-provider, --cloud-config, DisableCloudProviders,\n" +
 				"#   --enable-leader-migration, --leader-migration-config and their mounts"},
 			{Kind: File, Title: lmConfigPath + " (replaced)", Body: s.lmConfig(lmconfig.CCM).YAML()},
-			{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(true)},
+			{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: ccmStaticPod(s, s.setup())},
 		},
 		Done: atLeast(s.To, i),
 		Do: func(ctx context.Context, e *Env) error {

@@ -5,30 +5,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
-)
 
-// Mistakes are the task doc done wrong on purpose, for the negative
-// rehearsals: each is one thing an operator gets wrong, and handover must
-// show what it causes.
-var Mistakes = map[string]string{
-	// The CCM runs its cloud controllers unconditionally while the version-N
-	// kube-controller-managers still run theirs.
-	MistakeCCMWithoutLM: "the cloud-controller-manager is started without leader migration",
-	// The CCM may not take the migration lease.
-	MistakeNoLeaseRBAC: "the cloud-controller-manager is not granted the migration lease",
-	// The task doc: kube-controller-manager N+1 MUST NOT have leader migration.
-	MistakeN1KCMWithLM: "kube-controller-manager N+1 keeps leader migration",
-	// Kubelets are external but no CCM initialises their nodes.
-	MistakeNoCCM: "N+1 control planes join with external kubelets and no cloud-controller-manager",
-	// The two managers' configurations name different leases.
-	MistakeLeaderNameDiffers: "the cloud-controller-manager's configuration names another migration lease",
-	// The CCM's configuration gives the controllers to kube-controller-manager.
-	MistakeComponentTypo: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager",
-	// The CCM is given another --cluster-name than kube-controller-manager
-	// had: providers that name load balancers after the cluster (Azure's
-	// is the cluster's name) then make a second one per Service.
-	MistakeClusterNameDiffers: "the cloud-controller-manager runs with another --cluster-name",
-}
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
 
 // Mistake names.
 const (
@@ -41,26 +20,82 @@ const (
 	MistakeClusterNameDiffers = "ccm-cluster-name-differs"
 )
 
+// mistake is one thing an operator gets wrong, for the negative
+// rehearsals: a change to the Setup the steps are built from, and the note
+// that says so in the plan of the step it shows in. handover must show
+// what each causes.
+type mistake struct {
+	what   string // what is done wrong, for people
+	detail string // appended to what in the plan's note
+	at     string // the step key whose plan carries the note
+	apply  func(*Setup, Spec)
+}
+
+var mistakes = map[string]mistake{
+	// The CCM runs its cloud controllers unconditionally while the version-N
+	// kube-controller-managers still run theirs.
+	MistakeCCMWithoutLM: {what: "the cloud-controller-manager is started without leader migration", at: addN1Key,
+		apply: func(st *Setup, _ Spec) { st.CCM.LeaderMigration, st.CCM.Config, st.CCM.ConfigPath = false, nil, "" }},
+	// The CCM may not take the migration lease.
+	MistakeNoLeaseRBAC: {what: "the cloud-controller-manager is not granted the migration lease", at: grantKey,
+		apply: func(st *Setup, _ Spec) { st.GrantCCM = false }},
+	// The task doc: kube-controller-manager N+1 MUST NOT have leader migration.
+	MistakeN1KCMWithLM: {what: "kube-controller-manager N+1 keeps leader migration", at: newConfigKey,
+		detail: " (enable-leader-migration, leader-migration-config=" + lmConfigPath + ")",
+		apply: func(st *Setup, _ Spec) {
+			st.NewKCM.LeaderMigration, st.NewKCM.Config, st.NewKCM.ConfigPath = true, st.CCM.Config, lmconfig.KCM+":"+lmConfigPath
+		}},
+	// Kubelets are external but no CCM initialises their nodes.
+	MistakeNoCCM: {what: "N+1 control planes join with external kubelets and no cloud-controller-manager", at: addN1Key,
+		apply: func(st *Setup, _ Spec) { st.CCM = nil }},
+	// The two managers' configurations name different leases.
+	MistakeLeaderNameDiffers: {what: "the cloud-controller-manager's configuration names another migration lease", at: addN1Key,
+		apply: func(st *Setup, s Spec) { st.CCM.Config.LeaderName = s.LeaderName + "-ccm" }},
+	// The CCM's configuration gives the controllers to kube-controller-manager.
+	MistakeComponentTypo: {what: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager", at: addN1Key,
+		apply: func(st *Setup, _ Spec) {
+			c := *st.CCM.Config
+			c.ControllerLeaders = nil
+			for _, l := range st.CCM.Config.ControllerLeaders {
+				c.ControllerLeaders = append(c.ControllerLeaders, lmconfig.ControllerLeader{Name: l.Name, Component: lmconfig.KCM})
+			}
+			st.CCM.Config = &c
+		}},
+	// The CCM is given another --cluster-name than kube-controller-manager
+	// had: providers that name load balancers after the cluster (Azure's
+	// is the cluster's name) then make a second one per Service.
+	MistakeClusterNameDiffers: {what: "the cloud-controller-manager runs with another --cluster-name", at: addN1Key,
+		apply: func(st *Setup, s Spec) { st.ClusterName = s.Cluster + misnamedSuffix }},
+}
+
 // misnamedSuffix is what MistakeClusterNameDiffers appends to the cluster's
 // name on the cloud-controller-manager.
 const misnamedSuffix = "-ccm"
 
+// Mistakes describes each mistake by name.
+func Mistakes() map[string]string {
+	out := map[string]string{}
+	for n, m := range mistakes {
+		out[n] = m.what
+	}
+	return out
+}
+
 // MistakeNames lists the mistakes.
 func MistakeNames() []string {
-	return slices.Sorted(maps.Keys(Mistakes))
+	return slices.Sorted(maps.Keys(mistakes))
 }
 
 func (s Spec) validMistake() error {
 	if s.Mistake == "" {
 		return nil
 	}
-	if _, ok := Mistakes[s.Mistake]; !ok {
+	if _, ok := mistakes[s.Mistake]; !ok {
 		return fmt.Errorf("mistake %q: use one of %s", s.Mistake, strings.Join(MistakeNames(), ", "))
 	}
-	if s.Procedure != TaskDoc || s.Variant.InPlace || s.Variant.Rollback {
-		return fmt.Errorf("mistake %s applies to the taskdoc procedure, replacing nodes, forward only", s.Mistake)
+	if !s.reg().Mistakes || s.Variant.InPlace || s.Variant.Rollback {
+		return fmt.Errorf("mistake %s applies to %s, replacing nodes, forward only", s.Mistake,
+			accepting(func(r Registration) bool { return r.Mistakes }))
 	}
 	return nil
 }
-
-func (s Spec) mistaken(m string) bool { return s.Mistake == m }

@@ -31,7 +31,7 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 			if err := WritePlan(&b, p, s); err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+Mistakes[m]) {
+			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+Mistakes()[m]) {
 				t.Errorf("the plan does not say what is done wrong:\n%s", b.String())
 			}
 			want, ok := caughtByLint[m]
@@ -45,7 +45,7 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 	}
 	misnamed := DefaultSpec(TaskDoc)
 	misnamed.Mistake = MistakeClusterNameDiffers
-	if pod := misnamed.ccmStaticPod(true); !strings.Contains(pod, "--cluster-name="+misnamed.Cluster+misnamedSuffix+"\n") {
+	if pod := ccmStaticPod(misnamed, misnamed.setup()); !strings.Contains(pod, "--cluster-name="+misnamed.Cluster+misnamedSuffix+"\n") {
 		t.Errorf("the CCM keeps the cluster's name:\n%s", pod)
 	}
 	clean := DefaultSpec(TaskDoc)

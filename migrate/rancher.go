@@ -1,56 +1,326 @@
 package migrate
 
-import "strings"
+import (
+	"context"
+	"fmt"
+	"time"
 
-// The Rancher configuration each RKE2 / RKE step stands for, so an operator
-// can follow the plan on a real cluster.
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 
-func rke2MachineSelector(args []string, mounts []string) string {
-	var b strings.Builder
-	b.WriteString("spec:\n  rkeConfig:\n    machineSelectorConfig:\n      - config:\n          kube-controller-manager-arg:\n")
-	for _, a := range args {
-		b.WriteString("            - " + a + "\n")
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// The steps the RKE2 and RKE runbooks share.
+
+// chartWorkloads is each flavour's chart shape: the AWS chart is a
+// DaemonSet on the control planes, the Azure chart a Deployment.
+var chartWorkloads = map[string]string{
+	"aws": cloudcluster.DaemonSet, "external-aws": cloudcluster.DaemonSet,
+	"azure": cloudcluster.Deployment, "external": cloudcluster.Deployment,
+}
+
+// ccmWorkload is the chart's shape for the spec's flavour.
+func (s Spec) ccmWorkload() string { return chartWorkloads[s.Flavour] }
+
+func lmFlagsRancher() []string {
+	return []string{"enable-leader-migration", "leader-migration-config=" + lmConfigPath}
+}
+
+func cordonStep(cordon bool) Step {
+	name, verb := "cordon-control-planes", "cordon"
+	if !cordon {
+		name, verb = "uncordon-control-planes", "uncordon"
 	}
-	if len(mounts) > 0 {
-		b.WriteString("          kube-controller-manager-extra-mount:\n")
-		for _, m := range mounts {
-			b.WriteString("            - " + m + "\n")
+	return Step{
+		Name:  name,
+		Title: "kubectl " + verb + " the control-plane nodes",
+		Plan:  []Item{{Kind: Command, Body: `kubectl ` + verb + ` -l "node-role.kubernetes.io/control-plane"`}},
+		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.cordoned(ctx, cordon) },
+		Do:    func(ctx context.Context, e *Env) error { return e.setCordon(ctx, cordon) },
+	}
+}
+
+func (s Spec) ccmManifest(lm bool) string {
+	cfg := s.lmConfig(lmconfig.Wildcard).YAML()
+	if !lm {
+		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet)
+	}
+	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg, lmConfigPath, lmFlags(true)...)
+}
+
+func deployCCMStep(s Spec) Step {
+	manifest := s.ccmManifest(true)
+	plan := []Item{{Kind: File, Title: "cloud-controller-manager chart, rendered (kubectl apply -f)", Body: manifest},
+		{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+		{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."}}
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
+	} else {
+		plan = append(plan, Item{Kind: Note, Body: "DaemonSet pods tolerate node.kubernetes.io/unschedulable, so cordoning does not hold the AWS chart back: its managers start at once, while every kube-controller-manager still runs the in-tree provider."})
+	}
+	return Step{
+		Name:  "deploy-ccm",
+		Title: "Install the cloud-controller-manager (" + s.ccmWorkload() + ") with --enable-leader-migration",
+		Plan:  plan,
+		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) },
+		Pre: func(ctx context.Context, e *Env) error {
+			ok, err := leaseGranted(ccmServiceAccount)(ctx, e)
+			if err == nil && !ok {
+				err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
+			}
+			return err
+		},
+		// The chart ships the leader-locking Role; applying it replaces the
+		// migration-lease rule granted earlier, which must be added again or
+		// the cloud-controller-manager can never take the migration lease.
+		Do: func(ctx context.Context, e *Env) error {
+			if err := e.Cluster.Apply(ctx, manifest); err != nil {
+				return err
+			}
+			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, e.Spec.LeaderName)
+		},
+		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmServiceAccount)},
+	}
+}
+
+func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
+	var err error
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		_, err = e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	} else {
+		_, err = e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	}
+	if err != nil {
+		return false, client404(err)
+	}
+	return true, nil
+}
+
+// switchStep is "change the cloud provider to external and remove leader
+// migration from kube-controller-manager": RKE2 and RKE reconfigure node by
+// node; uncordonEach is RKE's `rke up`, which uncordons each node after it.
+// rancher is the runbook's configuration for the switch.
+func switchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
+	plan := append([]Item{{Kind: Command, Body: "# each control plane in turn: kube-controller-manager without --cloud-provider, --cloud-config and leader migration;\n# every kubelet: --cloud-provider=external"}}, rancher...)
+	done := func(ctx context.Context, e *Env) (bool, error) {
+		nodes, err := e.Cluster.Nodes()
+		if err != nil {
+			return false, err
+		}
+		for _, n := range nodes {
+			ext, err := e.kubeletExternal(ctx, n.String())
+			if err != nil && e.gone(ctx, n.String()) {
+				continue // its instance is gone: no kubelet left to switch
+			}
+			if err != nil {
+				return false, nil // still joining: its kubelet flags are not written yet
+			}
+			if !ext {
+				return false, nil
+			}
+		}
+		return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+			changed, err := e.wouldChange(ctx, node, lmconfig.KCM, externalKCM)
+			return !changed, err
+		})
+	}
+	return Step{
+		Name:  "switch-to-external",
+		Title: "Switch every node to the external cloud provider, one node at a time",
+		Plan:  plan,
+		Done:  done,
+		Do: func(ctx context.Context, e *Env) error {
+			return e.switchToExternal(ctx, uncordonEach)
+		},
+		Wait: Wait{Name: "every node switched", Timeout: time.Minute, Until: done},
+	}
+}
+
+// externalKCM is a kube-controller-manager of the same version with no
+// cloud provider and no leader migration.
+func externalKCM(p *corev1.Pod) {
+	c := &p.Spec.Containers[0]
+	for _, f := range []string{"cloud-provider", "cloud-config"} {
+		c.Command = removeFlag(c.Command, f)
+	}
+	c.Command = removeFeatureGate(c.Command, "DisableCloudProviders")
+	disableLM(p)
+	removeMount(p, "cloud-config")
+}
+
+func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
+	cm, c, err := e.readClusterConfig(ctx)
+	if err != nil {
+		return err
+	}
+	c.toExternal(e.Spec.From)
+	if err := e.writeClusterConfig(ctx, cm, c); err != nil {
+		return err
+	}
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, cp := range e.leaderLast(ctx, cps) {
+		if err := e.roll(ctx, cp.Name, lmconfig.KCM, externalKCM); err != nil {
+			return err
+		}
+		if err := e.switchKubelet(ctx, cp.Name); err != nil {
+			return err
+		}
+		if uncordonEach {
+			if _, err := e.Client.CoreV1().Nodes().Patch(ctx, cp.Name, types.MergePatchType, []byte(`{"spec":{"unschedulable":false}}`), metav1.PatchOptions{}); err != nil {
+				return err
+			}
 		}
 	}
-	b.WriteString("        machineLabelSelector:\n          matchExpressions:\n            - key: rke.cattle.io/control-plane-role\n              operator: In\n              values:\n                - 'true'\n")
-	return b.String()
-}
-
-func rke2Files(secret string) string {
-	return "spec:\n  rkeConfig:\n    machineSelectorFiles:\n      - fileSources:\n          - secret:\n              name: " + secret +
-		"\n              items:\n                - key: leadermigration.conf\n                  path: " + lmConfigPath +
-		"\n        machineLabelSelector:\n          matchLabels:\n            rke.cattle.io/control-plane-role: 'true'\n"
-}
-
-func rke2CloudProvider(name string) string {
-	return "spec:\n  rkeConfig:\n    machineGlobalConfig:\n      cloud-provider-name: " + name + "\n"
-}
-
-func rkeExtraArgs(args map[string]string, binds []string) string {
-	var b strings.Builder
-	b.WriteString("services:\n  kube-controller:\n    extra_args:\n")
-	for _, k := range []string{"enable-leader-migration", "leader-migration-config"} {
-		if v, ok := args[k]; ok {
-			b.WriteString("      " + k + ": \"" + v + "\"\n")
+	// Workers come and go during the step (the load joins and terminates
+	// them): list them until every one listed has been dealt with.
+	seen := map[string]bool{}
+	for {
+		workers, err := e.workers()
+		if err != nil {
+			return err
+		}
+		pending := 0
+		for _, w := range workers {
+			if seen[w] {
+				continue
+			}
+			seen[w], pending = true, pending+1
+			if err := e.switchWorker(ctx, w); err != nil {
+				return err
+			}
+		}
+		if pending == 0 {
+			return nil
 		}
 	}
-	if len(binds) > 0 {
-		b.WriteString("    extra_binds:\n")
-		for _, m := range binds {
-			b.WriteString("      - \"" + m + "\"\n")
-		}
-	}
-	return b.String()
 }
 
-func rkeCloudProvider(flavour string) string {
-	if flavour == "external-aws" {
-		return "cloud_provider:\n  name: external-aws\n  useInstanceMetadataHostname: true\n"
+// switchWorker switches a worker's kubelet to the external provider. A
+// worker still joining has no kubelet flags yet: it is waited for. One
+// whose instance is gone (terminated, or its join failed and it was
+// removed) has no kubelet left to switch.
+func (e *Env) switchWorker(ctx context.Context, w string) error {
+	if err := e.waitJoined(ctx, w); err != nil {
+		return err
 	}
-	return "cloud_provider:\n  name: external\n"
+	err := e.switchKubelet(ctx, w)
+	if err != nil && e.gone(ctx, w) {
+		e.Logger.V(0).Infof("     %s is not running (instance terminated or removed): no kubelet to switch", w)
+		return nil
+	}
+	return err
 }
+
+// waitJoined waits until a node's kubeadm join has written its kubelet
+// flags, or the node is gone.
+func (e *Env) waitJoined(ctx context.Context, node string) error {
+	joined := func(ctx context.Context) (bool, error) {
+		if _, err := e.Cluster.ReadFile(ctx, node, kubeletFlagsFile); err == nil {
+			return true, nil
+		}
+		return e.gone(ctx, node), nil
+	}
+	if ok, _ := joined(ctx); ok {
+		return nil
+	}
+	e.Logger.V(0).Infof("     %s is still joining: waiting for its kubelet flags", node)
+	if err := wait.PollUntilContextTimeout(ctx, 2*time.Second, joinWait, false, joined); err != nil {
+		return fmt.Errorf("node %s: no %s after %s (a join that never finished?): %w", node, kubeletFlagsFile, joinWait, err)
+	}
+	return nil
+}
+
+// joinWait bounds the wait for a joining node (a join waits 3 minutes for
+// its node to be Ready).
+const joinWait = 4 * time.Minute
+
+func rolloutStep(s Spec) Step {
+	kind := "daemonset"
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		kind = "deployment"
+	}
+	ready := func(ctx context.Context, e *Env) (bool, error) { return e.ccmRolledOut(ctx, s) }
+	return Step{
+		Name:  "rollout-status",
+		Title: "Wait for the cloud-controller-manager " + kind + " to roll out",
+		Plan:  []Item{{Kind: Command, Body: "kubectl rollout status " + kind + " -n kube-system cloud-controller-manager"}},
+		Done:  ready,
+		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: 3 * time.Minute, Until: ready},
+	}
+}
+
+func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
+	if s.ccmWorkload() == cloudcluster.Deployment {
+		d, err := e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+		if err != nil {
+			return false, client404(err)
+		}
+		return d.Status.ObservedGeneration >= d.Generation && d.Status.UpdatedReplicas == *d.Spec.Replicas && d.Status.AvailableReplicas == *d.Spec.Replicas, nil
+	}
+	ds, err := e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	if err != nil {
+		return false, client404(err)
+	}
+	st := ds.Status
+	return st.ObservedGeneration >= ds.Generation && st.DesiredNumberScheduled > 0 && st.UpdatedNumberScheduled == st.DesiredNumberScheduled && st.NumberAvailable == st.DesiredNumberScheduled, nil
+}
+
+// stopped is true when node's container is known not to be running (the
+// load or a fault terminated its instance); false when it runs or when
+// that cannot be told.
+func (e *Env) stopped(ctx context.Context, node string) bool {
+	up, err := e.Cluster.Running(ctx, node)
+	return err == nil && !up
+}
+
+// gone is true when node's container is stopped or no longer in the
+// cluster (a failed join removes it).
+func (e *Env) gone(ctx context.Context, node string) bool {
+	if e.stopped(ctx, node) {
+		return true
+	}
+	nodes, err := e.Cluster.Nodes()
+	if err != nil {
+		return false
+	}
+	for _, n := range nodes {
+		if n.String() == node {
+			return false
+		}
+	}
+	return true
+}
+
+// ccmWorkloadDisableStep removes leader migration from the chart's
+// cloud-controller-manager once it runs alone (the runbooks' optional step).
+func ccmWorkloadDisableStep(s Spec) Step {
+	manifest := s.ccmManifest(false)
+	return Step{
+		Name:  "remove-ccm-leader-migration",
+		Title: "Remove --enable-leader-migration from the cloud-controller-manager chart",
+		Plan:  []Item{{Kind: File, Title: "cloud-controller-manager chart without leader migration (kubectl apply -f)", Body: manifest}},
+		Do: func(ctx context.Context, e *Env) error {
+			if err := e.Cluster.Apply(ctx, manifest); err != nil {
+				return err
+			}
+			return e.Client.CoreV1().ConfigMaps("kube-system").Delete(ctx, cloudcluster.LeaderMigrationConfigMap, deleteOpts)
+		},
+		Wait: Wait{Name: "rolled out without leader migration", Timeout: 3 * time.Minute,
+			Until: func(ctx context.Context, e *Env) (bool, error) {
+				ok, err := e.ccmRolledOut(ctx, s)
+				if !ok || err != nil {
+					return ok, err
+				}
+				return waitOwner(lmconfig.CCM)(ctx, e)
+			}},
+	}
+}
+
+var deleteOpts = metav1.DeleteOptions{}

@@ -82,8 +82,15 @@ func grantPatchCommand(role, leaderName string) string {
 // grantStep is the task doc's "Grant access to Migration Lease", preceded by
 // the cloud-controller-manager's own RBAC (ClusterRole, leader-locking Role).
 func grantStep(s Spec, ccmUser string) Step {
-	if s.mistaken(MistakeNoLeaseRBAC) {
-		return noCCMGrantStep(s)
+	st := s.setup()
+	if !st.GrantCCM {
+		return noCCMGrantStep(s, st.Notes[grantKey])
+	}
+	// Each manager may take the lease its own configuration names, as when
+	// the grants are written from each side's configuration.
+	other := st.ccmLeaderName()
+	if other == s.LeaderName {
+		other = ""
 	}
 	plan := []Item{
 		{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
@@ -91,12 +98,11 @@ func grantStep(s Spec, ccmUser string) Step {
 		{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
 		{Kind: Note, Body: "The task doc's `kubectl patch --type=merge` replaces the Role's rules, dropping the main-lease rule; a JSON patch appends instead."},
 	}
-	if s.mistaken(MistakeLeaderNameDiffers) {
-		// Each manager may take the lease its own configuration names, as
-		// when the grants are written from each side's configuration.
-		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.ccmConfig().LeaderName) +
+	if other != "" {
+		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, other) +
 			"   # DELIBERATE MISTAKE: the lease the cloud-controller-manager's configuration names"})
 	}
+	plan = append(plan, st.Notes[grantKey]...)
 	return Step{
 		Name:  "grant-migration-lease",
 		Title: "Grant both managers access to the migration lease " + s.LeaderName,
@@ -111,8 +117,8 @@ func grantStep(s Spec, ccmUser string) Step {
 					return err
 				}
 			}
-			if s.mistaken(MistakeLeaderNameDiffers) {
-				return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, s.ccmConfig().LeaderName)
+			if other != "" {
+				return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, other)
 			}
 			return nil
 		},
@@ -122,7 +128,7 @@ func grantStep(s Spec, ccmUser string) Step {
 
 // noCCMGrantStep is the grant done wrong: the cloud-controller-manager gets
 // its own RBAC but not the migration lease; kube-controller-manager does.
-func noCCMGrantStep(s Spec) Step {
+func noCCMGrantStep(s Spec, notes []Item) Step {
 	kcmOnly := func(ctx context.Context, e *Env) (bool, error) {
 		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities("")[:1]...)
 		return err == nil && len(fs) == 0, err
@@ -130,11 +136,10 @@ func noCCMGrantStep(s Spec) Step {
 	return Step{
 		Name:  "grant-migration-lease",
 		Title: "Grant kube-controller-manager access to the migration lease " + s.LeaderName + " (and forget the cloud-controller-manager)",
-		Plan: []Item{
+		Plan: append([]Item{
 			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
 			{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
-			{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."},
-		},
+		}, notes...),
 		Done: kcmOnly,
 		Do: func(ctx context.Context, e *Env) error {
 			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {

@@ -24,7 +24,6 @@ func rke(s Spec) *Procedure {
 		enable = append(enable, Item{Kind: Note, Body: "useInstanceMetadataHostname: kind node names equal their hostnames and the simulated cloud's instance hostnames, so no hostname-override is needed."})
 	}
 	p := &Procedure{
-		Name: RKE, Source: rkeSource,
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
 		Steps: []Step{
 			grantStep(s, ccmServiceAccount),
@@ -33,7 +32,10 @@ func rke(s Spec) *Procedure {
 				s.From, lmconfig.KCM, enableLM(true), enable, waitOwner(lmconfig.KCM)),
 			cordonStep(true),
 			deployCCMStep(s),
-			switchStep(s, true),
+			switchStep(s, true,
+				Item{Kind: Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour)},
+				Item{Kind: Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": lmConfigPath}, []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
+				Item{Kind: Command, Body: "rke up --config cluster.yml"}),
 			rolloutStep(s),
 			settleStep(s, lmconfig.CCM),
 		},

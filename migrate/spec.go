@@ -2,10 +2,10 @@ package migrate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
@@ -57,11 +57,21 @@ func (s Spec) Validate() error {
 	if s.ControlPlanes < 1 {
 		errs = append(errs, "the cluster needs at least one control plane")
 	}
-	if s.Variant.InPlace && s.Procedure != TaskDoc {
-		errs = append(errs, "--in-place applies to the taskdoc procedure only")
+	r, err := Lookup(s.Procedure)
+	if err != nil {
+		return err
 	}
-	if s.Variant.Rollback && s.Procedure != TaskDoc {
-		errs = append(errs, "--rollback applies to the taskdoc procedure only")
+	for _, v := range []struct {
+		flag string
+		set  func(Variant) bool
+	}{
+		{"--in-place", func(v Variant) bool { return v.InPlace }},
+		{"--rollback", func(v Variant) bool { return v.Rollback }},
+		{"--disable", func(v Variant) bool { return v.Disable }},
+	} {
+		if v.set(s.Variant) && !v.set(r.Variants) {
+			errs = append(errs, fmt.Sprintf("%s applies to %s only", v.flag, accepting(func(r Registration) bool { return v.set(r.Variants) })))
+		}
 	}
 	if s.Variant.InPlace && s.Variant.Rollback {
 		errs = append(errs, "--in-place and --rollback contradict: rollback replaces nodes")
@@ -79,26 +89,12 @@ func (s Spec) Validate() error {
 }
 
 func (s Spec) validFlavour() error {
-	ok := map[string][]string{RKE2: {"aws", "azure"}, RKE: {"external", "external-aws"}}[s.Procedure]
-	if ok == nil {
-		if s.Flavour != "" {
-			return fmt.Errorf("--flavour applies to rke2 and rke only")
-		}
+	ok := s.reg().Flavours
+	switch {
+	case len(ok) == 0 && s.Flavour != "":
+		return fmt.Errorf("--flavour applies to %s only", accepting(func(r Registration) bool { return len(r.Flavours) > 0 }))
+	case len(ok) == 0 || slices.Contains(ok, s.Flavour):
 		return nil
 	}
-	for _, f := range ok {
-		if s.Flavour == f {
-			return nil
-		}
-	}
 	return fmt.Errorf("--flavour %q: %s supports %s", s.Flavour, s.Procedure, strings.Join(ok, ", "))
-}
-
-// Controllers are the controllers a procedure migrates, by canonical name.
-func (s Spec) Controllers() []string {
-	c := append([]string(nil), lint.Migratable...)
-	if s.Procedure == NodeIPAM {
-		c = append(c, lint.NodeIPAM)
-	}
-	return c
 }

@@ -56,6 +56,8 @@ type Procedure struct {
 	Source  string // the document it follows
 	Summary string
 	Steps   []Step
+	// Spec is what it was built from, completed (Build).
+	Spec Spec
 }
 
 // Index is the position of the named step, or -1.

@@ -17,7 +17,7 @@ const taskDocSource = "Kubernetes task: Migrate Replicated Control Plane To Use 
 // ones one at a time (or, --in-place, are upgraded one at a time); --disable
 // removes leader migration afterwards; --rollback goes back from N+1 to N.
 func taskDoc(s Spec) *Procedure {
-	p := &Procedure{Name: TaskDoc, Source: taskDocSource}
+	p := &Procedure{}
 	if s.Variant.Rollback {
 		p.Title = fmt.Sprintf("Roll back the control plane from %s (cloud-controller-manager) to %s (in-tree)", s.To, s.From)
 		p.Steps = rollbackSteps(s)
@@ -57,12 +57,12 @@ func n1ConfigStep(s Spec) Step {
 		{Kind: File, Title: "ClusterConfiguration changes", Body: "kubernetesVersion: " + s.To + "\ncontrollerManager:\n  extraArgs:        # remove cloud-provider, cloud-config, enable-leader-migration,\n                    # leader-migration-config and DisableCloudProviders from feature-gates\n  extraVolumes:     # remove cloud-config and leadermigration\n"},
 		{Kind: Note, Body: "kube-controller-manager " + s.To + " MUST NOT have leader migration: it runs no cloud controller and would hold the migration lease for nothing."},
 	}
-	if s.Procedure == NodeIPAM {
-		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, node IPAM moves too", Body: "controllerManager:\n  extraArgs:\n    controllers: \"" + kcmNoNodeIPAM + "\"\n"})
+	st := s.setup()
+	kcm := st.NewKCM
+	if kcm.Controllers != "" {
+		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, node IPAM moves too", Body: "controllerManager:\n  extraArgs:\n    controllers: \"" + kcm.Controllers + "\"\n"})
 	}
-	if s.mistaken(MistakeN1KCMWithLM) {
-		plan = append(plan, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + " (enable-leader-migration, leader-migration-config=" + lmConfigPath + ")."})
-	}
+	plan = append(plan, st.Notes[newConfigKey]...)
 	return Step{
 		Name:  "prepare-n1-cluster-configuration",
 		Title: "Set kubeadm's ClusterConfiguration to " + s.To + " with no in-tree cloud provider",
@@ -83,10 +83,10 @@ func n1ConfigStep(s Spec) Step {
 				return err
 			}
 			c.toExternal(s.To)
-			if s.Procedure == NodeIPAM {
-				c.setArg("controllers", kcmNoNodeIPAM)
+			if kcm.Controllers != "" {
+				c.setArg("controllers", kcm.Controllers)
 			}
-			if s.mistaken(MistakeN1KCMWithLM) {
+			if kcm.LeaderMigration {
 				c.setArg("enable-leader-migration", "true")
 				c.setArg("leader-migration-config", lmConfigPath)
 				c.setVolume(lmVolume, lmConfigPath)
@@ -98,13 +98,14 @@ func n1ConfigStep(s Spec) Step {
 
 // addN1Step is "create a new control plane node of version N+1".
 func addN1Step(s Spec, i int) Step {
+	st := s.setup()
 	return Step{
 		Name:  fmt.Sprintf("add-n1-control-plane-%d", i),
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with a static-pod cloud-controller-manager", s.To, i, s.ControlPlanes),
 		Plan:  addN1Plan(s),
 		Done:  atLeast(s.To, i),
 		Pre: func(ctx context.Context, e *Env) error {
-			if s.mistaken(MistakeNoLeaseRBAC) {
+			if !st.GrantCCM {
 				return nil
 			}
 			ok, err := leaseGranted(cloudcluster.CCMUser)(ctx, e)
@@ -119,7 +120,7 @@ func addN1Step(s Spec, i int) Step {
 		},
 		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: 2 * time.Minute,
 			Until: func(ctx context.Context, e *Env) (bool, error) {
-				if s.mistaken(MistakeNoCCM) {
+				if st.CCM == nil {
 					return true, nil
 				}
 				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
@@ -130,24 +131,21 @@ func addN1Step(s Spec, i int) Step {
 }
 
 func addN1Plan(s Spec) []Item {
+	st := s.setup()
 	items := []Item{
 		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; kubelet --cloud-provider=external"},
 		{Kind: File, Title: "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml (kubeadm join --patches)", Body: kubeletNoInTreeGates},
 	}
-	switch {
-	case s.mistaken(MistakeNoCCM):
-		return append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
-	case s.mistaken(MistakeCCMWithoutLM):
-		items = append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
-	default:
-		items = append(items, Item{Kind: File, Title: lmConfigPath, Body: s.ccmConfig().YAML()})
+	if st.CCM != nil && st.CCM.Config != nil {
+		items = append(items, Item{Kind: File, Title: lmConfigPath, Body: st.CCM.Config.YAML()})
 	}
-	if s.mistaken(MistakeLeaderNameDiffers) || s.mistaken(MistakeComponentTypo) || s.mistaken(MistakeClusterNameDiffers) {
-		items = append(items, Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + Mistakes[s.Mistake] + "."})
+	items = append(items, st.Notes[addN1Key]...)
+	if st.CCM == nil {
+		return items
 	}
 	return append(items,
 		Item{Kind: File, Title: cloudcluster.CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + cloudcluster.CCMUser + " signed by the cluster CA\n"},
-		Item{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: s.ccmStaticPod(!s.mistaken(MistakeCCMWithoutLM))})
+		Item{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
 // removeNStep brings down a version-N control plane: one whose managers

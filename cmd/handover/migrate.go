@@ -28,7 +28,7 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.spec.Cluster, "name", d.Cluster, "cluster name")
 	fs.StringVar(&f.spec.From, "from", d.From, "Kubernetes version N (in-tree cloud provider)")
 	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager)")
-	fs.StringVar(&f.spec.Flavour, "flavour", "", "rke2: aws (CCM DaemonSet, default) or azure (CCM Deployment); rke: external (default) or external-aws")
+	fs.StringVar(&f.spec.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&f.spec.LeaderName, "leader-name", d.LeaderName, "migration lease (leaderName of both configurations)")
 	fs.BoolVar(&f.inPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
 	fs.BoolVar(&f.rollback, "rollback", false, "taskdoc: roll back from N+1 to N, one control plane at a time")
@@ -43,10 +43,7 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 	if err != nil {
 		return s, nil, err
 	}
-	if s.Flavour == "" {
-		s.Flavour = map[string]string{migrate.RKE2: "aws", migrate.RKE: "external"}[s.Procedure]
-	}
-	return s, p, nil
+	return p.Spec, p, nil
 }
 
 func newPlanCommand(g *globals) *cobra.Command {

@@ -99,9 +99,7 @@ func (c Config) Validate() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Flavour == "" {
-		s.Flavour = map[string]string{migrate.RKE2: "aws", migrate.RKE: "external"}[s.Procedure]
-	}
+	s = p.Spec
 	procs := []*migrate.Procedure{p}
 	if s.Variant.Rollback {
 		// A rollback needs the migration it undoes: rehearse both.

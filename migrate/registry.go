@@ -1,0 +1,173 @@
+package migrate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/handover-sh/handover/migrate/lint"
+)
+
+// Procedure names.
+const (
+	TaskDoc       = "taskdoc"
+	RKE2          = "rke2"
+	RKE           = "rke"
+	DefaultConfig = "default-config"
+	NodeIPAM      = "node-ipam"
+)
+
+// Registration is everything handover knows about a procedure outside its
+// own file of steps: the plan, the preflight lint's view of the managers
+// and the validation of a Spec are derived from it.
+type Registration struct {
+	Name   string
+	Source string // the document it follows
+	// Flavours are the runbook's clouds; the first is the default. A
+	// procedure with none takes no --flavour.
+	Flavours []string
+	// Variants are the variants it accepts.
+	Variants Variant
+	// Mistakes: it can be done wrong on purpose (forward, replacing nodes).
+	Mistakes bool
+	// Also are controllers it migrates besides the cloud controllers.
+	Also []string
+	// Managers says which manager reads which configuration.
+	Managers Managers
+	// Steps builds its title and steps from a validated Spec.
+	Steps func(Spec) *Procedure
+}
+
+// Managers is how a procedure sets up the managers taking part.
+type Managers struct {
+	// Config is what the leader-migration configuration files say.
+	Config ConfigStyle
+	// CCMAt is the version the cloud-controller-manager runs: N+1 when it
+	// comes with the new control planes (the task doc), N when a chart
+	// installs it beside the old ones (Rancher's runbooks).
+	CCMAt Version
+	// NewKCM: version-N+1 kube-controller-managers, with no cloud provider
+	// and no leader migration, replace the version-N ones.
+	NewKCM bool
+}
+
+// ConfigStyle is what the leader-migration configuration files say.
+type ConfigStyle int
+
+const (
+	// PerComponent: each manager's file gives the controllers to its own
+	// component (the task doc).
+	PerComponent ConfigStyle = iota
+	// Wildcard: one file with component '*' for both (the Rancher runbooks).
+	Wildcard
+	// BuiltIn: no file; both managers use their built-in default.
+	BuiltIn
+)
+
+// Version is N or N+1 of a Spec.
+type Version int
+
+const (
+	N Version = iota
+	N1
+)
+
+// procedures is the table of procedures, in the order help lists them. It
+// is filled in init: the steps it names look it up.
+var procedures []Registration
+
+func init() {
+	procedures = []Registration{
+		{Name: TaskDoc, Source: taskDocSource, Variants: Variant{InPlace: true, Rollback: true, Disable: true}, Mistakes: true,
+			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true}, Steps: taskDoc},
+		{Name: RKE2, Source: rke2Source, Flavours: []string{"aws", "azure"}, Variants: Variant{Disable: true},
+			Managers: Managers{Config: Wildcard, CCMAt: N}, Steps: rke2},
+		{Name: RKE, Source: rkeSource, Flavours: []string{"external", "external-aws"}, Variants: Variant{Disable: true},
+			Managers: Managers{Config: Wildcard, CCMAt: N}, Steps: rke},
+		{Name: DefaultConfig, Source: taskDocSource + " (Default Configuration)", Variants: Variant{Disable: true},
+			Managers: Managers{Config: BuiltIn, CCMAt: N1, NewKCM: true}, Steps: defaultConfig},
+		{Name: NodeIPAM, Source: taskDocSource + " (Node IPAM controller migration)", Variants: Variant{Disable: true}, Also: []string{lint.NodeIPAM},
+			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true}, Steps: nodeIPAM},
+	}
+}
+
+// Names lists the procedures, sorted.
+func Names() []string {
+	out := make([]string, 0, len(procedures))
+	for _, r := range procedures {
+		out = append(out, r.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Lookup finds a procedure's registration.
+func Lookup(name string) (Registration, error) {
+	for _, r := range procedures {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return Registration{}, fmt.Errorf("unknown procedure %q: choose one of %s", name, strings.Join(Names(), ", "))
+}
+
+// reg is the spec's registration; Build has checked it exists.
+func (s Spec) reg() Registration {
+	r, _ := Lookup(s.Procedure)
+	return r
+}
+
+// Complete fills in a spec's defaults (the flavour) and validates it.
+func Complete(s Spec) (Spec, error) {
+	r, err := Lookup(s.Procedure)
+	if err != nil {
+		return s, err
+	}
+	if s.Flavour == "" && len(r.Flavours) > 0 {
+		s.Flavour = r.Flavours[0]
+	}
+	return s, s.Validate()
+}
+
+// Build completes and validates the spec and returns its procedure; the
+// procedure carries the completed spec.
+func Build(s Spec) (*Procedure, error) {
+	s, err := Complete(s)
+	if err != nil {
+		return nil, err
+	}
+	r := s.reg()
+	p := r.Steps(s)
+	p.Name, p.Source, p.Spec = r.Name, r.Source, s
+	return p, nil
+}
+
+// accepting names the procedures for which has holds, for error messages:
+// "the taskdoc procedure", "the rke2 and rke procedures".
+func accepting(has func(Registration) bool) string {
+	var out []string
+	for _, r := range procedures {
+		if has(r) {
+			out = append(out, r.Name)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return "no procedure"
+	case 1:
+		return "the " + out[0] + " procedure"
+	}
+	return "the " + strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1] + " procedures"
+}
+
+// FlavourHelp describes the flavours of every procedure that has some, for
+// --help: "rke2: aws (default), azure; rke: external (default), external-aws".
+func FlavourHelp() string {
+	var out []string
+	for _, r := range procedures {
+		if len(r.Flavours) > 0 {
+			out = append(out, r.Name+": "+r.Flavours[0]+" (default), "+strings.Join(r.Flavours[1:], ", "))
+		}
+	}
+	return strings.Join(out, "; ")
+}

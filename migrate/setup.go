@@ -1,0 +1,115 @@
+package migrate
+
+import (
+	"slices"
+
+	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// Setup is how the managers taking part are set up, derived from a Spec's
+// registration and then changed by its mistake, if any. Steps build their
+// flags, files and plans from it, and the preflight lint checks it: what
+// is linted is what runs.
+type Setup struct {
+	// KCM is the version-N kube-controller-manager with the in-tree provider.
+	KCM lint.Side
+	// CCM is the cloud-controller-manager; nil when none is started.
+	CCM *lint.Side
+	// NewKCM is the version-N+1 kube-controller-manager; nil when the
+	// procedure keeps the version-N ones.
+	NewKCM *lint.Side
+	// ClusterName is the cloud-controller-manager's --cluster-name.
+	ClusterName string
+	// GrantCCM: the cloud-controller-manager is granted the migration lease.
+	GrantCCM bool
+	// Notes are added to the plans of the steps they are keyed by.
+	Notes map[string][]Item
+}
+
+// Step keys of Setup.Notes: step names, without a node's number.
+const (
+	grantKey     = "grant-migration-lease"
+	newConfigKey = "prepare-n1-cluster-configuration"
+	addN1Key     = "add-n1-control-plane"
+)
+
+// setup derives the Setup of s.
+func (s Spec) setup() Setup {
+	m := s.reg().Managers
+	side := func(component, version, cloud string, cfg *lmconfig.Config) lint.Side {
+		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true, AllocateNodeCIDRs: true}
+		if cfg != nil {
+			sd.Config, sd.ConfigPath = cfg, component+":"+lmConfigPath
+		}
+		return sd
+	}
+	config := func(component string) *lmconfig.Config {
+		switch m.Config {
+		case BuiltIn:
+			return nil
+		case Wildcard:
+			return s.lmConfig(lmconfig.Wildcard)
+		}
+		return s.lmConfig(component)
+	}
+	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM))
+	st := Setup{KCM: side(lmconfig.KCM, s.From, cloudcluster.ProviderName, config(lmconfig.KCM)), CCM: &ccm,
+		ClusterName: s.Cluster, GrantCCM: true, Notes: map[string][]Item{}}
+	if m.NewKCM {
+		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true}
+	}
+	if s.migrates(lint.NodeIPAM) {
+		// The cloud-controller-manager must start its node IPAM (off by
+		// default) and the N+1 kube-controller-manager must not.
+		st.CCM.Controllers = ccmNodeIPAMControllers
+		if st.NewKCM != nil {
+			st.NewKCM.Controllers = kcmNoNodeIPAM
+		}
+	}
+	if mk, ok := mistakes[s.Mistake]; ok {
+		mk.apply(&st, s)
+		st.Notes[mk.at] = append(st.Notes[mk.at], Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + mk.what + mk.detail + "."})
+	}
+	return st
+}
+
+// Sides are the managers a procedure runs, set up as its steps set them
+// up: what the preflight lint checks.
+func (s Spec) Sides() []lint.Side {
+	st := s.setup()
+	sides := []lint.Side{st.KCM}
+	for _, sd := range []*lint.Side{st.CCM, st.NewKCM} {
+		if sd != nil {
+			sides = append(sides, *sd)
+		}
+	}
+	return sides
+}
+
+// Lint is the preflight: the procedure's configurations and flags.
+func (s Spec) Lint() lint.Findings { return lint.Lint(s.Sides()...) }
+
+// Controllers are the controllers a procedure migrates, by canonical name.
+func (s Spec) Controllers() []string {
+	return append(slices.Clone(lint.Migratable), s.reg().Also...)
+}
+
+func (s Spec) migrates(controller string) bool { return slices.Contains(s.Controllers(), controller) }
+
+func (s Spec) version(v Version) string {
+	if v == N1 {
+		return s.To
+	}
+	return s.From
+}
+
+// ccmLeaderName is the migration lease the cloud-controller-manager's
+// configuration names, "" when it has none.
+func (st Setup) ccmLeaderName() string {
+	if st.CCM == nil || st.CCM.Config == nil {
+		return ""
+	}
+	return st.CCM.Config.LeaderName
+}
