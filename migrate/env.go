@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
@@ -16,7 +15,8 @@ import (
 // Env is what steps act on.
 type Env struct {
 	Spec     Spec
-	Cluster  *kindcluster.Cluster
+	Cluster  Cluster
+	Managers ManagerClient
 	Client   kubernetes.Interface
 	Logger   log.Logger
 	Timeline *timeline.Writer
@@ -26,29 +26,17 @@ type Env struct {
 	// rehearsal of a known-bad procedure), leaving the verdict to the
 	// checks; otherwise the runner stops there.
 	Force bool
-
-	clients     *managers.Clients
-	clientsOnce sync.Once
 }
 
-// managers reaches the managers of every node, keeping connections open
-// across polls.
-func (e *Env) managers() *managers.Clients {
-	e.clientsOnce.Do(func() { e.clients = &managers.Clients{PID: e.Cluster.PID} })
-	return e.clients
-}
-
-// NewEnv opens the cluster a Spec names.
-func NewEnv(s Spec, logger log.Logger, tl *timeline.Writer) (*Env, error) {
-	c, err := kindcluster.Open(s.Cluster, logger)
-	if err != nil {
-		return nil, err
-	}
+// NewEnv is the Env of a kind cluster: its managers are reached from
+// inside each node's network namespace, with connections kept open across
+// polls.
+func NewEnv(s Spec, c *kindcluster.Cluster, logger log.Logger, tl *timeline.Writer) (*Env, error) {
 	client, err := c.Client()
 	if err != nil {
 		return nil, err
 	}
-	return &Env{Spec: s, Cluster: c, Client: client, Logger: logger, Timeline: tl, Poll: time.Second}, nil
+	return &Env{Spec: s, Cluster: c, Managers: &managers.Clients{PID: c.PID}, Client: client, Logger: logger, Timeline: tl, Poll: time.Second}, nil
 }
 
 func (e *Env) event(ev timeline.Event) {

@@ -69,7 +69,7 @@ func atVersion(cps []ControlPlane, version string) []ControlPlane {
 // /healthz?verbose (each started controller adds a named check). A manager
 // that is not running lists none.
 func (e *Env) Running(ctx context.Context, node, component string) (map[string]bool, error) {
-	return e.managers().Controllers(ctx, node, component, 3*time.Second)
+	return e.Managers.Controllers(ctx, node, component, 3*time.Second)
 }
 
 // Ownership maps each controller to the manager instances running it, as

@@ -43,7 +43,7 @@ func TestTaskDocMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := createCluster(t, s, tl)
+	env, kc := createCluster(t, s, tl)
 	s, err = migrate.Resolve(ctx, env)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,8 @@ func TestTaskDocMigration(t *testing.T) {
 		t.Fatalf("resolved %d control planes, want 2", s.ControlPlanes)
 	}
 	p := build(t, s)
-	ob, err := observe.StartFor(context.Background(), env, tl)
+	ob, err := observe.StartFor(context.Background(), observe.Target{Cluster: kc, Client: env.Client, Logger: env.Logger,
+		LeaderName: s.LeaderName, Controllers: s.Controllers()}, tl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestTaskDocMigration(t *testing.T) {
 	}
 }
 
-func createCluster(t *testing.T, s migrate.Spec, tl *timeline.Writer) *migrate.Env {
+func createCluster(t *testing.T, s migrate.Spec, tl *timeline.Writer) (*migrate.Env, *kindcluster.Cluster) {
 	t.Helper()
 	topo := topology.Default()
 	topo.Name, topo.ControlPlanes, topo.Workers, topo.Kubernetes = s.Cluster, 2, 1, s.From
@@ -129,11 +130,15 @@ func createCluster(t *testing.T, s migrate.Spec, tl *timeline.Writer) *migrate.E
 		}
 		_ = cloudcluster.Delete(context.Background(), topo.Name, kubeconfig, testenv.Logger{T: t})
 	})
-	env, err := migrate.NewEnv(s, testenv.Logger{T: t}, tl)
+	kc, err := kindcluster.Open(s.Cluster, testenv.Logger{T: t})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return env
+	env, err := migrate.NewEnv(s, kc, testenv.Logger{T: t}, tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, kc
 }
 
 func build(t *testing.T, s migrate.Spec) *migrate.Procedure {

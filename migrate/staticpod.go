@@ -103,7 +103,7 @@ func (e *Env) serving(ctx context.Context, node, component string) bool {
 	if _, ok := managers.Ports[component]; !ok {
 		return false
 	}
-	a, err := e.managers().Get(ctx, node, component, "/healthz", 2*time.Second)
+	a, err := e.Managers.Get(ctx, node, component, "/healthz", 2*time.Second)
 	return err == nil && a.Status == http.StatusOK
 }
 

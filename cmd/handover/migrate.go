@@ -11,8 +11,6 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/suites/rehearsal"
-	"github.com/handover-sh/handover/verify/observe"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // specFlags are the flags that choose a procedure and its variant.
@@ -109,13 +107,13 @@ procedure or a check failed.`,
 			if reportDir == "" {
 				reportDir = filepath.Join(rehearsal.OutputDir, s.Procedure)
 			}
-			tl, timelinePath, env, err := openRun(g, s, reportDir, false)
+			run, err := openRun(g, s, reportDir, false)
 			if err != nil {
 				return err
 			}
-			defer tl.Close()
-			env.Force = force
-			s, err = migrate.Resolve(cmd.Context(), env)
+			defer run.tl.Close()
+			run.env.Force = force
+			s, err = migrate.Resolve(cmd.Context(), run.env)
 			if err != nil {
 				return err
 			}
@@ -123,8 +121,8 @@ procedure or a check failed.`,
 			if err != nil {
 				return err
 			}
-			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, timelinePath)
-			return runObserved(cmd, env, []*migrate.Procedure{p}, migrate.RunOptions{From: from, Until: until}, tl, timelinePath, reportDir, observing)
+			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, run.path)
+			return runObserved(cmd, run, []*migrate.Procedure{p}, migrate.RunOptions{From: from, Until: until}, reportDir, observing)
 		},
 	}
 	f.add(c.Flags())
@@ -138,10 +136,10 @@ procedure or a check failed.`,
 
 // runObserved runs the procedures in turn with the observers on the same timeline,
 // then checks it and writes the reports. The procedure's error comes first.
-func runObserved(cmd *cobra.Command, env *migrate.Env, ps []*migrate.Procedure, o migrate.RunOptions, tl *timeline.Writer, timelinePath, reportDir string, observing bool) error {
+func runObserved(cmd *cobra.Command, r *opened, ps []*migrate.Procedure, o migrate.RunOptions, reportDir string, observing bool) error {
 	run := func() error {
 		for _, p := range ps {
-			if err := migrate.Run(cmd.Context(), p, env, o); err != nil {
+			if err := migrate.Run(cmd.Context(), p, r.env, o); err != nil {
 				return err
 			}
 		}
@@ -150,16 +148,16 @@ func runObserved(cmd *cobra.Command, env *migrate.Env, ps []*migrate.Procedure, 
 	if !observing {
 		return run()
 	}
-	ob, err := observe.StartFor(cmd.Context(), env, tl)
+	ob, err := r.observe(cmd.Context())
 	if err != nil {
 		return err
 	}
 	runErr := run()
 	ob.Stop()
-	if err := tl.Close(); err != nil {
+	if err := r.tl.Close(); err != nil {
 		return err
 	}
-	_, repErr := reports.Conclude(timelinePath, reportDir, cmd.OutOrStdout())
+	_, repErr := reports.Conclude(r.path, reportDir, cmd.OutOrStdout())
 	if runErr != nil {
 		return runErr
 	}

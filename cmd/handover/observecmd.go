@@ -11,7 +11,6 @@ import (
 
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/suites/rehearsal"
-	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/selfstat"
 	"github.com/handover-sh/handover/verify/timeline"
 )
@@ -37,10 +36,11 @@ the evidence of exactly that window.`,
 			if err != nil {
 				return err
 			}
-			tl, path, env, err := openRun(g, s, out, false)
+			run, err := openRun(g, s, out, false)
 			if err != nil {
 				return err
 			}
+			tl, path := run.tl, run.path
 			defer tl.Close()
 			ctx := cmd.Context()
 			// Its own cost beside the verdict, as a rehearsal reports it.
@@ -51,7 +51,7 @@ the evidence of exactly that window.`,
 				defer cancel()
 			}
 			start := func(ctx context.Context) (stopper, error) {
-				ob, err := observe.StartFor(ctx, env, tl)
+				ob, err := run.observe(ctx)
 				if err == nil {
 					g.logger.V(0).Infof("Observing %s into %s (Ctrl-C to stop) ...", s.Cluster, path)
 				}

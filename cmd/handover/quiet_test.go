@@ -19,4 +19,3 @@ func TestQuietCommands(t *testing.T) {
 		}
 	}
 }
-

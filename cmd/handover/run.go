@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/timeline"
 )
 
@@ -23,11 +27,24 @@ func preflight(g *globals, s migrate.Spec, force bool) error {
 	return nil
 }
 
-// openRun opens dir/timeline.jsonl (appending, or fresh) and the
-// environment the procedure and the observers share.
-func openRun(g *globals, s migrate.Spec, dir string, fresh bool) (*timeline.Writer, string, *migrate.Env, error) {
+// opened is a run's timeline and the environment the procedure and the
+// observers share.
+type opened struct {
+	tl   *timeline.Writer
+	path string // of the timeline
+	env  *migrate.Env
+	kind *kindcluster.Cluster
+}
+
+// openRun opens dir/timeline.jsonl (appending, or fresh) and the cluster
+// the spec names.
+func openRun(g *globals, s migrate.Spec, dir string, fresh bool) (*opened, error) {
+	kc, err := kindcluster.Open(s.Cluster, g.logger)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	path := filepath.Join(dir, "timeline.jsonl")
 	if fresh {
@@ -35,12 +52,17 @@ func openRun(g *globals, s migrate.Spec, dir string, fresh bool) (*timeline.Writ
 	}
 	tl, err := timeline.Create(path)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
-	env, err := migrate.NewEnv(s, g.logger, tl)
+	env, err := migrate.NewEnv(s, kc, g.logger, tl)
 	if err != nil {
 		tl.Close()
-		return nil, "", nil, err
+		return nil, err
 	}
-	return tl, path, env, nil
+	return &opened{tl: tl, path: path, env: env, kind: kc}, nil
+}
+
+// observe starts the observers on the run's cluster.
+func (o *opened) observe(ctx context.Context) (*observe.Observer, error) {
+	return rehearsal.Observe(ctx, o.kind, o.env, o.tl)
 }

@@ -106,7 +106,11 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return nil
 	})
 	defer self.Stop()
-	env, err := migrate.NewEnv(p.Spec, logger, tl)
+	kc, err := kindcluster.Open(p.Spec.Cluster, logger)
+	if err != nil {
+		return err
+	}
+	env, err := migrate.NewEnv(p.Spec, kc, logger, tl)
 	if err != nil {
 		return err
 	}
@@ -118,21 +122,21 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if url, err := cloudcluster.URL(p.Spec.Cluster); err == nil {
 		cloud = api.NewClient(url, "handover-load")
 	}
-	rc, err := env.Cluster.RESTConfig()
+	rc, err := kc.RESTConfig()
 	if err != nil {
 		return fmt.Errorf("the load's client configuration: %w", err)
 	}
-	lo := load.Options{Client: env.Client, REST: rc, Cluster: env.Cluster, Cloud: cloud, Timeline: tl, Logger: logger,
+	lo := load.Options{Client: env.Client, REST: rc, Cluster: kc, Cloud: cloud, Timeline: tl, Logger: logger,
 		HandedOff: handedOff(env.Client, env.Spec.LeaderName)}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return fmt.Errorf("preparing the load: %w", err)
 	}
-	ob, err := observe.StartFor(ctx, env, tl)
+	ob, err := Observe(ctx, kc, env, tl)
 	if err != nil {
 		return err
 	}
 	gen := load.Start(ctx, lo, p.Load)
-	inj := faults.Start(ctx, faults.Options{Cluster: env.Cluster, Client: env.Client, Cloud: cloud, Timeline: tl, Logger: logger,
+	inj := faults.Start(ctx, faults.Options{Cluster: kc, Client: env.Client, Cloud: cloud, Timeline: tl, Logger: logger,
 		LeaderName: env.Spec.LeaderName}, p.Fault)
 	runErr := runProcedures(ctx, p.Procedures, env)
 	if runErr == nil {
@@ -215,4 +219,10 @@ func handedOff(c kubernetes.Interface, leaderName string) func(context.Context) 
 		})
 		return err == nil
 	}
+}
+
+// Observe starts the observers on the kind cluster a migration acts on.
+func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl *timeline.Writer) (*observe.Observer, error) {
+	return observe.StartFor(ctx, observe.Target{Cluster: kc, Client: env.Client, Logger: env.Logger,
+		LeaderName: env.Spec.LeaderName, Controllers: env.Spec.Controllers()}, tl)
 }
