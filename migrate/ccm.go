@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"context"
-	"time"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -109,7 +108,7 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
-		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: 3 * time.Minute, LocalAPIServer: true,
+		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
 		KubeletArgs: map[string]string{"cloud-provider": "external", "cloud-config": ""},
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       e.Spec.ccmFiles(kubeconfig),

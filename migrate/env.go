@@ -36,7 +36,7 @@ func NewEnv(s Spec, c *kindcluster.Cluster, logger log.Logger, tl *timeline.Writ
 	if err != nil {
 		return nil, err
 	}
-	return &Env{Spec: s, Cluster: c, Managers: &managers.Clients{PID: c.PID}, Client: client, Logger: logger, Timeline: tl, Poll: time.Second}, nil
+	return &Env{Spec: s, Cluster: c, Managers: &managers.Clients{PID: c.PID}, Client: client, Logger: logger, Timeline: tl, Poll: s.Intervals.Of(IntervalPoll)}, nil
 }
 
 func (e *Env) event(ev timeline.Event) {

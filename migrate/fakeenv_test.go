@@ -123,8 +123,14 @@ func (f *fakeEnv) initialiseNodes(t *testing.T) {
 // holds makes identity node_x the current holder of lease.
 func (f *fakeEnv) holds(t *testing.T, lease, node string) {
 	t.Helper()
+	f.holdsAs(t, lease, node+"_x")
+}
+
+// holdsAs makes identity ("node_id") the current holder of lease.
+func (f *fakeEnv) holdsAs(t *testing.T, lease, identity string) {
+	t.Helper()
 	l := &coordv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: lease, Namespace: "kube-system"},
-		Spec: coordv1.LeaseSpec{HolderIdentity: ptr.To(node + "_x"), LeaseDurationSeconds: ptr.To[int32](15), RenewTime: &metav1.MicroTime{Time: time.Now()}}}
+		Spec: coordv1.LeaseSpec{HolderIdentity: ptr.To(identity), LeaseDurationSeconds: ptr.To[int32](15), RenewTime: &metav1.MicroTime{Time: time.Now()}}}
 	leases := f.kind.Client.CoordinationV1().Leases("kube-system")
 	if _, err := leases.Update(context.Background(), l, metav1.UpdateOptions{}); err != nil {
 		if _, err := leases.Create(context.Background(), l, metav1.CreateOptions{}); err != nil {

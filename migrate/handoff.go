@@ -4,14 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
-
-// mainLeaseWait bounds how long another instance takes a stopped
-// manager's main lease: the lease duration (15 s) and retries.
-const mainLeaseWait = time.Minute
 
 // handMainLeasesOver prepares the removal of node when its managers hold
 // the migration lease: a manager on it that holds only its own main lease
@@ -39,11 +34,10 @@ func (e *Env) handMainLeasesOver(ctx context.Context, node string) error {
 			continue
 		}
 		e.Logger.V(0).Infof("     %s on %s holds its main lease beside the migration lease's holder: stopping it first so another takes that lease", component, node)
-		// Moved aside, not deleted: the node still counts as a control
-		// plane of its version until it is removed (readStaticPod).
-		if _, err := e.Cluster.Exec(ctx, node, "sh", "-c", "mkdir -p "+stoppedDir+" && mv -f "+manifestsDir+component+".yaml "+stoppedDir); err != nil {
-			return fmt.Errorf("stopping %s on %s: %w", component, node, err)
+		if err := e.stopManager(ctx, node, component); err != nil {
+			return err
 		}
+		mainLeaseWait := e.Spec.Intervals.Of(IntervalMainLeaseHandoff)
 		wctx, cancel := context.WithTimeout(ctx, mainLeaseWait)
 		err = e.poll(wctx, func(ctx context.Context, e *Env) (bool, error) {
 			h, err := e.LeaseHolder(ctx, mainLease[component])
@@ -86,4 +80,53 @@ func (e *Env) runsElsewhere(ctx context.Context, node, component string) (bool, 
 // holderNode is the node of a lease holder identity "node_uuid".
 func holderNode(identity string) string {
 	return strings.SplitN(identity, "_", 2)[0]
+}
+
+// stopManager moves a manager's manifest aside, so the kubelet stops it.
+// Moved, not deleted: the node still counts as a control plane of its
+// version until it is removed (readStaticPod), and a failed removal can
+// start it again (restartStopped).
+func (e *Env) stopManager(ctx context.Context, node, component string) error {
+	m, err := e.Cluster.ReadFile(ctx, node, manifestsDir+component+".yaml")
+	if err != nil {
+		return fmt.Errorf("stopping %s on %s: %w", component, node, err)
+	}
+	if err := e.Cluster.WriteFile(ctx, node, stoppedDir+component+".yaml", m); err != nil {
+		return fmt.Errorf("stopping %s on %s: %w", component, node, err)
+	}
+	if err := e.Cluster.RemoveFile(ctx, node, manifestsDir+component+".yaml"); err != nil {
+		return fmt.Errorf("stopping %s on %s: %w", component, node, err)
+	}
+	return nil
+}
+
+// restartStopped undoes a removal that failed after stopManager: each
+// manager moved aside on a control plane at version is put back, so the
+// node runs as before and a re-run picks it again whole.
+func (e *Env) restartStopped(ctx context.Context, version string) error {
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, cp := range atVersion(cps, version) {
+		for _, component := range []string{lmconfig.KCM, lmconfig.CCM} {
+			m, err := e.Cluster.ReadFile(ctx, cp.Name, stoppedDir+component+".yaml")
+			if err != nil {
+				continue // none stopped
+			}
+			if err := e.Cluster.WriteFile(ctx, cp.Name, manifestsDir+component+".yaml", m); err != nil {
+				return fmt.Errorf("restarting %s on %s: %w", component, cp.Name, err)
+			}
+			if err := e.Cluster.RemoveFile(ctx, cp.Name, stoppedDir+component+".yaml"); err != nil {
+				return err
+			}
+			e.Logger.V(0).Infof("     restarted %s on %s", component, cp.Name)
+		}
+	}
+	return nil
+}
+
+// undoRemoval is the Undo of the steps that remove a control plane.
+func undoRemoval(version string) func(context.Context, *Env) error {
+	return func(ctx context.Context, e *Env) error { return e.restartStopped(ctx, version) }
 }

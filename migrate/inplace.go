@@ -106,7 +106,7 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 			}
 			return e.upgradeInPlace(ctx, node)
 		},
-		Wait: Wait{Name: "the node's cloud-controller-manager Ready", Timeout: 2 * time.Minute,
+		Wait: Wait{Name: "the node's cloud-controller-manager Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
 				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, lmconfig.CCM, time.Time{})

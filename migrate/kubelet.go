@@ -58,7 +58,7 @@ func (e *Env) switchKubelet(ctx context.Context, node string) error {
 	if _, err := e.Cluster.Exec(ctx, node, "systemctl", "restart", "kubelet"); err != nil {
 		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	wctx, cancel := context.WithTimeout(ctx, e.Spec.Intervals.Of(IntervalKubeletRestart))
 	defer cancel()
 	return e.poll(wctx, func(ctx context.Context, e *Env) (bool, error) {
 		return e.kubeletBack(ctx, node, restarted)

@@ -3,7 +3,6 @@ package migrate
 import (
 	"context"
 	"fmt"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -83,7 +82,7 @@ func deployCCMStep(s Spec) Step {
 			}
 			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, e.Spec.LeaderName)
 		},
-		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmServiceAccount)},
+		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ccmServiceAccount)},
 	}
 }
 
@@ -136,7 +135,7 @@ func switchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
 		Do: func(ctx context.Context, e *Env) error {
 			return e.switchToExternal(ctx, uncordonEach)
 		},
-		Wait: Wait{Name: "every node switched", Timeout: time.Minute, Until: done},
+		Wait: Wait{Name: "every node switched", Timeout: s.Intervals.Of(IntervalSwitch), Until: done},
 	}
 }
 
@@ -231,15 +230,12 @@ func (e *Env) waitJoined(ctx context.Context, node string) error {
 		return nil
 	}
 	e.Logger.V(0).Infof("     %s is still joining: waiting for its kubelet flags", node)
-	if err := wait.PollUntilContextTimeout(ctx, 2*time.Second, joinWait, false, joined); err != nil {
+	joinWait := e.Spec.Intervals.Of(IntervalWorkerJoin)
+	if err := wait.PollUntilContextTimeout(ctx, 2*e.Poll, joinWait, false, joined); err != nil {
 		return fmt.Errorf("node %s: no %s after %s (a join that never finished?): %w", node, kubeletFlagsFile, joinWait, err)
 	}
 	return nil
 }
-
-// joinWait bounds the wait for a joining node (a join waits 3 minutes for
-// its node to be Ready).
-const joinWait = 4 * time.Minute
 
 func rolloutStep(s Spec) Step {
 	kind := "daemonset"
@@ -252,7 +248,7 @@ func rolloutStep(s Spec) Step {
 		Title: "Wait for the cloud-controller-manager " + kind + " to roll out",
 		Plan:  []Item{{Kind: Command, Body: "kubectl rollout status " + kind + " -n kube-system cloud-controller-manager"}},
 		Done:  ready,
-		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: 3 * time.Minute, Until: ready},
+		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: s.Intervals.Of(IntervalRollout), Until: ready},
 	}
 }
 
@@ -312,7 +308,7 @@ func ccmWorkloadDisableStep(s Spec) Step {
 			}
 			return e.Client.CoreV1().ConfigMaps("kube-system").Delete(ctx, cloudcluster.LeaderMigrationConfigMap, deleteOpts)
 		},
-		Wait: Wait{Name: "rolled out without leader migration", Timeout: 3 * time.Minute,
+		Wait: Wait{Name: "rolled out without leader migration", Timeout: s.Intervals.Of(IntervalRollout),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
 				ok, err := e.ccmRolledOut(ctx, s)
 				if !ok || err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -122,7 +121,7 @@ func grantStep(s Spec, ccmUser string) Step {
 			}
 			return nil
 		},
-		Wait: Wait{Name: "SubjectAccessReviews allow both managers the lease", Timeout: 30 * time.Second, Until: leaseGranted(ccmUser)},
+		Wait: Wait{Name: "SubjectAccessReviews allow both managers the lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ccmUser)},
 	}
 }
 
@@ -147,6 +146,6 @@ func noCCMGrantStep(s Spec, notes []Item) Step {
 			}
 			return e.grantLease(ctx, kcmLeaderLockingRole, e.Spec.LeaderName)
 		},
-		Wait: Wait{Name: "a SubjectAccessReview allows kube-controller-manager the lease", Timeout: 30 * time.Second, Until: kcmOnly},
+		Wait: Wait{Name: "a SubjectAccessReview allows kube-controller-manager the lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: kcmOnly},
 	}
 }

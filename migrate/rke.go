@@ -28,7 +28,7 @@ func rke(s Spec) *Procedure {
 		Steps: []Step{
 			grantStep(s, ccmServiceAccount),
 			writeConfigStep(s, s.lmConfig(lmconfig.Wildcard)),
-			rollStep("enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
+			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
 				s.From, lmconfig.KCM, enableLM(true), enable, waitOwner(lmconfig.KCM)),
 			cordonStep(true),
 			deployCCMStep(s),

@@ -18,7 +18,7 @@ func rke2(s Spec) *Procedure {
 		Steps: []Step{
 			grantStep(s, ccmServiceAccount),
 			writeConfigStep(s, s.lmConfig(lmconfig.Wildcard)),
-			rollStep("enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
+			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
 				s.From, lmconfig.KCM, enableLM(true), []Item{
 					{Kind: Rancher, Title: "cluster YAML", Body: rke2MachineSelector(lmFlagsRancher(), []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
 					{Kind: Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},

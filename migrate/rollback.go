@@ -60,13 +60,13 @@ func addNStep(s Spec, i int) Step {
 		Done: atLeast(s.From, i),
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
-				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: 3 * time.Minute,
+				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
 				KubeletArgs: map[string]string{"cloud-provider": cloudcluster.ProviderName, "cloud-config": cloudcluster.CloudConfigPath},
 				Files:       map[string]string{lmConfigPath: s.lmConfig(lmconfig.KCM).YAML()},
 			})
 			return err
 		},
-		Wait: Wait{Name: "every version-" + s.From + " kube-controller-manager Ready", Timeout: 2 * time.Minute,
+		Wait: Wait{Name: "every version-" + s.From + " kube-controller-manager Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
 				return e.everyNode(ctx, s.From, func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, lmconfig.KCM, time.Time{})
@@ -88,6 +88,9 @@ func removeN1Step(s Spec, i int) Step {
 			}
 			return e.removeNode(ctx, node)
 		},
-		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
+		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: s.Intervals.Of(IntervalSingleOwner), Until: waitSingleOwner},
+		// A manager stopped to hand its main lease over is started again
+		// when the removal fails: a re-run then finds the node whole.
+		Undo: undoRemoval(s.To),
 	}
 }

@@ -2,20 +2,26 @@ package migrate_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
 )
 
 // migrated is a fake cluster after the task doc's forward procedure: two
 // version-N+1 control planes with their cloud-controller-managers running
 // every migrated controller.
-func migrated(t *testing.T) *fakeEnv {
+func migrated(t *testing.T, controlPlanes int) *fakeEnv {
 	t.Helper()
-	f := newFakeEnv(t, taskDocSpec())
+	s := taskDocSpec()
+	s.ControlPlanes = controlPlanes
+	f := newFakeEnv(t, s)
 	for _, st := range f.proc.Steps {
 		if strings.HasPrefix(st.Name, "verify-") {
 			continue
@@ -26,10 +32,9 @@ func migrated(t *testing.T) *fakeEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cps) != 2 || cps[0].String() == f.cps[0] || cps[1].String() == f.cps[0] {
+	if len(cps) != controlPlanes || slices.ContainsFunc(cps, func(n nodes.Node) bool { return slices.Contains(f.cps, n.String()) }) {
 		t.Fatalf("after the forward procedure: %v", cps)
 	}
-	s := taskDocSpec()
 	s.Variant.Rollback = true
 	p, err := migrate.Build(s)
 	if err != nil {
@@ -41,7 +46,7 @@ func migrated(t *testing.T) *fakeEnv {
 
 // The task doc's rollback steps, after the forward migration, on a fake.
 func TestRollbackSteps(t *testing.T) {
-	f := migrated(t)
+	f := migrated(t, 2)
 	n1, _ := f.kind.ControlPlanes()
 
 	if !f.done(t, f.step(t, "grant-migration-lease")) {
@@ -122,5 +127,41 @@ func TestRollbackWithoutForwardRun(t *testing.T) {
 	err := restore.Do(context.Background(), f.Env)
 	if err == nil || !strings.Contains(err.Error(), "was the forward migration run by handover") {
 		t.Fatalf("restore with nothing saved: %v", err)
+	}
+}
+
+// A removal that fails after stopping a manager to hand its main lease
+// over is undone: the manager runs again, so a re-run finds the node whole.
+func TestRemovalUndo(t *testing.T) {
+	f := migrated(t, 1)
+	ctx := context.Background()
+	n1 := lastNode(t, f)
+	f.do(t, f.step(t, "restore-n-cluster-configuration"))
+	f.do(t, f.step(t, "add-n-control-plane-1"))
+	// The N+1 node's CCM holds the migration lease and its
+	// kube-controller-manager, another identity, its own main lease; no
+	// other manager takes that lease in time.
+	f.holdsAs(t, f.Spec.LeaderName, n1+"_ccm")
+	f.holdsAs(t, kcm, n1+"_kcm")
+	f.Spec.Intervals = migrate.Intervals{migrate.IntervalMainLeaseHandoff: 50 * time.Millisecond}
+	remove := f.step(t, "remove-n1-control-plane-1")
+	if err := remove.Do(ctx, f.Env); err == nil || !strings.Contains(err.Error(), "to take lease") {
+		t.Fatalf("removal with no one to take the main lease: %v", err)
+	}
+	if _, err := f.kind.ReadFile(ctx, n1, kcmManifest); err == nil {
+		t.Fatal("the manager was not stopped: the undo is not exercised")
+	}
+	if err := remove.Undo(ctx, f.Env); err != nil {
+		t.Fatal(err)
+	}
+	f.file(t, n1, kcmManifest)
+	if _, err := f.kind.ReadFile(ctx, n1, "/etc/kubernetes/stopped-manifests/kube-controller-manager.yaml"); err == nil {
+		t.Error("the stopped copy is left behind")
+	}
+	if _, err := f.kind.Client.CoreV1().Pods("kube-system").Get(ctx, kcm+"-"+n1, metav1.GetOptions{}); err != nil {
+		t.Errorf("the manager does not run again: %v", err)
+	}
+	if ok, _ := f.kind.Running(ctx, n1); !ok {
+		t.Error("the node was removed")
 	}
 }

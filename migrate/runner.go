@@ -123,7 +123,7 @@ func undo(s *Step, e *Env) {
 	if s.Undo == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), e.Spec.Intervals.Of(IntervalUndo))
 	defer cancel()
 	e.Logger.V(0).Infof(" • undoing %s ...", s.Name)
 	if err := s.Undo(ctx, e); err != nil {

@@ -26,6 +26,8 @@ type Spec struct {
 	Flavour string
 	// Mistake makes the procedure go wrong on purpose (see Mistakes).
 	Mistake string
+	// Intervals overrides how long steps wait (see IntervalNames).
+	Intervals Intervals `json:",omitempty"`
 }
 
 // Variant modifies a procedure.
@@ -77,6 +79,9 @@ func (s Spec) Validate() error {
 		errs = append(errs, "--in-place and --rollback contradict: rollback replaces nodes")
 	}
 	if err := s.validFlavour(); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if err := s.Intervals.Validate(); err != nil {
 		errs = append(errs, err.Error())
 	}
 	if err := s.validMistake(); err != nil {

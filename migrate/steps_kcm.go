@@ -81,7 +81,7 @@ func disableLM(p *corev1.Pod) {
 // before touching the next: a rolling restart as kubeadm upgrade does, but
 // with the lease holders last, so the controllers change hands once rather
 // than once per restarted leader.
-func rollStep(name, title, version, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
+func rollStep(s Spec, name, title, version, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
 	converged := func(ctx context.Context, e *Env) (bool, error) {
 		return e.everyNode(ctx, version, func(node string) (bool, error) {
 			changed, err := e.wouldChange(ctx, node, component, edit)
@@ -108,7 +108,7 @@ func rollStep(name, title, version, component string, edit func(*corev1.Pod), pl
 			}
 			return nil
 		},
-		Wait: Wait{Name: "every " + component + " runs its new manifest and the controllers settle", Timeout: 3 * time.Minute,
+		Wait: Wait{Name: "every " + component + " runs its new manifest and the controllers settle", Timeout: s.Intervals.Of(IntervalManagerRestart),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
 				ok, err := converged(ctx, e)
 				if !ok || err != nil || settle == nil {
@@ -140,7 +140,8 @@ func (e *Env) roll(ctx context.Context, node, component string, edit func(*corev
 	if wrote {
 		e.Logger.V(0).Infof("   rewrote %s on %s", component, node)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	limit := e.Spec.Intervals.Of(IntervalManagerRestart)
+	wctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	if !wrote {
 		since = time.Time{}
@@ -148,7 +149,7 @@ func (e *Env) roll(ctx context.Context, node, component string, edit func(*corev
 	if err := e.poll(wctx, func(ctx context.Context, e *Env) (bool, error) {
 		return e.staticPodRunning(ctx, node, component, since)
 	}); err != nil {
-		return fmt.Errorf("%s on %s did not come back with its new manifest within 3m: %w", component, node, err)
+		return fmt.Errorf("%s on %s did not come back with its new manifest within %s: %w", component, node, limit, err)
 	}
 	return nil
 }

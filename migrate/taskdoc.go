@@ -27,7 +27,7 @@ func taskDoc(s Spec) *Procedure {
 	p.Steps = []Step{
 		grantStep(s, cloudcluster.CCMUser),
 		writeConfigStep(s, s.lmConfig(lmconfig.KCM)),
-		rollStep("enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
+		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
 			s.From, lmconfig.KCM, enableLM(true),
 			[]Item{flagsPlan(lmconfig.KCM, "add, and mount "+lmConfigPath+" read-only", lmFlags(true)...),
 				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
@@ -118,7 +118,7 @@ func addN1Step(s Spec, i int) Step {
 			_, err := e.addN1ControlPlane(ctx)
 			return err
 		},
-		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: 2 * time.Minute,
+		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
 				if st.CCM == nil {
 					return true, nil
@@ -168,7 +168,10 @@ func removeNStep(s Spec, i int) Step {
 			}
 			return e.removeNode(ctx, node)
 		},
-		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: 2 * time.Minute, Until: waitSingleOwner},
+		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: s.Intervals.Of(IntervalSingleOwner), Until: waitSingleOwner},
+		// A manager stopped to hand its main lease over is started again
+		// when the removal fails: a re-run then finds the node whole.
+		Undo: undoRemoval(s.From),
 	}
 }
 
@@ -202,7 +205,7 @@ func settleStep(s Spec, component string) Step {
 			ok, _ := until(ctx, e)
 			return ok, nil
 		},
-		Wait: Wait{Name: "controllers settled in " + component + " and ProviderIDs set", Timeout: 3 * time.Minute, Until: until},
+		Wait: Wait{Name: "controllers settled in " + component + " and ProviderIDs set", Timeout: s.Intervals.Of(IntervalSettle), Until: until},
 	}
 }
 
@@ -228,7 +231,7 @@ func waitSingleOwner(ctx context.Context, e *Env) (bool, error) {
 
 // disableStep is the task doc's optional "Disable Leader Migration".
 func disableStep(s Spec) Step {
-	st := rollStep("disable-leader-migration", "Disable leader migration on every cloud-controller-manager, one node at a time",
+	st := rollStep(s, "disable-leader-migration", "Disable leader migration on every cloud-controller-manager, one node at a time",
 		s.To, lmconfig.CCM, disableLM,
 		[]Item{flagsPlan(lmconfig.CCM, "remove, and unmount "+lmConfigPath, lmFlags(true)...),
 			{Kind: Command, Body: "rm " + lmConfigPath + "   # on each control plane, after its cloud-controller-manager restarted"}},

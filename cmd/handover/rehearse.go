@@ -48,7 +48,11 @@ full before anything runs:
   workers: 2
   load: moderate
   faults: {name: leader-kill, step: switch-to-external, delay: 10s}
+  intervals: {settle: 5m}  # the procedure's waits, by name (below)
   out: _output/rke2
+
+Intervals (default, what it bounds):
+` + intervalHelp() + `
 
 It exits 0 only when the procedure completed, the fault fired as planned and
 every check passed. With no flags it rehearses the upstream task doc on 3
@@ -121,4 +125,14 @@ func changedFlags(fs *pflag.FlagSet, except ...string) []string {
 		out = append(out, f.Name)
 	})
 	return out
+}
+
+// intervalHelp lists the procedure's intervals with their defaults.
+func intervalHelp() string {
+	var b strings.Builder
+	table := migrate.IntervalTable()
+	for _, name := range migrate.IntervalNames() {
+		fmt.Fprintf(&b, "  %-19s %-5s %s\n", name, table[name].Default, table[name].Doc)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -36,6 +36,9 @@ type Config struct {
 	// Go duration): what a new leader does after the hand-off, such as
 	// resyncing every load balancer, takes a while to show.
 	ObserveAfter string `json:"observeAfter,omitempty"`
+	// Intervals overrides the procedure's waits by name (Go durations;
+	// `handover rehearse --help` lists them with their defaults).
+	Intervals map[string]string `json:"intervals,omitempty"`
 	Out          string `json:"out,omitempty"`
 	Keep         bool   `json:"keep,omitempty"`
 	Force        bool   `json:"force,omitempty"`
@@ -95,6 +98,11 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
 	s.Mistake = c.Mistake
+	intervals, err := c.intervals()
+	if err != nil {
+		return nil, err
+	}
+	s.Intervals = intervals
 	p, err := migrate.Build(s)
 	if err != nil {
 		return nil, err
@@ -191,4 +199,16 @@ func (p *Plan) String() string {
 	}
 	return fmt.Sprintf("%s on %d control planes + %d workers, %s → %s, load %s, faults %s",
 		strings.Join(names, " then "), p.Topology.ControlPlanes, p.Topology.Workers, p.Spec.From, p.Spec.To, p.Load.Name, p.Fault)
+}
+
+func (c Config) intervals() (migrate.Intervals, error) {
+	out := migrate.Intervals{}
+	for name, v := range c.Intervals {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return nil, fmt.Errorf("intervals: %s: %w", name, err)
+		}
+		out[name] = d
+	}
+	return out, out.Validate()
 }

@@ -2,10 +2,13 @@ package rehearsal
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/handover-sh/handover/migrate"
 	coordv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
@@ -55,5 +58,38 @@ func TestConfigValidation(t *testing.T) {
 		if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "observeAfter") {
 			t.Errorf("observeAfter %q: %v", bad, err)
 		}
+	}
+}
+
+// A rehearsal file's intervals: reach the steps; unknown names and bad
+// durations are refused before anything runs.
+func TestConfigIntervals(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "r.yaml")
+	if err := os.WriteFile(f, []byte("intervals:\n  settle: 7m\n  poll: 2s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := p.Procedures[0].Steps[len(p.Procedures[0].Steps)-1]
+	if last.Wait.Timeout != 7*time.Minute || p.Spec.Intervals.Of(migrate.IntervalPoll) != 2*time.Second {
+		t.Errorf("settle waits %s, poll %s", last.Wait.Timeout, p.Spec.Intervals.Of(migrate.IntervalPoll))
+	}
+	for bad, want := range map[string]string{"setle": `no interval "setle"`, "settle": "positive"} {
+		c := Default()
+		c.Intervals = map[string]string{bad: "0s"}
+		if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("intervals %s: %v", bad, err)
+		}
+	}
+	c = Default()
+	c.Intervals = map[string]string{"settle": "soon"}
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "settle") {
+		t.Errorf("intervals settle: soon: %v", err)
 	}
 }
