@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/migrate/managers"
+	"github.com/handover-sh/handover/clusters/managers"
 )
 
 // Cluster is what steps need from a cluster's machines, beyond its API:

@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/migrate/managers"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // Env is what steps act on.

@@ -13,8 +13,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/migrate/managers"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 

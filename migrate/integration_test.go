@@ -16,10 +16,10 @@ import (
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/verify/observe"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // TestTaskDocMigration runs the task doc on a 2-control-plane in-tree
@@ -52,8 +52,7 @@ func TestTaskDocMigration(t *testing.T) {
 		t.Fatalf("resolved %d control planes, want 2", s.ControlPlanes)
 	}
 	p := build(t, s)
-	ob, err := observe.StartFor(context.Background(), observe.Target{Cluster: kc, Client: env.Client, Logger: env.Logger,
-		LeaderName: s.LeaderName, Controllers: s.Controllers()}, tl)
+	ob, err := rehearsal.Observe(context.Background(), kc, env, tl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // RunOptions bound a run to a range of steps.

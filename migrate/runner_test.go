@@ -10,7 +10,7 @@ import (
 
 	"sigs.k8s.io/kind/pkg/log"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // fakeStep records what the runner does with it.

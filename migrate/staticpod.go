@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/migrate/managers"
+	"github.com/handover-sh/handover/clusters/managers"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

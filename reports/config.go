@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // ConfigFor reads the migrated controllers from the timeline's run.start

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // WriteMarkdown writes the summary: verdict, one row per check, the

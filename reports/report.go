@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
 	"github.com/handover-sh/handover/verify/selfstat"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // Report is what every format renders.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 var t0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // Colours of the timeline, also what the screenshot test looks for.

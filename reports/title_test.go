@@ -3,7 +3,7 @@ package reports
 import (
 	"testing"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestTitleForNamesEachRunOnce(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/faults"
-	"github.com/handover-sh/handover/suites/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
 )
 

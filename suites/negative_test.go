@@ -13,11 +13,11 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/simulate/faults"
-	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // The negative catalog: the task doc done wrong on purpose, run for real

@@ -13,8 +13,8 @@ import (
 
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // `handover observe` in one process while `handover migrate` migrates the

@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
 )
 

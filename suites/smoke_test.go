@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
 )
 

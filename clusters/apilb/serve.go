@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/handover-sh/handover/simulate/lbproxy"
+	"github.com/handover-sh/handover/clusters/lbproxy"
 )
 
 // Server serves kind's balancer configuration, re-reading it when it changes.

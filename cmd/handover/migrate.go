@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
-	"github.com/handover-sh/handover/suites/rehearsal"
 )
 
 // specFlags are the flags that choose a procedure and its variant.

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
-	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/selfstat"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 func newObserveCommand(g *globals) *cobra.Command {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // fakeObservers record only their stop, as the real ones end with

@@ -10,9 +10,9 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
-	"github.com/handover-sh/handover/suites/rehearsal"
 )
 
 func newRehearseCommand(g *globals) *cobra.Command {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/suites/rehearsal"
+	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // preflight lints the managers a procedure runs; errors stop the command

@@ -25,7 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/migrate/managers"
+	"github.com/handover-sh/handover/clusters/managers"
 )
 
 const manifestsDir = "/etc/kubernetes/manifests/"

@@ -12,7 +12,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // leaderKill SIGKILLs the manager process holding the migration lease, as a

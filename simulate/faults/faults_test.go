@@ -18,7 +18,7 @@ import (
 
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestValidate(t *testing.T) {

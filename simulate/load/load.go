@@ -14,7 +14,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 var errNoCloud = errors.New("the cluster has no simulated cloud")

@@ -16,7 +16,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/kind/pkg/log"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestProfiles(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/handover-sh/handover/simulate/lbproxy"
+	"github.com/handover-sh/handover/clusters/lbproxy"
 )
 
 // LBServer runs inside a load-balancer container: one TCP listener per

@@ -1,6 +1,6 @@
 package checks
 
-import "github.com/handover-sh/handover/verify/timeline"
+import "github.com/handover-sh/handover/timeline"
 
 // All runs every check.
 func All(evs []timeline.Event, cfg Config) []Result {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // CheckAPIAvailability: the API through the control-plane endpoint and per

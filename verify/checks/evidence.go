@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // A poller's sample may come late: each tick waits for its slowest request

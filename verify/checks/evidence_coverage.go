@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/handover-sh/handover/migrate/managers"
+	"github.com/handover-sh/handover/clusters/managers"
 )
 
 // expected is when each of a poller's instances must be sampled: a manager

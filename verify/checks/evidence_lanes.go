@@ -3,7 +3,7 @@ package checks
 import (
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // ObserverCoverage is when one observer recorded evidence, for the report

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // controlPlaneTaint marks a control plane among the Nodes (kind leaves it

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // controlPlane is what the pollers see of one control plane from..to:

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // interleaveWindow bounds the A-B-A pattern of writes that shows two

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // CheckCoverageGap: per controller, the longest time no manager possibly

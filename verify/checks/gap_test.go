@@ -3,7 +3,7 @@ package checks
 import (
 	"testing"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestCoverageGap(t *testing.T) {

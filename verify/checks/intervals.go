@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // Interval is a span of one manager instance running one controller.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // CheckLBIdentity: each Service's load balancer is created once and kept

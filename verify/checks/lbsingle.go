@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // CheckLBSingle: a live Service has one cloud load balancer. A second one

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // minAPIShare is the share of a profile's API rate the load must achieve.

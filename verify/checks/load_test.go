@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestLoad(t *testing.T) {

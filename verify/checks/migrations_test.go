@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // What real migrations broke: a Service's address moved, a second load

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"

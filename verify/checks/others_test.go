@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func probe(sec float64, kind, target, node string, ok bool) timeline.Event {

@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // CheckPodCIDRs: no two Nodes hold overlapping pod CIDRs at the same time,

@@ -3,7 +3,7 @@ package checks
 import (
 	"fmt"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // CheckProcedures: each procedure on the timeline completed. A procedure

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestProcedures(t *testing.T) {

@@ -3,7 +3,7 @@ package checks
 import (
 	"fmt"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // unproven is the failing result of a check that had too little evidence

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/migrate/managers"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // auditEvent is the part of an audit.k8s.io/v1 Event the observer reads.

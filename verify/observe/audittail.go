@@ -9,7 +9,6 @@ import (
 	"syscall"
 
 	"github.com/handover-sh/handover/clusters/nodeaccess"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // followAudit reads every control plane's API-server audit log as it grows
@@ -17,13 +16,16 @@ import (
 // at the start are read from their end; those of nodes that join later,
 // from their beginning.
 func (ob *Observer) followAudit(ctx context.Context) {
+	if ob.o.AuditLog == "" {
+		return
+	}
 	tails := map[string]*auditTail{}
 	first := true
 	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
 		for _, n := range ob.controlPlanes() {
 			t := tails[n]
 			if t == nil {
-				t = &auditTail{node: n, pidOf: ob.o.Cluster.PID, fromEnd: first}
+				t = &auditTail{node: n, path: ob.o.AuditLog, pidOf: ob.o.Cluster.PID, fromEnd: first}
 				tails[n] = t
 			}
 			for _, line := range t.poll(ctx) {
@@ -43,6 +45,7 @@ const maxAuditRead = 8 << 20
 // filesystem (/proc/PID/root), so no process runs in the node per poll.
 type auditTail struct {
 	node    string
+	path    string
 	pidOf   func(context.Context, string) (int, error)
 	pid     int
 	fromEnd bool // start at the end of the log the first time it is seen
@@ -61,7 +64,7 @@ func (t *auditTail) poll(ctx context.Context) [][]byte {
 		}
 		t.pid = pid
 	}
-	data, err := t.read(nodeaccess.Root(t.pid, cloudcluster.AuditLogPath))
+	data, err := t.read(nodeaccess.Root(t.pid, t.path))
 	if err != nil {
 		if _, serr := os.Stat(nodeaccess.Root(t.pid, "")); serr != nil {
 			t.pid = 0 // the container stopped or restarted under another PID

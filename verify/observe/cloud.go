@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // followCloud copies the simulated cloud's audit of the managers' calls

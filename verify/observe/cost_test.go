@@ -17,9 +17,9 @@ import (
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/engine/enginetest"
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/internal/testenv"
-	"github.com/handover-sh/handover/migrate/managers"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // TestPollingCostsNoProcessAndNoRelisting runs the manager pollers (health,

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/handover-sh/handover/migrate/managers"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // pollHealth asks every manager on every control plane, in parallel, which

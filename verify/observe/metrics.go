@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/migrate/managers"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // metricControllers maps running_managed_controllers' name label to the

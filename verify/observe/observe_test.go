@@ -12,9 +12,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/handover-sh/handover/migrate/managers"
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // A controller whose health check fails has still started and still acts:

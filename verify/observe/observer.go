@@ -11,7 +11,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // Options say what to watch and how often.
@@ -19,7 +19,10 @@ type Options struct {
 	Cluster *kindcluster.Cluster
 	Client  kubernetes.Interface
 	REST    *rest.Config
-	Cloud   *api.Client // nil: no cloud audit, no instance check
+	Cloud   Cloud // nil: no cloud audit, no instance check
+	// AuditLog is the API servers' audit log on each control plane ("":
+	// none is read).
+	AuditLog string
 	// Leases are the leases whose holders are recorded (kube-system).
 	Leases []string
 	// Controllers are the controllers whose activity health records.
@@ -31,6 +34,13 @@ type Options struct {
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s
 	// an outage may last, half the requests of 250 ms).
 	HealthEvery, MetricsEvery, ProbeEvery time.Duration
+}
+
+// Cloud is what the observers read from the cloud's API.
+type Cloud interface {
+	Audit(ctx context.Context, since time.Time) ([]api.AuditEntry, error)
+	LoadBalancers(ctx context.Context, controller string) ([]api.LoadBalancer, error)
+	Instance(ctx context.Context, controller, name string) (*api.Instance, error)
 }
 
 // Observer runs the watchers until Stop.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // Sampler writes a SelfUsage event at its start, every period, and at Stop.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestStatFieldsWithSpacesInTheCommand(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/handover-sh/handover/verify/timeline"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // Share is handover's use of the machine over a span.

@@ -39,9 +39,9 @@ type Config struct {
 	// Intervals overrides the procedure's waits by name (Go durations;
 	// `handover rehearse --help` lists them with their defaults).
 	Intervals map[string]string `json:"intervals,omitempty"`
-	Out          string `json:"out,omitempty"`
-	Keep         bool   `json:"keep,omitempty"`
-	Force        bool   `json:"force,omitempty"`
+	Out       string            `json:"out,omitempty"`
+	Keep      bool              `json:"keep,omitempty"`
+	Force     bool              `json:"force,omitempty"`
 }
 
 // FaultInput is a fault as written: a name, and optionally when.

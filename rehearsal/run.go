@@ -22,9 +22,9 @@ import (
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/selfstat"
-	"github.com/handover-sh/handover/verify/timeline"
 )
 
 // Options say how to run a plan.
@@ -221,8 +221,22 @@ func handedOff(c kubernetes.Interface, leaderName string) func(context.Context) 
 	}
 }
 
-// Observe starts the observers on the kind cluster a migration acts on.
+// Observe starts the observers on the kind cluster a migration acts on:
+// its leases, its migrated controllers plus the cloud-controller-manager's
+// node initialiser, its API servers' audit logs, and its simulated cloud
+// when it has one.
 func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl *timeline.Writer) (*observe.Observer, error) {
-	return observe.StartFor(ctx, observe.Target{Cluster: kc, Client: env.Client, Logger: env.Logger,
-		LeaderName: env.Spec.LeaderName, Controllers: env.Spec.Controllers()}, tl)
+	rest, err := kc.RESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	var cloud observe.Cloud // stays nil (no cloud) unless it answers
+	if url, err := cloudcluster.URL(kc.Name); err == nil {
+		cloud = api.NewClient(url, "handover-observer")
+	}
+	return observe.Start(ctx, observe.Options{
+		Cluster: kc, Client: env.Client, REST: rest, Cloud: cloud, AuditLog: cloudcluster.AuditLogPath, Timeline: tl, Logger: env.Logger,
+		Leases:      []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
+		Controllers: append(env.Spec.Controllers(), "cloud-node-controller"),
+	}), nil
 }
