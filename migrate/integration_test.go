@@ -101,7 +101,11 @@ func TestTaskDocMigration(t *testing.T) {
 	cpu := time.Duration(cpu1.Utime.Nano()+cpu1.Stime.Nano()-cpu0.Utime.Nano()-cpu0.Stime.Nano()) * time.Nanosecond
 	t.Logf("MEASURED test process (runner + observers) CPU %s over %s wall (%.1f%% of one core), max RSS %d MiB, %d timeline events",
 		cpu.Round(time.Millisecond), wall.Round(time.Second), 100*cpu.Seconds()/wall.Seconds(), cpu1.Maxrss/1024, len(evs))
-	r := reports.New("task doc, interrupted, resumed, rolled back", evs, reports.ConfigFor(evs))
+	cfg, err := reports.ConfigFor(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reports.New("task doc, interrupted, resumed, rolled back", evs, cfg)
 	if err := reports.WriteAll(testenv.ArtifactsDir(t), r); err != nil {
 		t.Error(err)
 	}

@@ -2,7 +2,9 @@ package rehearsal
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/verify/checks"
 )
 
 // Config is a rehearsal as a user writes it (flags or a YAML file).
@@ -39,9 +42,11 @@ type Config struct {
 	// Intervals overrides the procedure's waits by name (Go durations;
 	// `handover rehearse --help` lists them with their defaults).
 	Intervals map[string]string `json:"intervals,omitempty"`
-	Out       string            `json:"out,omitempty"`
-	Keep      bool              `json:"keep,omitempty"`
-	Force     bool              `json:"force,omitempty"`
+	// Thresholds overrides the limits the checks judge by, by name.
+	Thresholds map[string]string `json:"thresholds,omitempty"`
+	Out        string            `json:"out,omitempty"`
+	Keep       bool              `json:"keep,omitempty"`
+	Force      bool              `json:"force,omitempty"`
 }
 
 // FaultInput is a fault as written: a name, and optionally when.
@@ -86,6 +91,8 @@ type Plan struct {
 	Load         load.Profile
 	Fault        faults.Spec
 	ObserveAfter time.Duration
+	// Thresholds the checks judge by, as written, validated.
+	Thresholds map[string]string
 }
 
 // Validate checks everything before anything runs and resolves the
@@ -142,7 +149,13 @@ func (c Config) Validate() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault, ObserveAfter: after}, nil
+	cfg := checks.DefaultConfig(nil)
+	for _, name := range slices.Sorted(maps.Keys(c.Thresholds)) {
+		if err := cfg.Set(name, c.Thresholds[name]); err != nil {
+			return nil, fmt.Errorf("thresholds: %w", err)
+		}
+	}
+	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault, ObserveAfter: after, Thresholds: c.Thresholds}, nil
 }
 
 // maxObserveAfter bounds observeAfter: the cluster, load and observers

@@ -93,3 +93,17 @@ func TestConfigIntervals(t *testing.T) {
 		t.Errorf("intervals settle: soon: %v", err)
 	}
 }
+
+// thresholds: are validated with the rest of the file.
+func TestConfigThresholds(t *testing.T) {
+	c := Default()
+	c.Thresholds = map[string]string{"max-outage": "8s"}
+	p, err := c.Validate()
+	if err != nil || p.Thresholds["max-outage"] != "8s" {
+		t.Fatalf("%v %v", p, err)
+	}
+	c.Thresholds = map[string]string{"max-outag": "8s"}
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "thresholds") {
+		t.Fatalf("an unknown threshold: %v", err)
+	}
+}

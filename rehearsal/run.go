@@ -99,6 +99,11 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return err
 	}
 	defer tl.Close()
+	if len(p.Thresholds) > 0 {
+		if err := tl.Write(timeline.Event{Source: "rehearsal", Kind: timeline.Thresholds, Attrs: p.Thresholds}); err != nil {
+			return err
+		}
+	}
 	self := selfstat.Start(ctx, tl, 5*time.Second, func() []int {
 		if pid, ok := cloudcluster.ServerPID(p.Spec.Cluster); ok {
 			return []int{pid}

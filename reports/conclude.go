@@ -20,7 +20,11 @@ func Conclude(timelinePath, dir string, w io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := New(TitleFor(evs), evs, ConfigFor(evs))
+	cfg, err := ConfigFor(evs)
+	if err != nil {
+		return nil, err
+	}
+	r := New(TitleFor(evs), evs, cfg)
 	if err := WriteAll(dir, r); err != nil {
 		return &r, err
 	}

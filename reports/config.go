@@ -1,6 +1,9 @@
 package reports
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/migrate/lint"
@@ -9,15 +12,27 @@ import (
 )
 
 // ConfigFor reads the migrated controllers from the timeline's run.start
-// (the runner writes them), so a timeline re-renders on its own.
-func ConfigFor(evs []timeline.Event) checks.Config {
+// (the runner writes them) and the thresholds a rehearsal set, so a
+// timeline re-renders on its own.
+func ConfigFor(evs []timeline.Event) (checks.Config, error) {
 	controllers := lint.Migratable
 	for _, e := range evs {
 		if e.Kind == timeline.RunStart && e.Attrs["controllers"] != "" {
 			controllers = strings.Split(e.Attrs["controllers"], ",")
 		}
 	}
-	return checks.DefaultConfig(controllers)
+	cfg := checks.DefaultConfig(controllers)
+	for _, e := range evs {
+		if e.Kind != timeline.Thresholds {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(e.Attrs)) {
+			if err := cfg.Set(name, e.Attrs[name]); err != nil {
+				return cfg, fmt.Errorf("the timeline's %s: %w", timeline.Thresholds, err)
+			}
+		}
+	}
+	return cfg, nil
 }
 
 // TitleFor names the runs on the timeline in order ("…; then …"): a

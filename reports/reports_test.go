@@ -70,7 +70,11 @@ func observed(s float64) []timeline.Event {
 
 func sampleReport() Report {
 	evs := sample()
-	return New(TitleFor(evs), evs, ConfigFor(evs))
+	cfg, err := ConfigFor(evs)
+	if err != nil {
+		panic(err)
+	}
+	return New(TitleFor(evs), evs, cfg)
 }
 
 func TestSampleHasOneFailure(t *testing.T) {
@@ -177,5 +181,19 @@ func TestProbeSpanFollowsTheProbes(t *testing.T) {
 	}
 	if got := probeSpan(ps[:1], 0); got != minProbeSpan {
 		t.Errorf("a lone probe spans %s, want %s", got, minProbeSpan)
+	}
+}
+
+// The thresholds a rehearsal set travel with its timeline; a bad one is an
+// error, not a default.
+func TestConfigForThresholds(t *testing.T) {
+	evs := []timeline.Event{{Kind: timeline.Thresholds, Source: "rehearsal", Attrs: map[string]string{"max-outage": "9s", "min-availability": "95%"}}}
+	cfg, err := ConfigFor(evs)
+	if err != nil || cfg.MaxOutage != 9*time.Second || cfg.MinAvailability != 0.95 {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	evs[0].Attrs["max-outage"] = "forever"
+	if _, err := ConfigFor(evs); err == nil || !strings.Contains(err.Error(), "max-outage") {
+		t.Fatalf("a bad threshold: %v", err)
 	}
 }

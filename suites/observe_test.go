@@ -93,7 +93,9 @@ func observeWhile(ctx context.Context, cluster, out string, args ...string) (int
 func failedIn(dir string) []string {
 	evs, err := timeline.ReadFile(filepath.Join(dir, "timeline.jsonl"))
 	Expect(err).NotTo(HaveOccurred())
-	r := reports.New("observed", evs, reports.ConfigFor(evs))
+	cfg, err := reports.ConfigFor(evs)
+	Expect(err).NotTo(HaveOccurred())
+	r := reports.New("observed", evs, cfg)
 	var out []string
 	for _, res := range r.Results {
 		if !res.Passed {

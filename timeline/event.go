@@ -9,6 +9,9 @@ const (
 	StepSkipped = "step.skipped"
 	RunStart    = "run.start"
 	RunEnd      = "run.end"
+	// Thresholds records the checks' thresholds a rehearsal set, by name
+	// (Attrs), for the checks of that timeline.
+	Thresholds = "checks.thresholds"
 )
 
 // Outcomes of a step or a run.

@@ -13,6 +13,7 @@ import (
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/verify/checks"
 )
 
 func newRehearseCommand(g *globals) *cobra.Command {
@@ -49,10 +50,14 @@ full before anything runs:
   load: moderate
   faults: {name: leader-kill, step: switch-to-external, delay: 10s}
   intervals: {settle: 5m}  # the procedure's waits, by name (below)
+  thresholds: {max-outage: 5s}  # the checks' limits, by name (below)
   out: _output/rke2
 
 Intervals (default, what it bounds):
 ` + intervalHelp() + `
+
+Thresholds (default, what it bounds):
+` + checks.ThresholdHelp() + `
 
 It exits 0 only when the procedure completed, the fault fired as planned and
 every check passed. With no flags it rehearses the upstream task doc on 3

@@ -1,0 +1,105 @@
+package checks
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A threshold is a limit the checks judge by, named so that a rehearsal
+// file's thresholds: can set it for a cluster slower or faster than the
+// simulated one. The rehearsal records what it set on the timeline
+// (timeline.Thresholds), so a report made again from the timeline judges
+// alike.
+type threshold struct {
+	name, doc string
+	get       func(Config) string
+	set       func(*Config, string) error
+}
+
+var thresholds = []threshold{
+	{"max-gap", "the longest a migrated controller may run in no manager (lease duration + retry period + start-up)",
+		func(c Config) string { return c.MaxGap.String() }, func(c *Config, v string) error { return setDuration(&c.MaxGap, v) }},
+	{"max-outage", "the longest the API or a load balancer may fail its probes",
+		func(c Config) string { return c.MaxOutage.String() }, func(c *Config, v string) error { return setDuration(&c.MaxOutage, v) }},
+	{"min-availability", "the share of API and load-balancer probes that must succeed (99% or 0.99)",
+		func(c Config) string { return strconv.FormatFloat(100*c.MinAvailability, 'f', -1, 64) + "%" }, setShare},
+	{"clock-tolerance", "how far apart two sources' clocks may be (at most 1s)",
+		func(c Config) string { return c.Tolerance.String() }, setTolerance},
+}
+
+// Set sets the named threshold from its written form.
+func (c *Config) Set(name, value string) error {
+	for _, t := range thresholds {
+		if t.name == name {
+			if err := t.set(c, value); err != nil {
+				return fmt.Errorf("threshold %s: %w", name, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("no threshold %q (known: %s)", name, strings.Join(ThresholdNames(), ", "))
+}
+
+// ThresholdNames lists the thresholds.
+func ThresholdNames() []string {
+	out := make([]string, 0, len(thresholds))
+	for _, t := range thresholds {
+		out = append(out, t.name)
+	}
+	return out
+}
+
+// ThresholdHelp lists every threshold with its default, one per line.
+func ThresholdHelp() string {
+	d := DefaultConfig(nil)
+	var b strings.Builder
+	for _, t := range thresholds {
+		fmt.Fprintf(&b, "  %-19s %-5s %s\n", t.name, t.get(d), t.doc)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func setDuration(d *time.Duration, v string) error {
+	x, err := time.ParseDuration(v)
+	if err != nil {
+		return err
+	}
+	if x <= 0 {
+		return fmt.Errorf("must be positive, not %s", v)
+	}
+	*d = x
+	return nil
+}
+
+func setShare(c *Config, v string) error {
+	pct := strings.HasSuffix(v, "%")
+	x, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a share: write 99%% or 0.99", v)
+	}
+	if pct {
+		x /= 100
+	}
+	if x <= 0 || x > 1 {
+		return fmt.Errorf("%s is not a share between 0 and 100%%", v)
+	}
+	c.MinAvailability = x
+	return nil
+}
+
+// setTolerance keeps the clock tolerance at most a second: the checks
+// compare sources sampled every 500 ms, and a looser tolerance would let
+// two managers' overlap pass as a hand-off.
+func setTolerance(c *Config, v string) error {
+	var d time.Duration
+	if err := setDuration(&d, v); err != nil {
+		return err
+	}
+	if d > time.Second {
+		return fmt.Errorf("%s is more than 1s", v)
+	}
+	c.Tolerance = d
+	return nil
+}

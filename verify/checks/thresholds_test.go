@@ -1,0 +1,47 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestThresholdSet(t *testing.T) {
+	c := DefaultConfig(nil)
+	for name, v := range map[string]string{"max-gap": "1m", "max-outage": "10s", "min-availability": "98.5%", "clock-tolerance": "500ms"} {
+		if err := c.Set(name, v); err != nil {
+			t.Fatalf("%s=%s: %v", name, v, err)
+		}
+	}
+	if c.MaxGap != time.Minute || c.MaxOutage != 10*time.Second || c.MinAvailability != 0.985 || c.Tolerance != 500*time.Millisecond {
+		t.Fatalf("set %+v", c)
+	}
+	if err := c.Set("min-availability", "0.9"); err != nil || c.MinAvailability != 0.9 {
+		t.Fatalf("a fraction: %v %v", err, c.MinAvailability)
+	}
+	for _, bad := range [][2]string{{"max-gapp", "1m"}, {"max-gap", "soon"}, {"max-outage", "0s"}, {"min-availability", "120%"},
+		{"min-availability", "most"}, {"clock-tolerance", "5s"}} {
+		if err := c.Set(bad[0], bad[1]); err == nil {
+			t.Errorf("%s=%s accepted", bad[0], bad[1])
+		}
+	}
+	if h := ThresholdHelp(); !strings.Contains(h, "max-outage") || !strings.Contains(h, "99%") {
+		t.Errorf("help:\n%s", h)
+	}
+}
+
+// A threshold set moves the verdict: a 3 s outage passes the default 5 s
+// and fails a 2 s limit.
+func TestThresholdMovesVerdict(t *testing.T) {
+	evs := join(probes(0, 50, "api", "endpoint", "", true), probes(50.25, 53, "api", "endpoint", "", false), probes(53.25, 400, "api", "endpoint", "", true))
+	if r := one(t, CheckAPIAvailability(evs, cfg), "endpoint"); !r.Passed {
+		t.Fatalf("3 s outage under the default: %+v", r)
+	}
+	strict := cfg
+	if err := strict.Set("max-outage", "2s"); err != nil {
+		t.Fatal(err)
+	}
+	if r := one(t, CheckAPIAvailability(evs, strict), "endpoint"); r.Passed {
+		t.Fatalf("3 s outage under max-outage 2s passed: %+v", r)
+	}
+}
