@@ -83,3 +83,12 @@ const (
 // rehearsal's process started) and "pressure_us" (the host's cumulative
 // CPU pressure stall, /proc/pressure/cpu "some" total, in µs).
 const SelfUsage = "self.usage"
+
+// The periods an observer.start declares (Attrs, Go durations): how often
+// the health, metrics and API-probe pollers sample. The evidence checks
+// judge silences against them.
+const (
+	HealthEvery  = "healthEvery"
+	MetricsEvery = "metricsEvery"
+	ProbeEvery   = "probeEvery"
+)

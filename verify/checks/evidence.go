@@ -49,7 +49,11 @@ type observer struct {
 	unit   string // what one event is: "health sample"
 	kinds  []string
 	probe  string // for probe events, their "kind" attribute
-	period time.Duration
+	// period is how often the poller samples, as its observer.start
+	// declares it in periodAttr; the value here is for timelines written
+	// before observers declared their periods.
+	period     time.Duration
+	periodAttr string
 	scope  scope
 	need   need
 	why    string // why at least one event is certain
@@ -62,9 +66,9 @@ type observer struct {
 // load-balancer probes only while a LoadBalancer Service exists (their
 // check judges that), and the self-usage sampler is not always there.
 var observers = []observer{
-	{name: "health", unit: "health sample", kinds: []string{timeline.Health}, period: 500 * time.Millisecond, scope: perManager, need: noHoles},
-	{name: "metrics", unit: "metrics scrape", kinds: []string{timeline.Metrics}, period: time.Second, scope: perManager, need: noHoles},
-	{name: "api probes", unit: "API probe", kinds: []string{timeline.Probe}, probe: "api", period: 500 * time.Millisecond, scope: perAPIServer, need: noHoles},
+	{name: "health", unit: "health sample", kinds: []string{timeline.Health}, period: 500 * time.Millisecond, periodAttr: timeline.HealthEvery, scope: perManager, need: noHoles},
+	{name: "metrics", unit: "metrics scrape", kinds: []string{timeline.Metrics}, period: time.Second, periodAttr: timeline.MetricsEvery, scope: perManager, need: noHoles},
+	{name: "api probes", unit: "API probe", kinds: []string{timeline.Probe}, probe: "api", period: 500 * time.Millisecond, periodAttr: timeline.ProbeEvery, scope: perAPIServer, need: noHoles},
 	{name: "leases", kinds: []string{timeline.Lease}, need: atLeastOne, why: "the lease watch records every watched lease's holder as it starts"},
 	{name: "nodes", kinds: []string{timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted}, need: atLeastOne,
 		why: "the node watch records every Node as it starts"},
@@ -83,6 +87,7 @@ func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 	cps := controlPlaneWindows(evs, runs)
 	var out []Result
 	for _, o := range observers {
+		o = o.declared(evs)
 		samples := o.samples(evs)
 		switch o.need {
 		case noHoles:
@@ -95,6 +100,24 @@ func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 		}
 	}
 	return out
+}
+
+// declared takes the period the observers declared on the timeline, the
+// longest where several did.
+func (o observer) declared(evs []timeline.Event) observer {
+	var longest time.Duration
+	for _, e := range evs {
+		if e.Kind != timeline.ObserverStart || o.periodAttr == "" {
+			continue
+		}
+		if d, err := time.ParseDuration(e.Attrs[o.periodAttr]); err == nil && d > longest {
+			longest = d
+		}
+	}
+	if longest > 0 {
+		o.period = longest
+	}
+	return o
 }
 
 // samples are the observer's event times by instance, sorted.

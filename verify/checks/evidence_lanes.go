@@ -23,6 +23,7 @@ type ObserverCoverage struct {
 func Coverage(evs []timeline.Event) []ObserverCoverage {
 	out := make([]ObserverCoverage, 0, len(observers))
 	for _, o := range observers {
+		o = o.declared(evs)
 		var ts []time.Time
 		for _, e := range evs {
 			if o.matches(e) {

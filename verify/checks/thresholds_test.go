@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/handover-sh/handover/timeline"
 )
 
 func TestThresholdSet(t *testing.T) {
@@ -43,5 +45,25 @@ func TestThresholdMovesVerdict(t *testing.T) {
 	}
 	if r := one(t, CheckAPIAvailability(evs, strict), "endpoint"); r.Passed {
 		t.Fatalf("3 s outage under max-outage 2s passed: %+v", r)
+	}
+}
+
+// The evidence check judges a poller's silences against the period its
+// observer declared on the timeline, falling back to the default period
+// for timelines without a declaration.
+func TestEvidenceUsesDeclaredPeriod(t *testing.T) {
+	o := observers[0]
+	if o.periodAttr != timeline.HealthEvery {
+		t.Fatalf("first observer %s", o.name)
+	}
+	evs := []timeline.Event{{Kind: timeline.ObserverStart, Attrs: map[string]string{timeline.HealthEvery: "2s"}}}
+	if got := o.declared(evs).period; got != 2*time.Second {
+		t.Fatalf("declared period %s, want 2s", got)
+	}
+	if got := holeTolerance(o.declared(evs).period); got != 20*time.Second {
+		t.Fatalf("tolerance %s, want 20s", got)
+	}
+	if got := o.declared(nil).period; got != 500*time.Millisecond {
+		t.Fatalf("no declaration: %s, want the 500ms fallback", got)
 	}
 }

@@ -63,7 +63,8 @@ func Start(ctx context.Context, o Options) *Observer {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ob := &Observer{o: o, cancel: cancel}
-	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer"})
+	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer", Attrs: map[string]string{
+		timeline.HealthEvery: o.HealthEvery.String(), timeline.MetricsEvery: o.MetricsEvery.String(), timeline.ProbeEvery: o.ProbeEvery.String()}})
 	for _, run := range []func(context.Context){ob.watchKube, ob.pollHealth, ob.probeAPI, ob.probeLBs, ob.followCloud, ob.followAudit, ob.pollMetrics} {
 		ob.wg.Add(1)
 		go func(run func(context.Context)) {
