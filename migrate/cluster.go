@@ -22,6 +22,7 @@ type Cluster interface {
 	Running(ctx context.Context, name string) (bool, error)
 	Exec(ctx context.Context, node string, args ...string) (string, error)
 	ReadFile(ctx context.Context, node, path string) (string, error)
+	// WriteFile replaces a file whole, making its directory when missing.
 	WriteFile(ctx context.Context, node, path, content string) error
 	RemoveFile(ctx context.Context, node, path string) error
 	// Apply applies a multi-document manifest, as kubectl apply does.

@@ -43,7 +43,7 @@ var mistakes = map[string]mistake{
 	MistakeN1KCMWithLM: {what: "kube-controller-manager N+1 keeps leader migration", at: newConfigKey,
 		detail: " (enable-leader-migration, leader-migration-config=" + lmConfigPath + ")",
 		apply: func(st *Setup, _ Spec) {
-			st.NewKCM.LeaderMigration, st.NewKCM.Config, st.NewKCM.ConfigPath = true, st.CCM.Config, lmconfig.KCM+":"+lmConfigPath
+			st.NewKCM.LeaderMigration, st.NewKCM.Config, st.NewKCM.ConfigPath = true, st.CCM.Config.Clone(), lmconfig.KCM+":"+lmConfigPath
 		}},
 	// Kubelets are external but no CCM initialises their nodes.
 	MistakeNoCCM: {what: "N+1 control planes join with external kubelets and no cloud-controller-manager", at: addN1Key,
@@ -54,12 +54,11 @@ var mistakes = map[string]mistake{
 	// The CCM's configuration gives the controllers to kube-controller-manager.
 	MistakeComponentTypo: {what: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager", at: addN1Key,
 		apply: func(st *Setup, _ Spec) {
-			c := *st.CCM.Config
-			c.ControllerLeaders = nil
-			for _, l := range st.CCM.Config.ControllerLeaders {
-				c.ControllerLeaders = append(c.ControllerLeaders, lmconfig.ControllerLeader{Name: l.Name, Component: lmconfig.KCM})
+			c := st.CCM.Config.Clone()
+			for i := range c.ControllerLeaders {
+				c.ControllerLeaders[i].Component = lmconfig.KCM
 			}
-			st.CCM.Config = &c
+			st.CCM.Config = c
 		}},
 	// The CCM is given another --cluster-name than kube-controller-manager
 	// had: providers that name load balancers after the cluster (Azure's

@@ -63,3 +63,20 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		t.Errorf("an unknown mistake: %v", err)
 	}
 }
+
+// The mistakes change a CCM with a configuration file and an N+1
+// kube-controller-manager: a procedure that takes them must have both.
+func TestMistakesOnlyWhereTheyApply(t *testing.T) {
+	for _, r := range procedures {
+		if r.Mistakes && (!r.Managers.NewKCM || r.Managers.Config == BuiltIn) {
+			t.Errorf("%s takes mistakes but has no N+1 kube-controller-manager or no configuration file", r.Name)
+		}
+	}
+	s := DefaultSpec(TaskDoc)
+	s.Mistake = MistakeN1KCMWithLM
+	st := s.setup()
+	st.NewKCM.Config.LeaderName = "changed"
+	if st.CCM.Config.LeaderName == "changed" {
+		t.Error("the N+1 kube-controller-manager shares the CCM's configuration")
+	}
+}

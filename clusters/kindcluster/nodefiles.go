@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	pathpkg "path"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeaccess"
@@ -52,7 +53,8 @@ func (c *Cluster) catFile(ctx context.Context, node, path string) (string, error
 }
 
 // WriteFile replaces a file of the named node in one rename, so a kubelet
-// watching the directory never reads half a manifest.
+// watching the directory never reads half a manifest; its directory is
+// made when missing.
 func (c *Cluster) WriteFile(ctx context.Context, node, path, content string) error {
 	n, err := c.node(node)
 	if err != nil {
@@ -60,6 +62,9 @@ func (c *Cluster) WriteFile(ctx context.Context, node, path, content string) err
 	}
 	tmp := "/etc/kubernetes/.handover-" + strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", "_")
 	if err := writeFile(n, tmp, content); err != nil {
+		return err
+	}
+	if _, err := run(ctx, n, "mkdir", "-p", pathpkg.Dir(path)); err != nil {
 		return err
 	}
 	_, err = run(ctx, n, "mv", "-f", tmp, path)

@@ -54,6 +54,13 @@ func New(component string, controllers ...string) *Config {
 	return c
 }
 
+// Clone is a deep copy.
+func (c *Config) Clone() *Config {
+	out := *c
+	out.ControllerLeaders = append([]ControllerLeader(nil), c.ControllerLeaders...)
+	return &out
+}
+
 // Parse decodes a configuration strictly: unknown or misspelt fields are
 // errors, because the managers would silently ignore them.
 func Parse(b []byte) (*Config, error) {

@@ -102,8 +102,12 @@ func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 	return out
 }
 
-// declared takes the period the observers declared on the timeline, the
-// longest where several did.
+// maxDeclaredPeriod bounds the period an observer may declare: a poller
+// this slow could miss a whole hand-off between two samples.
+const maxDeclaredPeriod = 2 * time.Second
+
+// declared takes the period the observers declared on the timeline (the
+// longest where several did, at most maxDeclaredPeriod).
 func (o observer) declared(evs []timeline.Event) observer {
 	var longest time.Duration
 	for _, e := range evs {
@@ -115,7 +119,7 @@ func (o observer) declared(evs []timeline.Event) observer {
 		}
 	}
 	if longest > 0 {
-		o.period = longest
+		o.period = min(longest, maxDeclaredPeriod)
 	}
 	return o
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -18,12 +19,22 @@ type threshold struct {
 	set       func(*Config, string) error
 }
 
+// Each has a bound beyond which a check could no longer fail: a gap longer
+// than the lease's many renewals, an outage so long that a target which
+// never answered is too young to judge, a share of probes so low that a
+// target down half the time passes.
+const (
+	maxMaxGap    = 5 * time.Minute
+	maxMaxOutage = time.Minute
+	minShare     = 0.5
+)
+
 var thresholds = []threshold{
-	{"max-gap", "the longest a migrated controller may run in no manager (lease duration + retry period + start-up)",
-		func(c Config) string { return c.MaxGap.String() }, func(c *Config, v string) error { return setDuration(&c.MaxGap, v) }},
-	{"max-outage", "the longest the API or a load balancer may fail its probes",
-		func(c Config) string { return c.MaxOutage.String() }, func(c *Config, v string) error { return setDuration(&c.MaxOutage, v) }},
-	{"min-availability", "the share of API and load-balancer probes that must succeed (99% or 0.99)",
+	{"max-gap", "the longest a migrated controller may run in no manager (lease duration + retry period + start-up; at most 5m)",
+		func(c Config) string { return c.MaxGap.String() }, func(c *Config, v string) error { return setDuration(&c.MaxGap, v, maxMaxGap) }},
+	{"max-outage", "the longest the API or a load balancer may fail its probes (at most 1m)",
+		func(c Config) string { return c.MaxOutage.String() }, func(c *Config, v string) error { return setDuration(&c.MaxOutage, v, maxMaxOutage) }},
+	{"min-availability", "the share of API and load-balancer probes that must succeed (99% or 0.99; at least 50%)",
 		func(c Config) string { return strconv.FormatFloat(100*c.MinAvailability, 'f', -1, 64) + "%" }, setShare},
 	{"clock-tolerance", "how far apart two sources' clocks may be (at most 1s)",
 		func(c Config) string { return c.Tolerance.String() }, setTolerance},
@@ -61,13 +72,13 @@ func ThresholdHelp() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func setDuration(d *time.Duration, v string) error {
+func setDuration(d *time.Duration, v string, limit time.Duration) error {
 	x, err := time.ParseDuration(v)
 	if err != nil {
 		return err
 	}
-	if x <= 0 {
-		return fmt.Errorf("must be positive, not %s", v)
+	if x <= 0 || x > limit {
+		return fmt.Errorf("%s is not between 0 and %s", v, limit)
 	}
 	*d = x
 	return nil
@@ -82,8 +93,8 @@ func setShare(c *Config, v string) error {
 	if pct {
 		x /= 100
 	}
-	if x <= 0 || x > 1 {
-		return fmt.Errorf("%s is not a share between 0 and 100%%", v)
+	if math.IsNaN(x) || x < minShare || x > 1 {
+		return fmt.Errorf("%s is not a share between %g%% and 100%%", v, 100*minShare)
 	}
 	c.MinAvailability = x
 	return nil
@@ -93,13 +104,5 @@ func setShare(c *Config, v string) error {
 // compare sources sampled every 500 ms, and a looser tolerance would let
 // two managers' overlap pass as a hand-off.
 func setTolerance(c *Config, v string) error {
-	var d time.Duration
-	if err := setDuration(&d, v); err != nil {
-		return err
-	}
-	if d > time.Second {
-		return fmt.Errorf("%s is more than 1s", v)
-	}
-	c.Tolerance = d
-	return nil
+	return setDuration(&c.Tolerance, v, time.Second)
 }

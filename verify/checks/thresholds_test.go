@@ -21,8 +21,8 @@ func TestThresholdSet(t *testing.T) {
 	if err := c.Set("min-availability", "0.9"); err != nil || c.MinAvailability != 0.9 {
 		t.Fatalf("a fraction: %v %v", err, c.MinAvailability)
 	}
-	for _, bad := range [][2]string{{"max-gapp", "1m"}, {"max-gap", "soon"}, {"max-outage", "0s"}, {"min-availability", "120%"},
-		{"min-availability", "most"}, {"clock-tolerance", "5s"}} {
+	for _, bad := range [][2]string{{"max-gapp", "1m"}, {"max-gap", "soon"}, {"max-gap", "1h"}, {"max-outage", "0s"}, {"max-outage", "1h"},
+		{"min-availability", "120%"}, {"min-availability", "NaN"}, {"min-availability", "10%"}, {"min-availability", "most"}, {"clock-tolerance", "5s"}} {
 		if err := c.Set(bad[0], bad[1]); err == nil {
 			t.Errorf("%s=%s accepted", bad[0], bad[1])
 		}
@@ -62,6 +62,10 @@ func TestEvidenceUsesDeclaredPeriod(t *testing.T) {
 	}
 	if got := holeTolerance(o.declared(evs).period); got != 20*time.Second {
 		t.Fatalf("tolerance %s, want 20s", got)
+	}
+	evs[0].Attrs[timeline.HealthEvery] = "1m"
+	if got := o.declared(evs).period; got != maxDeclaredPeriod {
+		t.Fatalf("a minute declared: %s, want the %s bound", got, maxDeclaredPeriod)
 	}
 	if got := o.declared(nil).period; got != 500*time.Millisecond {
 		t.Fatalf("no declaration: %s, want the 500ms fallback", got)
