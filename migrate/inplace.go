@@ -90,14 +90,12 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 	return Step{
 		Name:  fmt.Sprintf("upgrade-control-plane-%d", i),
 		Title: fmt.Sprintf("Upgrade control plane %d of %d in place to %s and start its cloud-controller-manager", i, s.ControlPlanes, s.To),
-		Plan: []Item{
+		Plan: append([]Item{
 			{Kind: Command, Body: "# on a version-" + s.From + " control plane (leaders last), one component at a time:\n" +
 				"# kube-apiserver, kube-scheduler: image tag " + s.To + "\n" +
 				"# kube-controller-manager: image tag " + s.To + "; remove --cloud-provider, --cloud-config, DisableCloudProviders,\n" +
 				"#   --enable-leader-migration, --leader-migration-config and their mounts"},
-			{Kind: File, Title: lmConfigPath + " (replaced)", Body: s.lmConfig(lmconfig.CCM).YAML()},
-			{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: ccmStaticPod(s, s.setup())},
-		},
+		}, inPlaceFiles(s)...),
 		Done: atLeast(s.To, i),
 		Do: func(ctx context.Context, e *Env) error {
 			node, err := e.nextAt(ctx, s.From, "upgrade")
@@ -113,6 +111,16 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 				})
 			}},
 	}
+}
+
+// inPlaceFiles are the files an upgraded control plane gets, for the plan.
+func inPlaceFiles(s Spec) []Item {
+	st := s.setup()
+	var out []Item
+	if c := st.lmFile(); c != nil {
+		out = append(out, Item{Kind: File, Title: lmConfigPath + " (replaced)", Body: c.YAML()})
+	}
+	return append(out, Item{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
 func (e *Env) upgradeInPlace(ctx context.Context, node string) error {

@@ -50,7 +50,10 @@ var mistakes = map[string]mistake{
 		apply: func(st *Setup, _ Spec) { st.CCM = nil }},
 	// The two managers' configurations name different leases.
 	MistakeLeaderNameDiffers: {what: "the cloud-controller-manager's configuration names another migration lease", at: addN1Key,
-		apply: func(st *Setup, s Spec) { st.CCM.Config.LeaderName = s.LeaderName + "-ccm" }},
+		apply: func(st *Setup, s Spec) {
+			st.CCM.Config = st.CCM.Config.Clone()
+			st.CCM.Config.LeaderName = s.LeaderName + "-ccm"
+		}},
 	// The CCM's configuration gives the controllers to kube-controller-manager.
 	MistakeComponentTypo: {what: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager", at: addN1Key,
 		apply: func(st *Setup, _ Spec) {

@@ -24,6 +24,22 @@ var planCases = map[string]func(*Spec){
 	"rke-external-aws":   func(s *Spec) { s.Procedure, s.Flavour = RKE, "external-aws" },
 	"default-config":     func(s *Spec) { s.Procedure = DefaultConfig },
 	"node-ipam":          func(s *Spec) { s.Procedure = NodeIPAM },
+	"taskdoc-verbatim": func(s *Spec) {
+		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=../examples/taskdoc-verbatim/ccm.yaml"}); err != nil {
+			panic(err)
+		}
+	},
+	"taskdoc-kcm-default": func(s *Spec) {
+		if err := s.SetUserConfigs([]string{"kcm=default"}); err != nil {
+			panic(err)
+		}
+	},
+	"rke2-user-file": func(s *Spec) {
+		s.Procedure = RKE2
+		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=default"}); err != nil {
+			panic(err)
+		}
+	},
 }
 
 func TestPlanGolden(t *testing.T) {

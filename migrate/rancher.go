@@ -43,12 +43,17 @@ func cordonStep(cordon bool) Step {
 	}
 }
 
+// ccmManifest is the chart, rendered: with leader migration (lm) as the
+// setup has it, or without.
 func (s Spec) ccmManifest(lm bool) string {
-	cfg := s.lmConfig(lmconfig.Wildcard).YAML()
-	if !lm {
+	cfg := s.setup().CCM.Config
+	switch {
+	case !lm:
 		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet)
+	case cfg == nil:
+		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, lmFlags(false)...)
 	}
-	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg, lmConfigPath, lmFlags(true)...)
+	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg.YAML(), lmConfigPath, lmFlags(true)...)
 }
 
 func deployCCMStep(s Spec) Step {

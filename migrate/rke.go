@@ -18,18 +18,16 @@ func rke(s Spec) *Procedure {
 	enable := []Item{
 		{Kind: Rancher, Title: "cluster.yml", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": lmConfigPath}, []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
 		{Kind: Rancher, Title: "cluster.yml: unchanged at this step", Body: "cloud_provider:\n  name: aws\n"},
-		{Kind: Note, Body: "As for rke2: a configuration file with the canonical names replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first."},
+		{Kind: Note, Body: s.ownConfigNote("As for rke2: a configuration file with the canonical names replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first.")},
 	}
 	if s.Flavour == "external-aws" {
 		enable = append(enable, Item{Kind: Note, Body: "useInstanceMetadataHostname: kind node names equal their hostnames and the simulated cloud's instance hostnames, so no hostname-override is needed."})
 	}
 	p := &Procedure{
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
-		Steps: []Step{
-			grantStep(s, ccmServiceAccount),
-			writeConfigStep(s, s.lmConfig(lmconfig.Wildcard)),
+		Steps: append(append([]Step{grantStep(s, ccmServiceAccount)}, writeConfigSteps(s)...),
 			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
-				s.From, lmconfig.KCM, enableLM(true), enable, waitOwner(lmconfig.KCM)),
+				s.From, lmconfig.KCM, enableLM(s.kcmFile()), enable, waitOwner(lmconfig.KCM)),
 			cordonStep(true),
 			deployCCMStep(s),
 			switchStep(s, true,
@@ -38,7 +36,7 @@ func rke(s Spec) *Procedure {
 				Item{Kind: Command, Body: "rke up --config cluster.yml"}),
 			rolloutStep(s),
 			settleStep(s, lmconfig.CCM),
-		},
+		),
 	}
 	if s.Variant.Disable {
 		p.Steps = append(p.Steps, ccmWorkloadDisableStep(s))

@@ -40,8 +40,10 @@ func restoreNConfigStep(s Spec) Step {
 				return err
 			}
 			saved.setArg("enable-leader-migration", "true")
-			saved.setArg("leader-migration-config", lmConfigPath)
-			saved.setVolume(lmVolume, lmConfigPath)
+			if s.kcmFile() {
+				saved.setArg("leader-migration-config", lmConfigPath)
+				saved.setVolume(lmVolume, lmConfigPath)
+			}
 			cm, _, err := e.readClusterConfig(ctx)
 			if err != nil {
 				return err
@@ -55,14 +57,13 @@ func addNStep(s Spec, i int) Step {
 	return Step{
 		Name:  fmt.Sprintf("add-n-control-plane-%d", i),
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with leader migration on kube-controller-manager", s.From, i, s.ControlPlanes),
-		Plan: []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + cloudcluster.ProviderName},
-			{Kind: File, Title: lmConfigPath, Body: s.lmConfig(lmconfig.KCM).YAML()}},
-		Done: atLeast(s.From, i),
+		Plan:  nPlan(s),
+		Done:  atLeast(s.From, i),
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
 				KubeletArgs: map[string]string{"cloud-provider": cloudcluster.ProviderName, "cloud-config": cloudcluster.CloudConfigPath},
-				Files:       map[string]string{lmConfigPath: s.lmConfig(lmconfig.KCM).YAML()},
+				Files:       nFiles(s),
 			})
 			return err
 		},
@@ -73,6 +74,23 @@ func addNStep(s Spec, i int) Step {
 				})
 			}},
 	}
+}
+
+// nFiles are what a version-N control plane joins with: its
+// kube-controller-manager's configuration, when it reads a file.
+func nFiles(s Spec) map[string]string {
+	if cfg := s.setup().KCM.Config; cfg != nil {
+		return map[string]string{lmConfigPath: cfg.YAML()}
+	}
+	return nil
+}
+
+func nPlan(s Spec) []Item {
+	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + cloudcluster.ProviderName}}
+	if f, ok := nFiles(s)[lmConfigPath]; ok {
+		plan = append(plan, Item{Kind: File, Title: lmConfigPath, Body: f})
+	}
+	return plan
 }
 
 func removeN1Step(s Spec, i int) Step {

@@ -68,6 +68,8 @@ func (s Spec) setup() Setup {
 			st.NewKCM.Controllers = kcmNoNodeIPAM
 		}
 	}
+	s.KCMConfig.apply(&st.KCM)
+	s.CCMConfig.apply(st.CCM)
 	if mk, ok := mistakes[s.Mistake]; ok {
 		mk.apply(&st, s)
 		st.Notes[mk.at] = append(st.Notes[mk.at], Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + mk.what + mk.detail + "."})

@@ -28,6 +28,9 @@ type Spec struct {
 	Mistake string
 	// Intervals overrides how long steps wait (see IntervalNames).
 	Intervals Intervals `json:",omitempty"`
+	// KCMConfig and CCMConfig are the user's own leader-migration
+	// configurations, replacing the procedure's; nil keeps the procedure's.
+	KCMConfig, CCMConfig *UserConfig `json:",omitempty"`
 }
 
 // Variant modifies a procedure.
@@ -83,6 +86,9 @@ func (s Spec) Validate() error {
 	}
 	if err := s.Intervals.Validate(); err != nil {
 		errs = append(errs, err.Error())
+	}
+	if s.Mistake != "" && (s.KCMConfig != nil || s.CCMConfig != nil) {
+		errs = append(errs, "--mistake and --leader-migration-config contradict: a mistake changes handover's own configurations")
 	}
 	if err := s.validMistake(); err != nil {
 		errs = append(errs, err.Error())

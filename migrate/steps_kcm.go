@@ -11,15 +11,29 @@ import (
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
+// writeConfigSteps put the version-N kube-controller-manager's
+// configuration on every version-N control plane: none when it uses the
+// built-in default.
+func writeConfigSteps(s Spec) []Step {
+	cfg := s.setup().KCM.Config
+	if cfg == nil {
+		return nil
+	}
+	note := "Controller names are the canonical ones kube-controller-manager " + s.From + " filters on; the task doc's route, service and cloud-node-lifecycle are aliases the filter does not translate (see `handover lint`)."
+	if s.KCMConfig != nil {
+		note = "The kube-controller-manager's configuration as given (" + s.KCMConfig.Path + "), byte for byte; the preflight lint says what " + s.From + " makes of it."
+	}
+	return []Step{writeConfigStep(s, cfg, note)}
+}
+
 // writeConfigStep puts the initial configuration (controllers owned by
 // kube-controller-manager) on every version-N control plane.
-func writeConfigStep(s Spec, cfg *lmconfig.Config) Step {
+func writeConfigStep(s Spec, cfg *lmconfig.Config, note string) Step {
 	body := cfg.YAML()
 	return Step{
 		Name:  "write-initial-config",
 		Title: "Write the initial LeaderMigrationConfiguration to " + lmConfigPath + " on every control plane",
-		Plan: []Item{{Kind: File, Title: lmConfigPath, Body: body},
-			{Kind: Note, Body: "Controller names are the canonical ones kube-controller-manager " + s.From + " filters on; the task doc's route, service and cloud-node-lifecycle are aliases the filter does not translate (see `handover lint`)."}},
+		Plan:  []Item{{Kind: File, Title: lmConfigPath, Body: body}, {Kind: Note, Body: note}},
 		Done: func(ctx context.Context, e *Env) (bool, error) {
 			return e.everyNode(ctx, s.From, func(node string) (bool, error) {
 				got, err := e.Cluster.ReadFile(ctx, node, lmConfigPath)
@@ -56,6 +70,10 @@ func (e *Env) everyNode(ctx context.Context, version string, ok func(node string
 	}
 	return true, nil
 }
+
+// kcmFile: the version-N kube-controller-manager reads a configuration
+// file (otherwise its built-in default).
+func (s Spec) kcmFile() bool { return s.setup().KCM.Config != nil }
 
 // enableLM turns leader migration on in a manager's manifest.
 func enableLM(withFile bool) func(*corev1.Pod) {

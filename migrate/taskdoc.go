@@ -26,13 +26,18 @@ func taskDoc(s Spec) *Procedure {
 	p.Title = fmt.Sprintf("Migrate the cloud controllers from kube-controller-manager %s to cloud-controller-manager %s", s.From, s.To)
 	p.Steps = []Step{
 		grantStep(s, cloudcluster.CCMUser),
-		writeConfigStep(s, s.lmConfig(lmconfig.KCM)),
-		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
-			s.From, lmconfig.KCM, enableLM(true),
-			[]Item{flagsPlan(lmconfig.KCM, "add, and mount "+lmConfigPath+" read-only", lmFlags(true)...),
-				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
-			waitOwner(lmconfig.KCM)),
 	}
+	p.Steps = append(p.Steps, writeConfigSteps(s)...)
+	add := "add, and mount " + lmConfigPath + " read-only"
+	if !s.kcmFile() {
+		add = "add (no file: the built-in default)"
+	}
+	p.Steps = append(p.Steps,
+		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
+			s.From, lmconfig.KCM, enableLM(s.kcmFile()),
+			[]Item{flagsPlan(lmconfig.KCM, add, lmFlags(s.kcmFile())...),
+				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
+			waitOwner(lmconfig.KCM)))
 	if s.Variant.InPlace {
 		p.Steps = append(p.Steps, inPlaceSteps(s)...)
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ type Config struct {
 	LeaderName    string `json:"leaderName,omitempty"`
 	// Mistake does the procedure wrong on purpose (negative rehearsals).
 	Mistake string `json:"mistake,omitempty"`
+	// LeaderMigration are the user's own configurations by side (kcm,
+	// ccm): a file's path (relative to the rehearsal file) or "default".
+	LeaderMigration map[string]string `json:"leaderMigration,omitempty"`
 	// Load is a profile name (none, light, moderate, heavy).
 	Load   string     `json:"load,omitempty"`
 	Faults FaultInput `json:"faults,omitempty"`
@@ -79,6 +83,11 @@ func ReadFile(path string) (Config, error) {
 	if err := yaml.UnmarshalStrict(raw, &c); err != nil {
 		return Config{}, fmt.Errorf("rehearsal file %s: %w", path, err)
 	}
+	for side, p := range c.LeaderMigration {
+		if p != migrate.BuiltInDefault && !filepath.IsAbs(p) {
+			c.LeaderMigration[side] = filepath.Join(filepath.Dir(path), p)
+		}
+	}
 	return c, nil
 }
 
@@ -105,6 +114,13 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
 	s.Mistake = c.Mistake
+	var configs []string
+	for _, side := range slices.Sorted(maps.Keys(c.LeaderMigration)) {
+		configs = append(configs, side+"="+c.LeaderMigration[side])
+	}
+	if err := s.SetUserConfigs(configs); err != nil {
+		return nil, fmt.Errorf("leaderMigration: %w", err)
+	}
 	intervals, err := c.intervals()
 	if err != nil {
 		return nil, err

@@ -107,3 +107,26 @@ func TestConfigThresholds(t *testing.T) {
 		t.Fatalf("an unknown threshold: %v", err)
 	}
 }
+
+// leaderMigration: paths are relative to the rehearsal file; the files
+// reach the spec, and the example rehearsal file validates.
+func TestConfigLeaderMigration(t *testing.T) {
+	c, err := ReadFile("../examples/taskdoc-verbatim/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Spec.KCMConfig == nil || p.Spec.CCMConfig == nil || !strings.HasSuffix(p.Spec.CCMConfig.Path, "examples/taskdoc-verbatim/ccm.yaml") {
+		t.Fatalf("configs %+v %+v", p.Spec.KCMConfig, p.Spec.CCMConfig)
+	}
+	if p.Spec.Lint().Errors() == 0 {
+		t.Error("the task doc's verbatim files pass the lint")
+	}
+	c.LeaderMigration = map[string]string{"kcm": "nowhere.yaml"}
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "leaderMigration") {
+		t.Errorf("a missing file: %v", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 type specFlags struct {
 	spec                       migrate.Spec
 	inPlace, rollback, disable bool
+	configs                    []string
 }
 
 func (f *specFlags) add(fs *pflag.FlagSet) {
@@ -32,11 +33,17 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.rollback, "rollback", false, "taskdoc: roll back from N+1 to N, one control plane at a time")
 	fs.BoolVar(&f.disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
 	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
+	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
 }
+
+const configFlagHelp = "your own configuration for a side, installed as given: kcm=FILE or ccm=FILE, FILE \"default\" for the built-in default (repeatable; the lint runs first)"
 
 func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 	s := f.spec
 	s.Variant = migrate.Variant{InPlace: f.inPlace, Rollback: f.rollback, Disable: f.disable}
+	if err := s.SetUserConfigs(f.configs); err != nil {
+		return s, nil, err
+	}
 	p, err := migrate.Build(s)
 	if err != nil {
 		return s, nil, err

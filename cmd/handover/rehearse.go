@@ -19,6 +19,7 @@ import (
 func newRehearseCommand(g *globals) *cobra.Command {
 	cfg := rehearsal.Default()
 	var file string
+	var cfgFiles []string
 	c := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "rehearse",
@@ -75,6 +76,16 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 					return err
 				}
 			}
+			for _, arg := range cfgFiles {
+				side, path, ok := strings.Cut(arg, "=")
+				if !ok {
+					return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE", arg)
+				}
+				if cfg.LeaderMigration == nil {
+					cfg.LeaderMigration = map[string]string{}
+				}
+				cfg.LeaderMigration[side] = path
+			}
 			p, err := cfg.Validate()
 			if err != nil {
 				return err
@@ -107,6 +118,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.Rollback, "rollback", false, "taskdoc: migrate, then roll back from N+1 to N one control plane at a time")
 	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
+	fs.StringArrayVar(&cfgFiles, "leader-migration-config", nil, configFlagHelp)
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))

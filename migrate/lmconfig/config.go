@@ -37,6 +37,9 @@ type Config struct {
 	LeaderName        string             `json:"leaderName"`
 	ResourceLock      string             `json:"resourceLock"`
 	ControllerLeaders []ControllerLeader `json:"controllerLeaders"`
+
+	// raw is the file as a user wrote it: installed byte for byte.
+	raw []byte
 }
 
 // ControllerLeader assigns one controller to the component that runs it.
@@ -55,9 +58,11 @@ func New(component string, controllers ...string) *Config {
 }
 
 // Clone is a deep copy.
+// A changed clone renders its fields, not the file it was parsed from.
 func (c *Config) Clone() *Config {
 	out := *c
 	out.ControllerLeaders = append([]ControllerLeader(nil), c.ControllerLeaders...)
+	out.raw = nil
 	return &out
 }
 
@@ -71,6 +76,7 @@ func Parse(b []byte) (*Config, error) {
 	if err := yaml.UnmarshalStrict(b, &c); err != nil {
 		return nil, fmt.Errorf("not a valid %s: %w", Kind, err)
 	}
+	c.raw = bytes.Clone(b)
 	return &c, nil
 }
 
@@ -87,8 +93,12 @@ func ReadFile(path string) (*Config, error) {
 	return c, nil
 }
 
-// YAML renders the configuration as the file the managers read.
+// YAML is the file the managers read: a parsed file as it was written, a
+// built one rendered.
 func (c *Config) YAML() string {
+	if c.raw != nil {
+		return string(c.raw)
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "kind: %s\napiVersion: %s\nleaderName: %s\nresourceLock: %s\ncontrollerLeaders:\n",
 		c.Kind, c.APIVersion, c.LeaderName, c.ResourceLock)

@@ -1,0 +1,83 @@
+package migrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+// BuiltInDefault, given for a side, is --enable-leader-migration with no
+// file: the manager's built-in default configuration.
+const BuiltInDefault = "default"
+
+// UserConfig is a leader-migration configuration a user gives for one
+// manager: a file, installed byte for byte, or the built-in default.
+type UserConfig struct {
+	Path   string           // as given; BuiltInDefault for no file
+	Config *lmconfig.Config // nil for the built-in default
+}
+
+// ReadUserConfig reads a side's configuration as given: a file's path, or
+// BuiltInDefault.
+func ReadUserConfig(path string) (*UserConfig, error) {
+	if path == BuiltInDefault {
+		return &UserConfig{Path: path}, nil
+	}
+	c, err := lmconfig.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &UserConfig{Path: path, Config: c}, nil
+}
+
+// SetUserConfigs reads --leader-migration-config arguments, kcm=FILE,
+// ccm=FILE (FILE may be "default"), into the spec.
+func (s *Spec) SetUserConfigs(args []string) error {
+	for _, arg := range args {
+		side, path, ok := strings.Cut(arg, "=")
+		if !ok || path == "" {
+			return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE (FILE may be %q: no file, the built-in default)", arg, BuiltInDefault)
+		}
+		target := map[string]**UserConfig{"kcm": &s.KCMConfig, "ccm": &s.CCMConfig}[side]
+		if target == nil {
+			return fmt.Errorf("--leader-migration-config %s: %q is not a side: use kcm= or ccm=", arg, side)
+		}
+		u, err := ReadUserConfig(path)
+		if err != nil {
+			return fmt.Errorf("--leader-migration-config %s: %w", arg, err)
+		}
+		*target = u
+	}
+	return nil
+}
+
+// ownConfigNote is a plan's note on handover's own configuration, or, when
+// the user gave theirs, what is used instead.
+func (s Spec) ownConfigNote(own string) string {
+	if s.KCMConfig == nil && s.CCMConfig == nil {
+		return own
+	}
+	var given []string
+	for _, u := range []struct {
+		side string
+		c    *UserConfig
+	}{{"kube-controller-manager", s.KCMConfig}, {"cloud-controller-manager", s.CCMConfig}} {
+		if u.c != nil {
+			given = append(given, u.side+": "+u.c.Path)
+		}
+	}
+	return "Your configuration, as given (" + strings.Join(given, "; ") + "; \"default\" is no file, the built-in default); the preflight lint says what the managers make of it. The lease RBAC the runbook omits is granted first."
+}
+
+// apply puts a user's configuration on a side of the setup.
+func (u *UserConfig) apply(side *lint.Side) {
+	if u == nil || side == nil {
+		return
+	}
+	side.LeaderMigration, side.Config, side.ConfigPath = true, u.Config, ""
+	if u.Config != nil {
+		side.ConfigPath = u.Path
+	}
+}

@@ -1,0 +1,78 @@
+package migrate_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/migrate"
+)
+
+// A user's files are installed byte for byte, comments and all, on the
+// managers of their side; "default" leaves the side without a file.
+func TestUserConfigsInstalledAsGiven(t *testing.T) {
+	dir := t.TempDir()
+	kcmFile := filepath.Join(dir, "kcm.yaml")
+	body, err := os.ReadFile("../examples/taskdoc-verbatim/kcm.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := "# ours, as reviewed\n" + strings.ReplaceAll(string(body), "route", "node-route-controller")
+	if err := os.WriteFile(kcmFile, []byte(given), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := taskDocSpec()
+	if err := s.SetUserConfigs([]string{"kcm=" + kcmFile, "ccm=" + migrate.BuiltInDefault}); err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeEnv(t, s)
+	for _, name := range []string{"grant-migration-lease", "write-initial-config", "enable-leader-migration", "prepare-n1-cluster-configuration", "add-n1-control-plane-1"} {
+		f.do(t, f.step(t, name))
+	}
+	if got := f.file(t, f.cps[0], lmConfig); got != given {
+		t.Errorf("installed:\n%s\nwant, byte for byte:\n%s", got, given)
+	}
+	n1 := lastNode(t, f)
+	if _, err := f.kind.ReadFile(t.Context(), n1, lmConfig); err == nil {
+		t.Error("a file on the N+1 control plane, whose CCM uses the built-in default")
+	}
+	pod := f.file(t, n1, "/etc/kubernetes/manifests/cloud-controller-manager.yaml")
+	if !strings.Contains(pod, "--enable-leader-migration") || strings.Contains(pod, "--leader-migration-config") {
+		t.Errorf("CCM with the built-in default:\n%s", pod)
+	}
+}
+
+// Bad input is refused before anything is built.
+func TestUserConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pod := write("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n")
+	typo := write("typo.yaml", "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: x\nresourceLock: leases\ncontrollerLeader: []\n")
+	for arg, want := range map[string]string{
+		"kcm=" + filepath.Join(dir, "missing.yaml"): "no such file",
+		"kcm=" + pod:                                "not a valid LeaderMigrationConfiguration",
+		"ccm=" + typo:                               "controllerLeader",
+		"kube=" + typo:                              "not a side",
+		"kcm.yaml":                                  "write kcm=FILE or ccm=FILE",
+	} {
+		s := migrate.DefaultSpec(migrate.TaskDoc)
+		if err := s.SetUserConfigs([]string{arg}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", arg, err, want)
+		}
+	}
+	s := migrate.DefaultSpec(migrate.TaskDoc)
+	s.Mistake = migrate.MistakeNoCCM
+	if err := s.SetUserConfigs([]string{"kcm=default"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate.Build(s); err == nil || !strings.Contains(err.Error(), "contradict") {
+		t.Errorf("a mistake with the user's configuration: %v", err)
+	}
+}
