@@ -46,6 +46,11 @@ func TestAvailability(t *testing.T) {
 		{"a server down and back is an outage though its Node goes later", join(probes(0, 39.75, "api", "endpoint", "cp1", true),
 			probes(40, 50, "api", "endpoint", "cp1", false), probes(50.25, 60, "api", "endpoint", "cp1", true),
 			[]timeline.Event{{Time: at(70), Source: "nodes", Kind: timeline.NodeDeleted, Node: "cp1"}}), true},
+		{"one short outage on a short-lived server is judged by its length, not the share", join(probes(0, 49.5, "api", "endpoint", "cp4", true),
+			probes(50, 51.5, "api", "endpoint", "cp4", false), probes(52, 100, "api", "endpoint", "cp4", true)), false},
+		{"two short outages on a short-lived server are judged by the share", join(probes(0, 29.5, "api", "endpoint", "cp4", true),
+			probes(30, 31.5, "api", "endpoint", "cp4", false), probes(32, 59.5, "api", "endpoint", "cp4", true),
+			probes(60, 61.5, "api", "endpoint", "cp4", false), probes(62, 100, "api", "endpoint", "cp4", true)), true},
 		{"an unannounced restart counts", join(probes(0, 39.75, "api", "endpoint", "cp1", true), probes(40, 60, "api", "endpoint", "cp1", false), probes(60.25, 100, "api", "endpoint", "cp1", true)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
