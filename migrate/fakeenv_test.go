@@ -195,6 +195,22 @@ func (f *fakeEnv) do(t *testing.T, st migrate.Step) {
 	}
 }
 
+// walk runs each named step as the runner would, checking that it is not
+// done before and is done after: its skip-if-done check follows its action.
+func (f *fakeEnv) walk(t *testing.T, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		st := f.step(t, name)
+		if f.done(t, st) {
+			t.Fatalf("%s done before it ran", name)
+		}
+		f.do(t, st)
+		if !f.done(t, st) {
+			t.Fatalf("%s not done after it ran", name)
+		}
+	}
+}
+
 // until is the step's postcondition, asked once.
 func (f *fakeEnv) until(st migrate.Step) (bool, error) {
 	if st.Wait.Until == nil {

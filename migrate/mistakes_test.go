@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
@@ -23,14 +22,7 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		t.Run(m, func(t *testing.T) {
 			s := DefaultSpec(TaskDoc)
 			s.Mistake = m
-			p, err := Build(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			if err := WritePlan(&b, p, s); err != nil {
-				t.Fatal(err)
-			}
+			b := planAndLint(t, s)
 			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+Mistakes()[m]) {
 				t.Errorf("the plan does not say what is done wrong:\n%s", b.String())
 			}

@@ -47,32 +47,44 @@ func TestPlanGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := DefaultSpec(TaskDoc)
 			tweak(&s)
-			p, err := Build(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got bytes.Buffer
-			if err := WritePlan(&got, p, s); err != nil {
-				t.Fatal(err)
-			}
-			got.WriteString("\n## preflight lint\n\n" + s.Lint().String())
-			path := filepath.Join("testdata", "plan", name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./migrate -run Golden -update)", err)
-			}
-			if got.String() != string(want) {
-				t.Errorf("plan %s differs from %s (rerun with -update after checking the change):\n%s", name, path, firstDiff(string(want), got.String()))
-			}
+			matchGolden(t, name, planAndLint(t, s))
 		})
+	}
+}
+
+// planAndLint is what `handover plan` prints for s.
+func planAndLint(t *testing.T, s Spec) *bytes.Buffer {
+	t.Helper()
+	p, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := WritePlan(&got, p, s); err != nil {
+		t.Fatal(err)
+	}
+	got.WriteString("\n## preflight lint\n\n" + s.Lint().String())
+	return &got
+}
+
+// matchGolden compares got with testdata/plan/NAME.golden (-update writes it).
+func matchGolden(t *testing.T, name string, got *bytes.Buffer) {
+	t.Helper()
+	path := filepath.Join("testdata", "plan", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./migrate -run Golden -update)", err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("%s differs from %s (rerun with -update after checking the change):\n%s", name, path, firstDiff(string(want), got.String()))
 	}
 }
 

@@ -57,10 +57,10 @@ func TestUserConfigErrors(t *testing.T) {
 	typo := write("typo.yaml", "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: x\nresourceLock: leases\ncontrollerLeader: []\n")
 	for arg, want := range map[string]string{
 		"kcm=" + filepath.Join(dir, "missing.yaml"): "no such file",
-		"kcm=" + pod:                                "not a valid LeaderMigrationConfiguration",
-		"ccm=" + typo:                               "controllerLeader",
-		"kube=" + typo:                              "not a side",
-		"kcm.yaml":                                  "write kcm=FILE or ccm=FILE",
+		"kcm=" + pod:   "not a valid LeaderMigrationConfiguration",
+		"ccm=" + typo:  "controllerLeader",
+		"kube=" + typo: "not a side",
+		"kcm.yaml":     "write kcm=FILE or ccm=FILE",
 	} {
 		s := migrate.DefaultSpec(migrate.TaskDoc)
 		if err := s.SetUserConfigs([]string{arg}); err == nil || !strings.Contains(err.Error(), want) {
