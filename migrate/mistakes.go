@@ -74,15 +74,6 @@ var mistakes = map[string]mistake{
 // name on the cloud-controller-manager.
 const misnamedSuffix = "-ccm"
 
-// Mistakes describes each mistake by name.
-func Mistakes() map[string]string {
-	out := map[string]string{}
-	for n, m := range mistakes {
-		out[n] = m.what
-	}
-	return out
-}
-
 // MistakeNames lists the mistakes.
 func MistakeNames() []string {
 	return slices.Sorted(maps.Keys(mistakes))

@@ -23,7 +23,7 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 			s := DefaultSpec(TaskDoc)
 			s.Mistake = m
 			b := planAndLint(t, s)
-			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+Mistakes()[m]) {
+			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+mistakes[m].what) {
 				t.Errorf("the plan does not say what is done wrong:\n%s", b.String())
 			}
 			want, ok := caughtByLint[m]
