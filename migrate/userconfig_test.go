@@ -57,8 +57,7 @@ func TestUserConfigErrors(t *testing.T) {
 	typo := write("typo.yaml", "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: x\nresourceLock: leases\ncontrollerLeader: []\n")
 	for arg, want := range map[string]string{
 		"kcm=" + filepath.Join(dir, "missing.yaml"): "no such file",
-		"kcm=" + pod:   "not a valid LeaderMigrationConfiguration",
-		"ccm=" + typo:  "controllerLeader",
+		"kcm=" + pod:   "not a LeaderMigrationConfiguration",
 		"kube=" + typo: "not a side",
 		"kcm.yaml":     "write kcm=FILE or ccm=FILE",
 	} {
@@ -67,7 +66,16 @@ func TestUserConfigErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %q", arg, err, want)
 		}
 	}
+	// An unknown field is read as the managers read it (dropped); the
+	// preflight lint makes it an error.
 	s := migrate.DefaultSpec(migrate.TaskDoc)
+	if err := s.SetUserConfigs([]string{"ccm=" + typo}); err != nil {
+		t.Fatal(err)
+	}
+	if f := s.Lint(); f.Errors() == 0 || !strings.Contains(f.String(), "controllerLeader: is not a field") {
+		t.Errorf("lint of a misspelt field:\n%s", f)
+	}
+	s = migrate.DefaultSpec(migrate.TaskDoc)
 	s.Mistake = migrate.MistakeNoCCM
 	if err := s.SetUserConfigs([]string{"kcm=default"}); err != nil {
 		t.Fatal(err)

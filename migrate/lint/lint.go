@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -137,9 +138,14 @@ func unmigrated(names []string) []string {
 func lintConfig(s Side, m Manager) Findings {
 	c := s.Config
 	var out Findings
-	if c.Kind != lmconfig.Kind || c.APIVersion != lmconfig.APIVersion {
+	if c.Kind != lmconfig.Kind || !slices.Contains(lmconfig.APIVersions, c.APIVersion) {
 		out = append(out, Finding{Error, s.where("kind/apiVersion"),
 			fmt.Sprintf("is %s %s", c.Kind, c.APIVersion), "use kind: " + lmconfig.Kind + " and apiVersion: " + lmconfig.APIVersion})
+	}
+	for _, f := range c.Unknown {
+		out = append(out, Finding{Error, s.where(f),
+			fmt.Sprintf("is not a field of %s: %s %s decodes the file leniently and drops it without a word, so what runs is not what is written", lmconfig.Kind, s.Component, s.Version),
+			"correct its spelling or remove it (fields: kind, apiVersion, leaderName, resourceLock, controllerLeaders[].name, controllerLeaders[].component)"})
 	}
 	if c.LeaderName == "" {
 		out = append(out, Finding{Error, s.where("leaderName"), "is empty", "set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -18,6 +20,11 @@ const (
 	APIVersion = "controllermanager.config.k8s.io/v1alpha1"
 	Kind       = "LeaderMigrationConfiguration"
 )
+
+// APIVersions are every version the managers' configuration scheme
+// registers the kind under (k8s.io/controller-manager/pkg/leadermigration/
+// config, 1.30 and 1.31 alike); the fields are the same in each.
+var APIVersions = []string{APIVersion, "controllermanager.config.k8s.io/v1beta1", "controllermanager.config.k8s.io/v1"}
 
 // Component values of a controllerLeaders entry.
 const (
@@ -37,6 +44,11 @@ type Config struct {
 	LeaderName        string             `json:"leaderName"`
 	ResourceLock      string             `json:"resourceLock"`
 	ControllerLeaders []ControllerLeader `json:"controllerLeaders"`
+
+	// Unknown are the fields of a parsed file the type does not have, as
+	// paths (controllerLeaders[1].compnent): the managers' decoder drops
+	// them without a word.
+	Unknown []string `json:"-"`
 
 	// raw is the file as a user wrote it: installed byte for byte.
 	raw []byte
@@ -62,22 +74,58 @@ func New(component string, controllers ...string) *Config {
 func (c *Config) Clone() *Config {
 	out := *c
 	out.ControllerLeaders = append([]ControllerLeader(nil), c.ControllerLeaders...)
-	out.raw = nil
+	out.Unknown, out.raw = nil, nil
 	return &out
 }
 
-// Parse decodes a configuration strictly: unknown or misspelt fields are
-// errors, because the managers would silently ignore them.
+// Parse decodes a configuration as the managers do: leniently, an unknown
+// field ignored (kept in Unknown for the lint to report); but a file of
+// another kind or API version is an error, because their decoder refuses it
+// and the manager does not start.
 func Parse(b []byte) (*Config, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, fmt.Errorf("empty file: a %s needs kind, apiVersion, leaderName, resourceLock and controllerLeaders", Kind)
 	}
 	var c Config
-	if err := yaml.UnmarshalStrict(b, &c); err != nil {
+	if err := yaml.Unmarshal(b, &c); err != nil {
 		return nil, fmt.Errorf("not a valid %s: %w", Kind, err)
 	}
+	if c.Kind != Kind || !slices.Contains(APIVersions, c.APIVersion) {
+		return nil, fmt.Errorf("is kind %q, apiVersion %q: not a %s (the managers decode kind: %s with apiVersion %s)",
+			c.Kind, c.APIVersion, Kind, Kind, strings.Join(APIVersions, ", "))
+	}
+	var fields map[string]any
+	if err := yaml.Unmarshal(b, &fields); err != nil {
+		return nil, fmt.Errorf("not a valid %s: %w", Kind, err)
+	}
+	c.Unknown = unknownFields(fields)
 	c.raw = bytes.Clone(b)
 	return &c, nil
+}
+
+// unknownFields lists the keys of a decoded file the type has no field for.
+// Keys are matched exactly, as the managers' case-sensitive decoder does.
+func unknownFields(fields map[string]any) []string {
+	var out []string
+	for k, v := range fields {
+		switch k {
+		case "kind", "apiVersion", "leaderName", "resourceLock":
+		case "controllerLeaders":
+			entries, _ := v.([]any)
+			for i, e := range entries {
+				m, _ := e.(map[string]any)
+				for ek := range m {
+					if ek != "name" && ek != "component" {
+						out = append(out, fmt.Sprintf("controllerLeaders[%d].%s", i, ek))
+					}
+				}
+			}
+		default:
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ReadFile parses the configuration at path.

@@ -28,11 +28,39 @@ func TestParseRejects(t *testing.T) {
 	for name, in := range map[string]string{
 		"empty":         "  \n",
 		"malformed":     "kind: [unclosed\n",
-		"unknown field": "kind: LeaderMigrationConfiguration\ncontrollerLeader:\n- name: route\n",
+		"no apiVersion": "kind: LeaderMigrationConfiguration\ncontrollerLeaders:\n- name: route\n",
+		"another kind":  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n",
+		"another group": "apiVersion: kubeadm.k8s.io/v1beta3\nkind: LeaderMigrationConfiguration\n",
 		"wrong type":    "controllerLeaders: route\n",
 	} {
 		if _, err := Parse([]byte(in)); err == nil || !strings.Contains(err.Error(), "LeaderMigrationConfiguration") {
 			t.Errorf("%s: want a clear error, got %v", name, err)
+		}
+	}
+}
+
+// The managers' decoder is lenient: a file with an unknown field is read,
+// the field dropped; Parse keeps where it was for the lint.
+func TestParseKeepsUnknownFields(t *testing.T) {
+	in := "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1\nleaderName: x\nresourceLock: leases\n" +
+		"controllerLeader: []\ncontrollerLeaders:\n- name: service-lb-controller\n  compnent: '*'\n"
+	c, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Unknown, ","); got != "controllerLeader,controllerLeaders[0].compnent" {
+		t.Errorf("unknown fields: %s", got)
+	}
+	if c.ControllerLeaders[0].Component != "" || c.YAML() != in {
+		t.Errorf("parsed %+v; file not kept as given", c)
+	}
+}
+
+func TestParseAcceptsEveryRegisteredVersion(t *testing.T) {
+	for _, v := range APIVersions {
+		c, err := Parse([]byte("kind: LeaderMigrationConfiguration\napiVersion: " + v + "\nleaderName: x\nresourceLock: leases\n"))
+		if err != nil || len(c.Unknown) != 0 {
+			t.Errorf("%s: %v %v", v, err, c)
 		}
 	}
 }
