@@ -38,13 +38,15 @@ func ccmStaticPod(s Spec, st Setup) string {
 	if c.Controllers != "" {
 		args = append(args, "--controllers="+c.Controllers)
 	}
+	var files []cloudcluster.HostFile
 	switch {
 	case c.LeaderMigration && c.Config == nil:
-		return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, append(args, lmFlags(false)...))
-	case !c.LeaderMigration:
-		return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, args)
+		args = append(args, lmFlags(false)...)
+	case c.LeaderMigration:
+		args = append(args, lmFlags(true)...)
+		files = append(files, cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
 	}
-	return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, append(args, lmFlags(true)...), cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
+	return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, append(args, c.Args...), files...)
 }
 
 // lmFile is the configuration file a new control plane gets, nil when no

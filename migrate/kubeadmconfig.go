@@ -77,6 +77,13 @@ func (c clusterConfig) setArg(name, value string) {
 	}
 }
 
+// setArgs sets the user's flags (--name=value) as extra arguments.
+func (c clusterConfig) setArgs(args []string) {
+	for _, p := range argPairs(args) {
+		c.setArg(p[0], p[1])
+	}
+}
+
 func (c clusterConfig) arg(name string) string {
 	switch args := c.controllerManager()["extraArgs"].(type) {
 	case []any:

@@ -49,11 +49,11 @@ func (s Spec) ccmManifest(lm bool) string {
 	cfg := s.setup().CCM.Config
 	switch {
 	case !lm:
-		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet)
+		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, s.CCMArgs...)
 	case cfg == nil:
-		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, lmFlags(false)...)
+		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, append(lmFlags(false), s.CCMArgs...)...)
 	}
-	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg.YAML(), lmConfigPath, lmFlags(true)...)
+	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg.YAML(), lmConfigPath, append(lmFlags(true), s.CCMArgs...)...)
 }
 
 func deployCCMStep(s Spec) Step {

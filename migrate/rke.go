@@ -20,6 +20,7 @@ func rke(s Spec) *Procedure {
 		{Kind: Rancher, Title: "cluster.yml: unchanged at this step", Body: "cloud_provider:\n  name: aws\n"},
 		{Kind: Note, Body: s.ownConfigNote("As for rke2: a configuration file with the canonical names replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first.")},
 	}
+	enable = append(enable, s.kcmArgsPlan()...)
 	if s.Flavour == "external-aws" {
 		enable = append(enable, Item{Kind: Note, Body: "useInstanceMetadataHostname: kind node names equal their hostnames and the simulated cloud's instance hostnames, so no hostname-override is needed."})
 	}
@@ -27,7 +28,7 @@ func rke(s Spec) *Procedure {
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
 		Steps: append(append([]Step{grantStep(s, ccmServiceAccount)}, writeConfigSteps(s)...),
 			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
-				s.From, lmconfig.KCM, enableLM(s.kcmFile()), enable, waitOwner(lmconfig.KCM)),
+				s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), enable, waitOwner(lmconfig.KCM)),
 			cordonStep(true),
 			deployCCMStep(s),
 			switchStep(s, true,

@@ -17,12 +17,12 @@ func rke2(s Spec) *Procedure {
 		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
 		Steps: append(append([]Step{grantStep(s, ccmServiceAccount)}, writeConfigSteps(s)...),
 			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
-				s.From, lmconfig.KCM, enableLM(s.kcmFile()), []Item{
+				s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), append([]Item{
 					{Kind: Rancher, Title: "cluster YAML", Body: rke2MachineSelector(lmFlagsRancher(), []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
 					{Kind: Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},
 					{Kind: Rancher, Title: "cluster YAML: unchanged at this step", Body: rke2CloudProvider(s.Flavour)},
 					{Kind: Note, Body: s.ownConfigNote("The runbook relies on the built-in default configuration; two of its names (route-controller, service-controller) match no controller of " + s.From + ", so this plan passes a file with the canonical names. The runbook also has no RBAC step: without it kube-controller-manager cannot take the migration lease.")},
-				}, waitOwner(lmconfig.KCM)),
+				}, s.kcmArgsPlan()...), waitOwner(lmconfig.KCM)),
 			cordonStep(true),
 			deployCCMStep(s),
 			switchStep(s, false,

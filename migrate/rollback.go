@@ -40,6 +40,7 @@ func restoreNConfigStep(s Spec) Step {
 				return err
 			}
 			saved.setArg("enable-leader-migration", "true")
+			saved.setArgs(s.KCMArgs)
 			if s.kcmFile() {
 				saved.setArg("leader-migration-config", lmConfigPath)
 				saved.setVolume(lmVolume, lmConfigPath)

@@ -39,7 +39,8 @@ const (
 func (s Spec) setup() Setup {
 	m := s.reg().Managers
 	side := func(component, version, cloud string, cfg *lmconfig.Config) lint.Side {
-		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true, AllocateNodeCIDRs: true}
+		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true, AllocateNodeCIDRs: true,
+			ClusterName: s.Cluster, Args: s.args(component)}
 		if cfg != nil {
 			sd.Config, sd.ConfigPath = cfg, component+":"+lmConfigPath
 		}
@@ -58,7 +59,7 @@ func (s Spec) setup() Setup {
 	st := Setup{KCM: side(lmconfig.KCM, s.From, cloudcluster.ProviderName, config(lmconfig.KCM)), CCM: &ccm,
 		ClusterName: s.Cluster, GrantCCM: true, Notes: map[string][]Item{}}
 	if m.NewKCM {
-		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true}
+		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}
 	}
 	if s.migrates(lint.NodeIPAM) {
 		// The cloud-controller-manager must start its node IPAM (off by

@@ -31,6 +31,10 @@ type Spec struct {
 	// KCMConfig and CCMConfig are the user's own leader-migration
 	// configurations, replacing the procedure's; nil keeps the procedure's.
 	KCMConfig, CCMConfig *UserConfig `json:",omitempty"`
+	// KCMArgs and CCMArgs are further flags (--name=value) for every
+	// kube-controller-manager (N and N+1) and every cloud-controller-manager;
+	// they win over the procedure's own.
+	KCMArgs, CCMArgs []string `json:",omitempty"`
 }
 
 // Variant modifies a procedure.
@@ -90,6 +94,7 @@ func (s Spec) Validate() error {
 	if s.Mistake != "" && (s.KCMConfig != nil || s.CCMConfig != nil) {
 		errs = append(errs, "--mistake and --leader-migration-config contradict: a mistake changes handover's own configurations")
 	}
+	errs = append(errs, s.validArgs()...)
 	if err := s.validMistake(); err != nil {
 		errs = append(errs, err.Error())
 	}

@@ -75,8 +75,9 @@ func (e *Env) everyNode(ctx context.Context, version string, ok func(node string
 // file (otherwise its built-in default).
 func (s Spec) kcmFile() bool { return s.setup().KCM.Config != nil }
 
-// enableLM turns leader migration on in a manager's manifest.
-func enableLM(withFile bool) func(*corev1.Pod) {
+// enableLM turns leader migration on in a manager's manifest, with the
+// user's flags for the manager.
+func enableLM(withFile bool, args []string) func(*corev1.Pod) {
 	return func(p *corev1.Pod) {
 		c := &p.Spec.Containers[0]
 		c.Command = setFlag(c.Command, "enable-leader-migration", "")
@@ -84,6 +85,7 @@ func enableLM(withFile bool) func(*corev1.Pod) {
 			c.Command = setFlag(c.Command, "leader-migration-config", lmConfigPath)
 			hostFileMount(p, lmVolume, lmConfigPath)
 		}
+		c.Command = withArgs(c.Command, args)
 	}
 }
 

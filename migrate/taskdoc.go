@@ -34,8 +34,8 @@ func taskDoc(s Spec) *Procedure {
 	}
 	p.Steps = append(p.Steps,
 		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
-			s.From, lmconfig.KCM, enableLM(s.kcmFile()),
-			[]Item{flagsPlan(lmconfig.KCM, add, lmFlags(s.kcmFile())...),
+			s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs),
+			[]Item{flagsPlan(lmconfig.KCM, add, append(lmFlags(s.kcmFile()), s.KCMArgs...)...),
 				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
 			waitOwner(lmconfig.KCM)))
 	if s.Variant.InPlace {
@@ -67,6 +67,9 @@ func n1ConfigStep(s Spec) Step {
 	if kcm.Controllers != "" {
 		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, node IPAM moves too", Body: "controllerManager:\n  extraArgs:\n    controllers: \"" + kcm.Controllers + "\"\n"})
 	}
+	if len(s.KCMArgs) > 0 {
+		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, your kube-controller-manager flags", Body: extraArgsYAML(s.KCMArgs)})
+	}
 	plan = append(plan, st.Notes[newConfigKey]...)
 	return Step{
 		Name:  "prepare-n1-cluster-configuration",
@@ -88,6 +91,7 @@ func n1ConfigStep(s Spec) Step {
 				return err
 			}
 			c.toExternal(s.To)
+			c.setArgs(s.KCMArgs)
 			if kcm.Controllers != "" {
 				c.setArg("controllers", kcm.Controllers)
 			}

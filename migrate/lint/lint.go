@@ -21,6 +21,10 @@ type Side struct {
 	Controllers     string           // --controllers ("" = "*")
 	// AllocateNodeCIDRs is --allocate-node-cidrs: node IPAM runs at all.
 	AllocateNodeCIDRs bool
+	ClusterName       string // --cluster-name
+	// Args are further flags (--name=value) the user gives the manager;
+	// they win over the fields above.
+	Args []string
 }
 
 // runs reports whether the side starts the controller at all.
@@ -50,8 +54,10 @@ func (s Side) runsCloudControllers() bool {
 // Lint checks every side on its own, then the sides against each other.
 func Lint(sides ...Side) Findings {
 	var out Findings
-	for _, s := range sides {
-		out = append(out, lintSide(s)...)
+	sides = slices.Clone(sides)
+	for i := range sides {
+		sides[i] = sides[i].withArgs()
+		out = append(out, lintSide(sides[i])...)
 	}
 	return append(out, lintPairs(sides)...)
 }
@@ -61,7 +67,7 @@ func lintSide(s Side) Findings {
 		return Findings{{Error, "component", fmt.Sprintf("unknown controller manager %q", s.Component),
 			"use kube-controller-manager or cloud-controller-manager"}}
 	}
-	out := lintFlags(s)
+	out := append(lintFlags(s), lintElection(s)...)
 	m, err := LookupManager(s.Component, s.Version)
 	if err != nil {
 		return append(out, Finding{Warning, s.Component + " version", err.Error(), "controller names are not checked"})

@@ -3,6 +3,7 @@ package lint
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
@@ -76,6 +77,18 @@ func TestLintFires(t *testing.T) {
 			"kube-controller-manager v1.31.4 --controllers", "-node-ipam-controller"},
 		{"in-tree provider on 1.31", []Side{{Component: lmconfig.KCM, Version: "v1.31.4", CloudProvider: "kind"}},
 			"kube-controller-manager --cloud-provider", "no in-tree cloud providers"},
+		{"leader election off under leader migration", []Side{args(ccmN1(lmconfig.New(lmconfig.CCM, canonical...)), "--leader-elect=false")},
+			"cloud-controller-manager v1.31.4 --leader-elect", "no lock at all"},
+		{"lease not above the renew deadline", []Side{args(kcm, "--leader-elect-lease-duration=10s")},
+			"kube-controller-manager v1.30.14 --leader-elect-lease-duration", "not longer than --leader-elect-renew-deadline 10s"},
+		{"renew deadline within the retries' jitter", []Side{args(kcm, "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s", "--leader-elect-retry-period=35s")},
+			"kube-controller-manager v1.30.14 --leader-elect-renew-deadline", "1.2 × --leader-elect-retry-period 35s"},
+		{"cluster names differ", []Side{args(kcm, "--cluster-name=prod"), ccmN1(lmconfig.New(lmconfig.CCM, canonical...))},
+			"cloud-controller-manager --cluster-name", `"" differs from kube-controller-manager's "prod"`},
+		{"routes off in the ccm only", []Side{withCIDRs(kcm), args(withCIDRs(ccmN1(lmconfig.New(lmconfig.CCM, canonical...))), "--configure-cloud-routes=false")},
+			"cloud-controller-manager --configure-cloud-routes", "get no routes"},
+		{"a --controllers flag turns node IPAM off where it migrates", []Side{args(withCIDRs(ccmN1(lmconfig.New(lmconfig.CCM, append(canonical, NodeIPAM)...))), "--controllers=*,-nodeipam")},
+			"ccm.yaml: controllerLeaders[3].name", "does not start it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := Lint(tc.sides...)
@@ -109,5 +122,23 @@ func TestEnabled(t *testing.T) {
 		if got := m.Enabled(tc.flag, tc.name); got != tc.want {
 			t.Errorf("Enabled(%q, %s) = %t", tc.flag, tc.name, got)
 		}
+	}
+}
+
+func args(s Side, a ...string) Side { s.Args = append(s.Args, a...); return s }
+
+func withCIDRs(s Side) Side { s.AllocateNodeCIDRs = true; return s }
+
+func TestElection(t *testing.T) {
+	s := args(Side{}, "--leader-elect-lease-duration=60s", "--leader-elect-retry-period=5s", "--leader-elect-lease-duration=137s", "--v=2")
+	e := s.Election()
+	if e.Lease != 137*time.Second || e.Retry != 5*time.Second || e.RenewDeadline != 10*time.Second || !e.Elect {
+		t.Errorf("election: %+v", e)
+	}
+	if e := args(Side{}, "--leader-elect=false").Election(); e.Elect {
+		t.Error("--leader-elect=false read as true")
+	}
+	if fs := Lint(args(kcmN(lmconfig.New(lmconfig.KCM, canonical...)), "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s")); len(fs) != 0 {
+		t.Errorf("a long lease is no finding: %s", fs)
 	}
 }

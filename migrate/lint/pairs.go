@@ -20,6 +20,7 @@ func lintPairs(sides []Side) Findings {
 		}
 		for _, c := range sides {
 			if c.Component == lmconfig.CCM {
+				out = append(out, lintFlagPair(k, c)...)
 				out = append(out, lintPair(k, c)...)
 			}
 		}

@@ -25,7 +25,7 @@ func CCMStaticPod(version, cluster, podSubnet string, extraArgs []string, files 
 		"--kubeconfig=" + CCMKubeconfigPath,
 		"--authentication-kubeconfig=" + CCMKubeconfigPath,
 		"--authorization-kubeconfig=" + CCMKubeconfigPath},
-		append(CCMArgs(cluster, podSubnet), extraArgs...)...)
+		MergeArgs(CCMArgs(cluster, podSubnet), extraArgs)...)
 	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", CloudConfigPath}}, files...)
 	var mounts, volumes strings.Builder
 	for _, f := range files {

@@ -1,0 +1,139 @@
+package migrate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+// ownFlags are the managers' flags handover sets itself, with why a user
+// may not give them: the simulated cloud, the observers' way in, and leader
+// migration, which --leader-migration-config gives.
+var ownFlags = map[string]string{
+	"enable-leader-migration":          "leader migration is what the procedure turns on and off: give a file or the built-in default with --leader-migration-config",
+	"leader-migration-config":          "give it with --leader-migration-config kcm=FILE|default, ccm=FILE|default",
+	"cloud-provider":                   "the managers run the simulated cloud's provider",
+	"cloud-config":                     "the managers read the simulated cloud's configuration",
+	"kubeconfig":                       "the managers' credentials are the cluster's",
+	"authentication-kubeconfig":        "the managers' credentials are the cluster's",
+	"authorization-kubeconfig":         "the managers' credentials are the cluster's",
+	"bind-address":                     "the observers read /healthz and /metrics where kubeadm serves them",
+	"secure-port":                      "the observers read /healthz and /metrics where kubeadm serves them",
+	"authorization-always-allow-paths": "the observers read /healthz and /metrics without credentials",
+}
+
+// args are the user's flags for a component's managers.
+func (s Spec) args(component string) []string {
+	if component == lmconfig.CCM {
+		return s.CCMArgs
+	}
+	return s.KCMArgs
+}
+
+// validArgs rejects flags that are not --name=value, and those handover
+// sets itself.
+func (s Spec) validArgs() []string {
+	var errs []string
+	for _, side := range []struct {
+		flag string
+		args []string
+	}{{"--kcm-arg", s.KCMArgs}, {"--ccm-arg", s.CCMArgs}} {
+		for _, a := range side.args {
+			name, _, ok := lint.SplitArg(a)
+			switch {
+			case !ok:
+				errs = append(errs, fmt.Sprintf("%s %q: write a manager flag as --name=value (or --name for true)", side.flag, a))
+			case strings.HasSuffix(a, "="):
+				errs = append(errs, fmt.Sprintf("%s %s: give the flag a value", side.flag, a))
+			case ownFlags[name] != "":
+				errs = append(errs, fmt.Sprintf("%s %s: handover sets --%s itself (%s)", side.flag, a, name, ownFlags[name]))
+			}
+		}
+	}
+	return errs
+}
+
+// argPairs are the user's flags as name and value, in order.
+func argPairs(args []string) [][2]string {
+	var out [][2]string
+	for _, a := range args {
+		if n, v, ok := lint.SplitArg(a); ok {
+			out = append(out, [2]string{n, v})
+		}
+	}
+	return out
+}
+
+// withArgs puts the user's flags on a container command line, each
+// replacing the procedure's value of the same flag.
+func withArgs(cmd, args []string) []string {
+	out := slices.Clone(cmd)
+	for _, a := range args {
+		name, _, _ := lint.SplitArg(a)
+		out = append(removeFlag(out, name), a)
+	}
+	return out
+}
+
+// Election is the slowest leader election among the managers taking part:
+// how long a lease of a stopped manager outlives it, and how often a
+// candidate retries.
+func (s Spec) Election() lint.Election {
+	e := lint.Side{}.Election()
+	for _, sd := range s.Sides() {
+		x := sd.Election()
+		e.Lease, e.Retry = max(e.Lease, x.Lease), max(e.Retry, x.Retry)
+	}
+	return e
+}
+
+// StartUp is what a hand-off takes beyond the lease's expiry and a retry:
+// the new holder starting its controllers and the health observer seeing
+// them, as measured on the simulated cloud with the default timings (the
+// default max-gap threshold, 40s, is 15s + 2s + this).
+const StartUp = 23 * time.Second
+
+// MaxGap is the coverage-gap threshold the timings in force give, and why;
+// "" when they are the defaults (the checks' own default holds).
+func (s Spec) MaxGap() (time.Duration, string) {
+	e := s.Election()
+	var given []string
+	for _, sd := range s.Sides() {
+		for _, p := range argPairs(sd.Args) {
+			if strings.HasPrefix(p[0], "leader-elect-") && p[0] != "leader-elect-resource-lock" {
+				given = append(given, sd.Component+" --"+p[0]+"="+p[1])
+			}
+		}
+	}
+	if len(given) == 0 {
+		return 0, ""
+	}
+	slices.Sort(given)
+	given = slices.Compact(given)
+	d := e.Lease + e.Retry + StartUp
+	return d, fmt.Sprintf("%s = lease %s + retry %s + start-up %s, from the leader-election flags in force (%s)",
+		d, e.Lease, e.Retry, StartUp, strings.Join(given, ", "))
+}
+
+// extraArgsYAML prints flags as a ClusterConfiguration's extraArgs.
+func extraArgsYAML(args []string) string {
+	var b strings.Builder
+	b.WriteString("controllerManager:\n  extraArgs:\n")
+	for _, p := range argPairs(args) {
+		fmt.Fprintf(&b, "    %s: %q\n", p[0], p[1])
+	}
+	return b.String()
+}
+
+// kcmArgsPlan shows the user's kube-controller-manager flags where a
+// Rancher plan enables leader migration (the roll adds them).
+func (s Spec) kcmArgsPlan() []Item {
+	if len(s.KCMArgs) == 0 {
+		return nil
+	}
+	return []Item{flagsPlan(lmconfig.KCM, "add your flags (extra_args / machineSelectorConfig)", s.KCMArgs...)}
+}
