@@ -32,13 +32,16 @@ func TestCheckFlagsReportsTheBinarysError(t *testing.T) {
 	}
 	s := migrate.DefaultSpec(migrate.TaskDoc)
 	s.KCMArgs, s.CCMArgs = []string{"--leader-elect-lease-duration=60s"}, []string{"--bogus=1"}
-	err := s.CheckFlags(context.Background(), cache)
-	if err == nil || !strings.Contains(err.Error(), "cloud-controller-manager v1.31.4 refuses --bogus=1: unknown flag: --bogus") ||
-		strings.Contains(err.Error(), "kube-controller-manager") {
-		t.Fatalf("want the CCM's refusal only, got %v", err)
+	fs := s.CheckFlags(context.Background(), cache)
+	if len(fs) != 1 || fs.Errors() != 1 || fs[0].Where != "--ccm-arg" || !strings.Contains(fs[0].Problem, "cloud-controller-manager v1.31.4 refuses --bogus=1: unknown flag: --bogus") {
+		t.Fatalf("want the CCM's refusal only, got %v", fs)
 	}
-	if err := s.CheckFlags(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "handover images build v1.30.14") {
-		t.Fatalf("an empty cache: %v", err)
+	fs = s.CheckFlags(context.Background(), t.TempDir())
+	if fs.Errors() != 0 || len(fs) != 3 || !strings.Contains(fs.String(), "handover images build v1.30.14") {
+		t.Fatalf("an empty cache: %v", fs)
+	}
+	if err := s.RequireFlags(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("a run with flags it cannot check: %v", err)
 	}
 }
 
@@ -63,9 +66,9 @@ func TestCheckFlagsAgainstTheManagers(t *testing.T) {
 	} {
 		s := migrate.DefaultSpec(migrate.TaskDoc)
 		s.KCMArgs, s.CCMArgs = tc.kcm, tc.ccm
-		err := s.CheckFlags(context.Background(), cache)
-		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%v %v: %v, want %q", tc.kcm, tc.ccm, err, tc.want)
+		fs := s.CheckFlags(context.Background(), cache)
+		if (tc.want == "") != (len(fs) == 0) || !strings.Contains(fs.String(), tc.want) {
+			t.Errorf("%v %v: %v, want %q", tc.kcm, tc.ccm, fs, tc.want)
 		}
 	}
 }

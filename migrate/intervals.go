@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/handover-sh/handover/migrate/lint"
 )
 
 // Interval names: how long a procedure waits for what, and how often it
@@ -64,6 +66,30 @@ func (i Intervals) Of(name string) time.Duration {
 		panic("migrate: no interval " + name)
 	}
 	return info.Default
+}
+
+// leaseBound are the waits that include a stopped manager's lease running
+// out: longer leases or retries lengthen them.
+var leaseBound = []string{IntervalMainLeaseHandoff, IntervalSingleOwner, IntervalManagerRestart, IntervalSettle}
+
+// following lengthens the lease-bound waits not given by how much the
+// election's lease and retry period exceed the managers' defaults.
+func (i Intervals) following(e lint.Election) Intervals {
+	d := lint.Side{}.Election()
+	extra := max(0, e.Lease-d.Lease) + max(0, e.Retry-d.Retry)
+	if extra == 0 {
+		return i
+	}
+	out := maps.Clone(i)
+	if out == nil {
+		out = Intervals{}
+	}
+	for _, name := range leaseBound {
+		if _, given := i[name]; !given {
+			out[name] = intervalTable[name].Default + extra
+		}
+	}
+	return out
 }
 
 // Validate rejects unknown names and durations that are not positive.

@@ -126,6 +126,7 @@ func Complete(s Spec) (Spec, error) {
 	if s.Flavour == "" && len(r.Flavours) > 0 {
 		s.Flavour = r.Flavours[0]
 	}
+	s.Intervals = s.Intervals.following(s.Election())
 	return s, s.Validate()
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handover-sh/handover/migrate"
 )
@@ -82,5 +83,60 @@ func TestUserConfigErrors(t *testing.T) {
 	}
 	if _, err := migrate.Build(s); err == nil || !strings.Contains(err.Error(), "contradict") {
 		t.Errorf("a mistake with the user's configuration: %v", err)
+	}
+}
+
+// The user's manager flags reach every manager of their side: the N
+// kube-controller-managers when leader migration is enabled, the N+1 ones
+// through the ClusterConfiguration they join with, and the
+// cloud-controller-manager, where a flag replaces the procedure's own.
+func TestManagerArgsReachEveryManager(t *testing.T) {
+	s := taskDocSpec()
+	s.KCMArgs = []string{"--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s"}
+	s.CCMArgs = []string{"--leader-elect-lease-duration=60s", "--v=4"}
+	f := newFakeEnv(t, s)
+	f.walk(t, "grant-migration-lease", "write-initial-config", "enable-leader-migration", "prepare-n1-cluster-configuration", "add-n1-control-plane-1")
+	has := func(node, component string, want ...string) {
+		t.Helper()
+		pod := f.file(t, node, "/etc/kubernetes/manifests/"+component+".yaml")
+		for _, w := range want {
+			if strings.Count(pod, w) != 1 {
+				t.Errorf("%s on %s: want %s once in\n%s", component, node, w, pod)
+			}
+		}
+	}
+	has(f.cps[0], "kube-controller-manager", "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s", "--enable-leader-migration")
+	n1 := lastNode(t, f)
+	has(n1, "kube-controller-manager", "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s")
+	has(n1, "cloud-controller-manager", "--leader-elect-lease-duration=60s", "--v=", "--v=4")
+	if d, basis := s.MaxGap(); d != 85*time.Second || !strings.Contains(basis, "lease 1m0s + retry 2s + start-up 23s") {
+		t.Errorf("max-gap %s: %s", d, basis)
+	}
+	p, err := migrate.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Spec.Intervals.Of(migrate.IntervalMainLeaseHandoff); got != 105*time.Second {
+		t.Errorf("main-lease-handoff with a 60s lease: %s", got)
+	}
+}
+
+// Flags handover sets itself, and flags that are not flags, are refused
+// before anything is built.
+func TestManagerArgsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		kcm, ccm []string
+		want     string
+	}{
+		{[]string{"--cloud-provider=aws"}, nil, "--kcm-arg --cloud-provider=aws: handover sets --cloud-provider itself"},
+		{nil, []string{"--leader-migration-config=/x"}, "--leader-migration-config kcm=FILE|default"},
+		{nil, []string{"v=4"}, `--ccm-arg "v=4": write a manager flag as --name=value`},
+		{[]string{"--cluster-name="}, nil, "give the flag a value"},
+	} {
+		s := taskDocSpec()
+		s.KCMArgs, s.CCMArgs = tc.kcm, tc.ccm
+		if _, err := migrate.Build(s); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v %v: %v, want %q", tc.kcm, tc.ccm, err, tc.want)
+		}
 	}
 }

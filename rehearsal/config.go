@@ -36,6 +36,10 @@ type Config struct {
 	// LeaderMigration are the user's own configurations by side (kcm,
 	// ccm): a file's path (relative to the rehearsal file) or "default".
 	LeaderMigration map[string]string `json:"leaderMigration,omitempty"`
+	// KCMArgs and CCMArgs are further flags (--name=value) for every
+	// kube-controller-manager and every cloud-controller-manager.
+	KCMArgs []string `json:"kcmArgs,omitempty"`
+	CCMArgs []string `json:"ccmArgs,omitempty"`
 	// Load is a profile name (none, light, moderate, heavy).
 	Load   string     `json:"load,omitempty"`
 	Faults FaultInput `json:"faults,omitempty"`
@@ -114,6 +118,7 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
 	s.Mistake = c.Mistake
+	s.KCMArgs, s.CCMArgs = c.KCMArgs, c.CCMArgs
 	var configs []string
 	for _, side := range slices.Sorted(maps.Keys(c.LeaderMigration)) {
 		configs = append(configs, side+"="+c.LeaderMigration[side])
@@ -165,13 +170,36 @@ func (c Config) Validate() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	thresholds, err := Thresholds(s, c.Thresholds)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault, ObserveAfter: after, Thresholds: thresholds}, nil
+}
+
+// Thresholds are the thresholds a run records: those given, validated,
+// and max-gap derived from the leader-election flags in force when it is
+// not given (with its basis, which the report prints).
+func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, error) {
 	cfg := checks.DefaultConfig(nil)
-	for _, name := range slices.Sorted(maps.Keys(c.Thresholds)) {
-		if err := cfg.Set(name, c.Thresholds[name]); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		if err := cfg.Set(name, given[name]); err != nil {
 			return nil, fmt.Errorf("thresholds: %w", err)
 		}
 	}
-	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault, ObserveAfter: after, Thresholds: c.Thresholds}, nil
+	out := maps.Clone(given)
+	d, basis := s.MaxGap()
+	if _, set := given["max-gap"]; set || d == 0 {
+		return out, nil
+	}
+	if err := cfg.Set("max-gap", d.String()); err != nil {
+		return nil, fmt.Errorf("the leader-election flags give a coverage-gap threshold of %s: %w (set thresholds: {max-gap: …} to judge by another)", basis, err)
+	}
+	if out == nil {
+		out = map[string]string{}
+	}
+	out["max-gap"], out["max-gap"+checks.BasisSuffix] = d.String(), basis
+	return out, nil
 }
 
 // maxObserveAfter bounds observeAfter: the cluster, load and observers

@@ -130,3 +130,29 @@ func TestConfigLeaderMigration(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+// With the managers' lease given, max-gap follows it and carries its
+// basis; a max-gap given wins; a lease too long to judge a gap by is an
+// error before anything runs.
+func TestConfigThresholdsFollowTheLease(t *testing.T) {
+	c, err := ReadFile("../examples/long-lease/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Thresholds["max-gap"] != "1m25s" || !strings.Contains(p.Thresholds["max-gap.basis"], "--leader-elect-lease-duration=60s") {
+		t.Errorf("thresholds %v", p.Thresholds)
+	}
+	c.Thresholds = map[string]string{"max-gap": "2m"}
+	if p, err := c.Validate(); err != nil || p.Thresholds["max-gap"] != "2m" || p.Thresholds["max-gap.basis"] != "" {
+		t.Errorf("a given max-gap: %v %v", p, err)
+	}
+	c.Thresholds = nil
+	c.CCMArgs = []string{"--leader-elect-lease-duration=10m", "--leader-elect-renew-deadline=40s"}
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "coverage-gap threshold") {
+		t.Errorf("a 10m lease: %v", err)
+	}
+}

@@ -65,6 +65,11 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	if err := buildImages(ctx, logger, o.Source, p.Spec.From, p.Spec.To); err != nil {
 		return res, err
 	}
+	// The user's manager flags, asked of the binaries just built, before
+	// any cluster exists.
+	if err := p.Spec.RequireFlags(ctx, nodeimage.DefaultCacheDir()); err != nil {
+		return res, err
+	}
 	kubeconfig := filepath.Join(p.Config.Out, "kubeconfig")
 	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
 		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self)

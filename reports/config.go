@@ -27,6 +27,13 @@ func ConfigFor(evs []timeline.Event) (checks.Config, error) {
 			continue
 		}
 		for _, name := range slices.Sorted(maps.Keys(e.Attrs)) {
+			if base, ok := strings.CutSuffix(name, checks.BasisSuffix); ok {
+				if cfg.Basis == nil {
+					cfg.Basis = map[string]string{}
+				}
+				cfg.Basis[base] = e.Attrs[name]
+				continue
+			}
 			if err := cfg.Set(name, e.Attrs[name]); err != nil {
 				return cfg, fmt.Errorf("the timeline's %s: %w", timeline.Thresholds, err)
 			}

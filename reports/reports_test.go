@@ -192,6 +192,10 @@ func TestConfigForThresholds(t *testing.T) {
 	if err != nil || cfg.MaxOutage != 9*time.Second || cfg.MinAvailability != 0.95 {
 		t.Fatalf("%+v %v", cfg, err)
 	}
+	evs = append(evs, timeline.Event{Kind: timeline.Thresholds, Attrs: map[string]string{"max-gap": "1m25s", "max-gap.basis": "1m25s = lease 1m0s + …"}})
+	if cfg, err = ConfigFor(evs); err != nil || cfg.MaxGap != 85*time.Second || cfg.Basis["max-gap"] != "1m25s = lease 1m0s + …" {
+		t.Fatalf("a threshold with its basis: %+v %v", cfg, err)
+	}
 	evs[0].Attrs["max-outage"] = "forever"
 	if _, err := ConfigFor(evs); err == nil || !strings.Contains(err.Error(), "max-outage") {
 		t.Fatalf("a bad threshold: %v", err)

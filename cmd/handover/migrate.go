@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
@@ -19,6 +20,11 @@ type specFlags struct {
 	inPlace, rollback, disable bool
 	configs                    []string
 }
+
+const (
+	kcmArgHelp = "a flag for every kube-controller-manager, N and N+1 (--kcm-arg=--leader-elect-lease-duration=60s; repeatable; checked against each version's binary)"
+	ccmArgHelp = "a flag for every cloud-controller-manager (--ccm-arg=--concurrent-service-syncs=2; repeatable; checked against its binary)"
+)
 
 func (f *specFlags) add(fs *pflag.FlagSet) {
 	d := migrate.DefaultSpec("")
@@ -34,6 +40,8 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
 	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
+	fs.StringArrayVar(&f.spec.KCMArgs, "kcm-arg", nil, kcmArgHelp)
+	fs.StringArrayVar(&f.spec.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 }
 
 const configFlagHelp = "your own configuration for a side, installed as given: kcm=FILE or ccm=FILE, FILE \"default\" for the built-in default (repeatable; the lint runs first)"
@@ -70,7 +78,7 @@ can be followed by hand on a real cluster. It ends with the preflight lint.`,
 			if err := migrate.WritePlan(cmd.OutOrStdout(), p, s); err != nil {
 				return err
 			}
-			fs := s.Lint()
+			fs := append(s.Lint(), s.CheckFlags(cmd.Context(), nodeimage.DefaultCacheDir())...)
 			fmt.Fprintf(cmd.OutOrStdout(), "\n## preflight lint\n\n")
 			if len(fs) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "no findings")
@@ -111,6 +119,13 @@ procedure or a check failed.`,
 			if err := preflight(g, s, force); err != nil {
 				return err
 			}
+			if err := s.RequireFlags(cmd.Context(), nodeimage.DefaultCacheDir()); err != nil {
+				return err
+			}
+			thresholds, err := rehearsal.Thresholds(s, nil)
+			if err != nil {
+				return err
+			}
 			if reportDir == "" {
 				reportDir = filepath.Join(rehearsal.OutputDir, s.Procedure)
 			}
@@ -119,6 +134,9 @@ procedure or a check failed.`,
 				return err
 			}
 			defer run.tl.Close()
+			if err := run.recordThresholds(thresholds); err != nil {
+				return err
+			}
 			run.env.Force = force
 			s, err = migrate.Resolve(cmd.Context(), run.env)
 			if err != nil {

@@ -52,6 +52,9 @@ full before anything runs:
   faults: {name: leader-kill, step: switch-to-external, delay: 10s}
   intervals: {settle: 5m}  # the procedure's waits, by name (below)
   thresholds: {max-outage: 5s}  # the checks' limits, by name (below)
+  leaderMigration: {kcm: kcm.yaml, ccm: default}  # your files, or the built-in default
+  kcmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
+  ccmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
   out: _output/rke2
 
 Intervals (default, what it bounds):
@@ -59,6 +62,8 @@ Intervals (default, what it bounds):
 
 Thresholds (default, what it bounds):
 ` + checks.ThresholdHelp() + `
+Unless given, max-gap follows the managers' --leader-elect-* flags: lease
+duration + retry period + ` + migrate.StartUp.String() + ` start-up; the report says so.
 
 It exits 0 only when the procedure completed, the fault fired as planned and
 every check passed. With no flags it rehearses the upstream task doc on 3
@@ -119,6 +124,8 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&cfgFiles, "leader-migration-config", nil, configFlagHelp)
+	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
+	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))

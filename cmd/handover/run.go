@@ -62,6 +62,15 @@ func openRun(g *globals, s migrate.Spec, dir string, fresh bool) (*opened, error
 	return &opened{tl: tl, path: path, env: env, kind: kc}, nil
 }
 
+// recordThresholds puts thresholds not the checks' defaults on the run's
+// timeline, where the reports read them.
+func (o *opened) recordThresholds(t map[string]string) error {
+	if len(t) == 0 {
+		return nil
+	}
+	return o.tl.Write(timeline.Event{Source: "handover", Kind: timeline.Thresholds, Attrs: t})
+}
+
 // observe starts the observers on the run's cluster.
 func (o *opened) observe(ctx context.Context) (*observe.Observer, error) {
 	return rehearsal.Observe(ctx, o.kind, o.env, o.tl)

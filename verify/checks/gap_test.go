@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/handover-sh/handover/timeline"
 )
@@ -31,5 +33,17 @@ func TestCoverageGap(t *testing.T) {
 				t.Errorf("longest gap %.2fs, want %.2fs", got, tc.longest)
 			}
 		})
+	}
+}
+
+// A threshold derived from the managers' leases judges by its value and
+// says where it came from.
+func TestCoverageGapThresholdBasis(t *testing.T) {
+	evs := join(window(0, 100), runsFor(0, 20, kcm, "cp1", svc), downFor(20.5, 100, kcm, "cp1"), runsFor(70, 100, ccm, "cp4", svc))
+	c := cfg
+	c.MaxGap, c.Basis = 85*time.Second, map[string]string{"max-gap": "1m25s = lease 1m0s + retry 2s + start-up 23s"}
+	r := one(t, CheckCoverageGap(evs, c), svc)
+	if !r.Passed || !strings.Contains(r.Summary, "threshold 1m25s = lease 1m0s") {
+		t.Fatalf("%+v", r)
 	}
 }

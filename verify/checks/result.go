@@ -45,6 +45,19 @@ type Config struct {
 	// MinAvailability and MaxOutage bound the API and LB probes.
 	MinAvailability float64
 	MaxOutage       time.Duration
+	// Basis says, by threshold name, where a value not the default comes
+	// from (e.g. max-gap from the leader-election flags in force); the
+	// checks print it beside the value.
+	Basis map[string]string
+}
+
+// threshold is a threshold's value as a check prints it: the basis when
+// there is one, else the value.
+func (c Config) threshold(name string, value fmt.Stringer) string {
+	if b := c.Basis[name]; b != "" {
+		return b
+	}
+	return value.String()
 }
 
 // DefaultConfig: leases of 15s, retries of 2s, and up to 23s for a manager

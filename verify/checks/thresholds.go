@@ -40,6 +40,10 @@ var thresholds = []threshold{
 		func(c Config) string { return c.Tolerance.String() }, setTolerance},
 }
 
+// BasisSuffix marks, among a timeline's thresholds, the basis of the
+// threshold it follows (max-gap.basis).
+const BasisSuffix = ".basis"
+
 // Set sets the named threshold from its written form.
 func (c *Config) Set(name, value string) error {
 	for _, t := range thresholds {
