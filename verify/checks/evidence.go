@@ -45,18 +45,18 @@ const (
 
 // observer is one source of evidence and what it owes the checks.
 type observer struct {
-	name   string
-	unit   string // what one event is: "health sample"
-	kinds  []string
-	probe  string // for probe events, their "kind" attribute
+	name  string
+	unit  string // what one event is: "health sample"
+	kinds []string
+	probe string // for probe events, their "kind" attribute
 	// period is how often the poller samples, as its observer.start
 	// declares it in periodAttr; the value here is for timelines written
 	// before observers declared their periods.
 	period     time.Duration
 	periodAttr string
-	scope  scope
-	need   need
-	why    string // why at least one event is certain
+	scope      scope
+	need       need
+	why        string // why at least one event is certain
 }
 
 // observers: the pollers must never fall silent while the procedure runs;
