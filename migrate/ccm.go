@@ -46,7 +46,7 @@ func ccmStaticPod(s Spec, st Setup) string {
 		args = append(args, lmFlags(true)...)
 		files = append(files, cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
 	}
-	return cloudcluster.CCMStaticPod(s.To, st.ClusterName, s.PodSubnet, append(args, c.Args...), files...)
+	return cloudcluster.CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files...)
 }
 
 // lmFile is the configuration file a new control plane gets, nil when no

@@ -67,7 +67,7 @@ var mistakes = map[string]mistake{
 	// had: providers that name load balancers after the cluster (Azure's
 	// is the cluster's name) then make a second one per Service.
 	MistakeClusterNameDiffers: {what: "the cloud-controller-manager runs with another --cluster-name", at: addN1Key,
-		apply: func(st *Setup, s Spec) { st.ClusterName = s.Cluster + misnamedSuffix }},
+		apply: func(st *Setup, s Spec) { st.CCM.ClusterName = s.Cluster + misnamedSuffix }},
 }
 
 // misnamedSuffix is what MistakeClusterNameDiffers appends to the cluster's

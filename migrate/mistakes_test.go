@@ -15,8 +15,8 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		MistakeNoCCM:             false,
 		MistakeLeaderNameDiffers: true,
 		MistakeComponentTypo:     true,
-		// --cluster-name is a flag, not in the leader-migration configurations
-		MistakeClusterNameDiffers: false,
+		// the lint compares the managers' --cluster-name
+		MistakeClusterNameDiffers: true,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {

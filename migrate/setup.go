@@ -20,8 +20,6 @@ type Setup struct {
 	// NewKCM is the version-N+1 kube-controller-manager; nil when the
 	// procedure keeps the version-N ones.
 	NewKCM *lint.Side
-	// ClusterName is the cloud-controller-manager's --cluster-name.
-	ClusterName string
 	// GrantCCM: the cloud-controller-manager is granted the migration lease.
 	GrantCCM bool
 	// Notes are added to the plans of the steps they are keyed by.
@@ -57,7 +55,7 @@ func (s Spec) setup() Setup {
 	}
 	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM))
 	st := Setup{KCM: side(lmconfig.KCM, s.From, cloudcluster.ProviderName, config(lmconfig.KCM)), CCM: &ccm,
-		ClusterName: s.Cluster, GrantCCM: true, Notes: map[string][]Item{}}
+		GrantCCM: true, Notes: map[string][]Item{}}
 	if m.NewKCM {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}
 	}

@@ -70,6 +70,13 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 			mistake(migrate.MistakeClusterNameDiffers)(c)
 			c.ObserveAfter = "1m"
 		}, checks.LBSingle, checks.LBIngress, NodeTimeout(30*time.Minute)),
+		// The task doc's two files as printed, with the short names
+		// route, service and cloud-node-lifecycle: the managers' filter
+		// matches none of them, so each manager runs all three on its main
+		// lease (examples/taskdoc-canonical is the same, done right).
+		Entry("10: the task doc's configurations verbatim", "taskdoc-verbatim", func(c *rehearsal.Config) {
+			c.LeaderMigration = map[string]string{"kcm": "../examples/taskdoc-verbatim/kcm.yaml", "ccm": "../examples/taskdoc-verbatim/ccm.yaml"}
+		}, checks.MutualExclusion, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the
