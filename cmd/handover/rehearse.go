@@ -73,12 +73,18 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file != "" {
-				if changed := changedFlags(cmd.Flags(), "config", "verbosity"); len(changed) > 0 {
+				// Where the reports go is not part of the rehearsal: --out
+				// may place a file's reports (a CI job does).
+				if changed := changedFlags(cmd.Flags(), "config", "verbosity", "out"); len(changed) > 0 {
 					return fmt.Errorf("--config %s and --%s contradict: set them in the file instead", file, strings.Join(changed, ", --"))
 				}
+				out := cfg.Out
 				var err error
 				if cfg, err = rehearsal.ReadFile(file); err != nil {
 					return err
+				}
+				if cmd.Flags().Changed("out") {
+					cfg.Out = out
 				}
 			}
 			for _, arg := range cfgFiles {
@@ -131,7 +137,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
 	fs.StringVar(&cfg.Faults.Name, "faults", cfg.Faults.Name, "fault injected at the hand-off: "+strings.Join(faults.Names(), ", "))
 	fs.StringVar(&cfg.ObserveAfter, "observe-after", "", "keep observing this long after the procedure (e.g. 1m): a new leader's resyncs take a while to show")
-	fs.StringVar(&cfg.Out, "out", cfg.Out, "directory for the timeline, the reports and, on failure, the cluster logs")
+	fs.StringVar(&cfg.Out, "out", cfg.Out, "directory for the timeline, the reports and, on failure, the cluster logs (with --config, instead of the file's out)")
 	fs.BoolVar(&cfg.Keep, "keep", false, "keep the cluster afterwards")
 	fs.BoolVar(&cfg.Force, "force", false, "rehearse even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
 	return c

@@ -32,6 +32,15 @@ func TestRehearseRejectsBadInputFirst(t *testing.T) {
 		"fault at a step the procedure lacks": {[]string{"rehearse", "--config", file("step.yaml", "faults: {name: leader-kill, step: deploy-ccm}\n")},
 			`step "deploy-ccm" is not a step of the procedure`},
 		"bad fault delay": {[]string{"rehearse", "--config", file("delay.yaml", "faults: {name: leader-kill, delay: soon}\n")}, `faults.delay "soon"`},
+		"missing configuration": {[]string{"rehearse", "--leader-migration-config", "kcm=" + filepath.Join(dir, "none.yaml")}, "no such file"},
+		"configuration of another kind": {[]string{"rehearse", "--leader-migration-config", "ccm=" + file("pod.yaml", "apiVersion: v1\nkind: Pod\n")},
+			"not a LeaderMigrationConfiguration"},
+		"unknown field in a configuration": {[]string{"rehearse", "--leader-migration-config", "ccm=" + file("ccm.yaml", lmFile+"controllerLeader: []\n")},
+			"preflight lint found"},
+		"a flag handover sets": {[]string{"rehearse", "--kcm-arg=--cloud-provider=aws"}, "handover sets --cloud-provider itself"},
+		"flags that contradict": {[]string{"rehearse", "--ccm-arg=--leader-elect-lease-duration=5s"}, "preflight lint found"},
+		"kcmArgs in a file":     {[]string{"rehearse", "--config", file("args.yaml", "kcmArgs: [leader-elect=false]\n")}, `--kcm-arg "leader-elect=false"`},
+		"out with config":       {[]string{"rehearse", "--config", good, "--out", dir, "--workers", "0"}, "--workers contradict"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -42,3 +51,6 @@ func TestRehearseRejectsBadInputFirst(t *testing.T) {
 		})
 	}
 }
+
+const lmFile = "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: cloud-provider-extraction-migration\nresourceLock: leases\n" +
+	"controllerLeaders:\n- name: service-lb-controller\n  component: '*'\n- name: node-route-controller\n  component: '*'\n- name: cloud-node-lifecycle-controller\n  component: '*'\n"

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// The reusable workflow users call from their pipelines runs commands of
+// this binary: each flag it passes must be one the command has.
+func TestReusableWorkflowUsesRealFlags(t *testing.T) {
+	b, err := os.ReadFile("../../.github/workflows/rehearse.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		// YAML 1.1 reads the key on as true.
+		On struct {
+			WorkflowCall struct {
+				Inputs map[string]any `json:"inputs"`
+			} `json:"workflow_call"`
+		} `json:"true"`
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `json:"run"`
+			} `json:"steps"`
+		} `json:"jobs"`
+	}
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if wf.On.WorkflowCall.Inputs["rehearsal-file"] == nil {
+		t.Fatal("no rehearsal-file input")
+	}
+	cmds := map[string]bool{}
+	for _, c := range newRootCommand().Commands() {
+		cmds[c.Name()] = true
+	}
+	call := regexp.MustCompile(`bin/handover ([a-z]+)((?:\s+(?:--[a-z-]+|"[^"]*"|\S+))*)`)
+	flag := regexp.MustCompile(`--([a-z-]+)`)
+	seen := 0
+	for _, st := range wf.Jobs["rehearse"].Steps {
+		for _, m := range call.FindAllStringSubmatch(st.Run, -1) {
+			seen++
+			c, _, err := newRootCommand().Find([]string{m[1]})
+			if err != nil || !cmds[m[1]] {
+				t.Errorf("no command %q", m[1])
+				continue
+			}
+			for _, f := range flag.FindAllStringSubmatch(m[2], -1) {
+				if c.Flags().Lookup(f[1]) == nil {
+					t.Errorf("handover %s has no --%s", m[1], f[1])
+				}
+			}
+		}
+	}
+	if seen < 2 {
+		t.Errorf("the workflow runs %d handover commands, want host prepare and rehearse", seen)
+	}
+}
