@@ -3,6 +3,7 @@ package migrate
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,9 +23,6 @@ var chartWorkloads = map[string]string{
 	"azure": cloudcluster.Deployment, "external": cloudcluster.Deployment,
 }
 
-// ccmWorkload is the chart's shape for the spec's flavour.
-func (s Spec) ccmWorkload() string { return chartWorkloads[s.Flavour] }
-
 func lmFlagsRancher() []string {
 	return []string{"enable-leader-migration", "leader-migration-config=" + lmConfigPath}
 }
@@ -43,24 +41,47 @@ func cordonStep(cordon bool) Step {
 	}
 }
 
-// ccmManifest is the chart, rendered: with leader migration (lm) as the
-// setup has it, or without.
-func (s Spec) ccmManifest(lm bool) string {
+// ccmManifest is the chart, rendered, or the user's manifest as applied:
+// with leader migration (lm) as the setup has it, or without. changes are
+// what handover changed in the user's manifest, and why.
+func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	cfg := s.setup().CCM.Config
+	var flags []string
+	config := ""
 	switch {
-	case !lm:
-		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, s.CCMArgs...)
-	case cfg == nil:
-		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, append(lmFlags(false), s.CCMArgs...)...)
+	case lm && cfg == nil:
+		flags = lmFlags(false)
+	case lm:
+		flags, config = lmFlags(true), cfg.YAML()
 	}
-	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ControlPlanes, s.From, s.Cluster, s.PodSubnet, cfg.YAML(), lmConfigPath, append(lmFlags(true), s.CCMArgs...)...)
+	flags = append(flags, s.CCMArgs...)
+	if m := s.CCMManifest; m != nil {
+		return m.render(s.From, s.Cluster, s.PodSubnet, flags, config)
+	}
+	if config == "" {
+		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, flags...), nil
+	}
+	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, lmConfigPath, flags...), nil
+}
+
+// manifestPlan shows a manifest and, for the user's, what was changed.
+func (s Spec) manifestPlan(title string, manifest string, changes []string) []Item {
+	if s.CCMManifest == nil {
+		return []Item{{Kind: File, Title: title, Body: manifest}}
+	}
+	items := []Item{{Kind: File, Title: "your " + s.CCMManifest.Path + ", as applied (kubectl apply -f)", Body: manifest}}
+	if len(changes) > 0 {
+		items = append(items, Item{Kind: Note, Body: "Changed from your manifest, and why:\n- " + strings.Join(changes, "\n- ")})
+	}
+	return items
 }
 
 func deployCCMStep(s Spec) Step {
-	manifest := s.ccmManifest(true)
-	plan := []Item{{Kind: File, Title: "cloud-controller-manager chart, rendered (kubectl apply -f)", Body: manifest},
-		{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
-		{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."}}
+	manifest, changes := s.ccmManifest(true)
+	ref := s.ccmRef()
+	plan := append(s.manifestPlan("cloud-controller-manager chart, rendered (kubectl apply -f)", manifest, changes),
+		Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+		Item{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."})
 	if s.ccmWorkload() == cloudcluster.Deployment {
 		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
 	} else {
@@ -72,7 +93,7 @@ func deployCCMStep(s Spec) Step {
 		Plan:  plan,
 		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) },
 		Pre: func(ctx context.Context, e *Env) error {
-			ok, err := leaseGranted(ccmServiceAccount)(ctx, e)
+			ok, err := leaseGranted(ref.ServiceAccount)(ctx, e)
 			if err == nil && !ok {
 				err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
 			}
@@ -87,16 +108,17 @@ func deployCCMStep(s Spec) Step {
 			}
 			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, e.Spec.LeaderName)
 		},
-		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ccmServiceAccount)},
+		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)},
 	}
 }
 
 func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
 	var err error
+	ref := s.ccmRef()
 	if s.ccmWorkload() == cloudcluster.Deployment {
-		_, err = e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+		_, err = e.Client.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 	} else {
-		_, err = e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+		_, err = e.Client.AppsV1().DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 	}
 	if err != nil {
 		return false, client404(err)
@@ -251,21 +273,22 @@ func rolloutStep(s Spec) Step {
 	return Step{
 		Name:  "rollout-status",
 		Title: "Wait for the cloud-controller-manager " + kind + " to roll out",
-		Plan:  []Item{{Kind: Command, Body: "kubectl rollout status " + kind + " -n kube-system cloud-controller-manager"}},
+		Plan:  []Item{{Kind: Command, Body: "kubectl rollout status " + kind + " -n " + s.ccmRef().Namespace + " " + s.ccmRef().Name}},
 		Done:  ready,
 		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: s.Intervals.Of(IntervalRollout), Until: ready},
 	}
 }
 
 func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
+	ref := s.ccmRef()
 	if s.ccmWorkload() == cloudcluster.Deployment {
-		d, err := e.Client.AppsV1().Deployments("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+		d, err := e.Client.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, client404(err)
 		}
 		return d.Status.ObservedGeneration >= d.Generation && d.Status.UpdatedReplicas == *d.Spec.Replicas && d.Status.AvailableReplicas == *d.Spec.Replicas, nil
 	}
-	ds, err := e.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "cloud-controller-manager", metav1.GetOptions{})
+	ds, err := e.Client.AppsV1().DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 	if err != nil {
 		return false, client404(err)
 	}
@@ -302,16 +325,16 @@ func (e *Env) gone(ctx context.Context, node string) bool {
 // ccmWorkloadDisableStep removes leader migration from the chart's
 // cloud-controller-manager once it runs alone (the runbooks' optional step).
 func ccmWorkloadDisableStep(s Spec) Step {
-	manifest := s.ccmManifest(false)
+	manifest, changes := s.ccmManifest(false)
 	return Step{
 		Name:  "remove-ccm-leader-migration",
 		Title: "Remove --enable-leader-migration from the cloud-controller-manager chart",
-		Plan:  []Item{{Kind: File, Title: "cloud-controller-manager chart without leader migration (kubectl apply -f)", Body: manifest}},
+		Plan:  s.manifestPlan("cloud-controller-manager chart without leader migration (kubectl apply -f)", manifest, changes),
 		Do: func(ctx context.Context, e *Env) error {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return e.Client.CoreV1().ConfigMaps("kube-system").Delete(ctx, cloudcluster.LeaderMigrationConfigMap, deleteOpts)
+			return client404(e.Client.CoreV1().ConfigMaps(s.ccmRef().Namespace).Delete(ctx, cloudcluster.LeaderMigrationConfigMap, deleteOpts))
 		},
 		Wait: Wait{Name: "rolled out without leader migration", Timeout: s.Intervals.Of(IntervalRollout),
 			Until: func(ctx context.Context, e *Env) (bool, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,10 +29,45 @@ func identities(ccmUser string) []lint.Identity {
 const ccmServiceAccount = "system:serviceaccount:kube-system:cloud-controller-manager"
 
 func ccmGroups(user string) []string {
-	if user == ccmServiceAccount {
-		return []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}
+	if ns, _, ok := serviceAccount(user); ok {
+		return []string{"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"}
 	}
 	return []string{"system:authenticated"}
+}
+
+// serviceAccount splits system:serviceaccount:NS:NAME.
+func serviceAccount(user string) (namespace, name string, ok bool) {
+	rest, ok := strings.CutPrefix(user, "system:serviceaccount:")
+	if !ok {
+		return "", "", false
+	}
+	namespace, name, ok = strings.Cut(rest, ":")
+	return namespace, name, ok
+}
+
+// saLeaseBinding binds the cloud-controller-manager's leader-locking Role
+// (where the migration lease is granted) to the service account of a
+// user's own manifest; "" for handover's own identities, which the Role's
+// binding names already.
+func saLeaseBinding(user string) string {
+	ns, name, ok := serviceAccount(user)
+	if !ok || user == ccmServiceAccount {
+		return ""
+	}
+	return `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: handover:leader-locking:` + ns + `:` + name + `
+  namespace: kube-system
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: ` + cloudcluster.CCMLeaderLockingRole + `
+subjects:
+- kind: ServiceAccount
+  name: ` + name + `
+  namespace: ` + ns + `
+`
 }
 
 // migrationLeaseRule is the rule the task doc adds to both Roles.
@@ -101,6 +137,10 @@ func grantStep(s Spec, ccmUser string) Step {
 		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, other) +
 			"   # DELIBERATE MISTAKE: the lease the cloud-controller-manager's configuration names"})
 	}
+	binding := saLeaseBinding(ccmUser)
+	if binding != "" {
+		plan = append(plan, Item{Kind: File, Title: "your manifest's service account may take the leases too (kubectl apply -f)", Body: binding})
+	}
 	plan = append(plan, st.Notes[grantKey]...)
 	return Step{
 		Name:  "grant-migration-lease",
@@ -108,7 +148,11 @@ func grantStep(s Spec, ccmUser string) Step {
 		Plan:  plan,
 		Done:  leaseGranted(ccmUser),
 		Do: func(ctx context.Context, e *Env) error {
-			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {
+			rbac := cloudcluster.CCMRBAC
+			if binding != "" {
+				rbac += "---\n" + binding
+			}
+			if err := e.Cluster.Apply(ctx, rbac); err != nil {
 				return err
 			}
 			for _, role := range []string{kcmLeaderLockingRole, cloudcluster.CCMLeaderLockingRole} {

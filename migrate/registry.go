@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // Procedure names.
@@ -49,6 +50,11 @@ type Managers struct {
 	// NewKCM: version-N+1 kube-controller-managers, with no cloud provider
 	// and no leader migration, replace the version-N ones.
 	NewKCM bool
+	// CCMForms are the ways it can run the cloud-controller-manager
+	// (cloudcluster.StaticPod, DaemonSet, Deployment); the first is the
+	// default unless the flavour's chart says otherwise. Only a chart's
+	// forms take a user's own manifest.
+	CCMForms []string
 }
 
 // ConfigStyle is what the leader-migration configuration files say.
@@ -79,17 +85,24 @@ var procedures []Registration
 func init() {
 	procedures = []Registration{
 		{Name: TaskDoc, Source: taskDocSource, Variants: Variant{InPlace: true, Rollback: true, Disable: true}, Mistakes: true,
-			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true}, Steps: taskDoc},
+			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true, CCMForms: staticPod}, Steps: taskDoc},
 		{Name: RKE2, Source: rke2Source, Flavours: []string{"aws", "azure"}, Variants: Variant{Disable: true},
-			Managers: Managers{Config: Wildcard, CCMAt: N}, Steps: rke2},
+			Managers: Managers{Config: Wildcard, CCMAt: N, CCMForms: chart}, Steps: rke2},
 		{Name: RKE, Source: rkeSource, Flavours: []string{"external", "external-aws"}, Variants: Variant{Disable: true},
-			Managers: Managers{Config: Wildcard, CCMAt: N}, Steps: rke},
+			Managers: Managers{Config: Wildcard, CCMAt: N, CCMForms: chart}, Steps: rke},
 		{Name: DefaultConfig, Source: taskDocSource + " (Default Configuration)", Variants: Variant{Disable: true},
-			Managers: Managers{Config: BuiltIn, CCMAt: N1, NewKCM: true}, Steps: defaultConfig},
+			Managers: Managers{Config: BuiltIn, CCMAt: N1, NewKCM: true, CCMForms: staticPod}, Steps: defaultConfig},
 		{Name: NodeIPAM, Source: taskDocSource + " (Node IPAM controller migration)", Variants: Variant{Disable: true}, Also: []string{lint.NodeIPAM},
-			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true}, Steps: nodeIPAM},
+			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true, CCMForms: staticPod}, Steps: nodeIPAM},
 	}
 }
+
+// The cloud-controller-manager's forms: a static pod on each N+1 control
+// plane (the task doc), or a chart's workload (Rancher's runbooks).
+var (
+	staticPod = []string{cloudcluster.StaticPod}
+	chart     = []string{cloudcluster.DaemonSet, cloudcluster.Deployment}
+)
 
 // Names lists the procedures, sorted.
 func Names() []string {

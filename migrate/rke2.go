@@ -15,7 +15,7 @@ const rke2Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE2
 func rke2(s Spec) *Procedure {
 	p := &Procedure{
 		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
-		Steps: append(append([]Step{grantStep(s, ccmServiceAccount)}, writeConfigSteps(s)...),
+		Steps: append(append([]Step{grantStep(s, s.ccmRef().ServiceAccount)}, writeConfigSteps(s)...),
 			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
 				s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), append([]Item{
 					{Kind: Rancher, Title: "cluster YAML", Body: rke2MachineSelector(lmFlagsRancher(), []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},

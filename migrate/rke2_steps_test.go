@@ -2,6 +2,8 @@ package migrate_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,5 +163,91 @@ func updateDS(t *testing.T, f *fakeEnv, ds *appsv1.DaemonSet) {
 	t.Helper()
 	if _, err := f.kind.Client.AppsV1().DaemonSets("kube-system").UpdateStatus(context.Background(), ds, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A user's own chart, rendered: its DaemonSet runs under its own name and
+// service account, which is granted the leases, with the simulated
+// cloud's manager swapped in; the plan lists what changed.
+func TestRKE2WithTheUsersManifest(t *testing.T) {
+	s := rke2Spec("aws")
+	m, err := migrate.ReadCCMManifest("../examples/rke2-own-chart/ccm.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.CCMManifest, s.CCMArgs = m, []string{"--concurrent-service-syncs=2"}
+	f := newFakeEnv(t, s)
+	ctx := context.Background()
+	f.walk(t, "grant-migration-lease", "write-initial-config", "enable-leader-migration", "cordon-control-planes", "deploy-ccm")
+	ds, err := f.kind.Client.AppsV1().DaemonSets("kube-system").Get(ctx, "aws-cloud-controller-manager", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the user's DaemonSet: %v", err)
+	}
+	pod := ds.Spec.Template.Spec
+	c := pod.Containers[0]
+	cmd := strings.Join(c.Command, " ")
+	for _, want := range []string{"/usr/local/bin/cloud-controller-manager ", "--v=2", "--cloud-provider=kind", "--enable-leader-migration", "--leader-migration-config=/etc/leadermigration.conf", "--concurrent-service-syncs=2"} {
+		if !strings.Contains(cmd, want) {
+			t.Errorf("command lacks %s: %s", want, cmd)
+		}
+	}
+	if strings.Contains(cmd, "aws") || c.Image != "handover.local/cloud-controller-manager:v1.30.14" || !pod.HostNetwork ||
+		pod.ServiceAccountName != "aws-cloud-controller-manager" || pod.NodeSelector["node-role.kubernetes.io/control-plane"] != "" || len(pod.Tolerations) != 3 {
+		t.Errorf("the DaemonSet as applied: %s %+v", c.Image, pod)
+	}
+	if ok, err := f.until(f.step(t, "deploy-ccm")); !ok || err != nil {
+		t.Errorf("the user's service account may not take the migration lease: %v", err)
+	}
+	var plan strings.Builder
+	p, err := migrate.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate.WritePlan(&plan, p, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Changed from your manifest, and why:", "--cloud-provider=kind (was aws)", "rollout status daemonset -n kube-system aws-cloud-controller-manager"} {
+		if !strings.Contains(plan.String(), want) {
+			t.Errorf("the plan does not say %q", want)
+		}
+	}
+}
+
+// The forms a procedure can run the cloud-controller-manager as; the
+// rest is refused before anything runs.
+func TestCCMForms(t *testing.T) {
+	m, err := migrate.ReadCCMManifest("../examples/rke2-own-chart/ccm.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		edit func(*migrate.Spec)
+		want string
+	}{
+		{func(s *migrate.Spec) { s.CCMForm = "deployment"; s.CCMReplicas = 1 }, ""},
+		{func(s *migrate.Spec) { s.CCMForm = "static-pod" }, "rke2 runs the cloud-controller-manager as daemonset or deployment"},
+		{func(s *migrate.Spec) { s.CCMReplicas = 2 }, "replicas are a Deployment's"},
+		{func(s *migrate.Spec) { s.CCMManifest, s.CCMForm = m, "deployment" }, "contradict"},
+		{func(s *migrate.Spec) { s.Procedure, s.Flavour, s.CCMManifest = migrate.TaskDoc, "", m }, "taskdoc runs the cloud-controller-manager as static-pod, not from a manifest"},
+	} {
+		s := rke2Spec("aws")
+		tc.edit(&s)
+		_, err := migrate.Build(s)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", s, err, tc.want)
+		}
+	}
+	for name, body := range map[string]string{
+		"no workload":   "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: x\n",
+		"two":           "apiVersion: apps/v1\nkind: DaemonSet\n---\napiVersion: apps/v1\nkind: Deployment\n",
+		"unknown field": "apiVersion: apps/v1\nkind: DaemonSet\nspec:\n  templat: {}\n",
+	} {
+		p := filepath.Join(t.TempDir(), "m.yaml")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := migrate.ReadCCMManifest(p); err == nil {
+			t.Errorf("%s: read without error", name)
+		}
 	}
 }

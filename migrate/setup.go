@@ -54,6 +54,11 @@ func (s Spec) setup() Setup {
 		return s.lmConfig(component)
 	}
 	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM))
+	if mf := s.CCMManifest; mf != nil {
+		// The manager runs with the manifest's flags, then the user's.
+		own, _ := mf.runFlags(s.Cluster, s.PodSubnet)
+		ccm.Args = append(own, s.CCMArgs...)
+	}
 	st := Setup{KCM: side(lmconfig.KCM, s.From, cloudcluster.ProviderName, config(lmconfig.KCM)), CCM: &ccm,
 		GrantCCM: true, Notes: map[string][]Item{}}
 	if m.NewKCM {

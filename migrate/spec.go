@@ -35,6 +35,13 @@ type Spec struct {
 	// kube-controller-manager (N and N+1) and every cloud-controller-manager;
 	// they win over the procedure's own.
 	KCMArgs, CCMArgs []string `json:",omitempty"`
+	// CCMForm is how the cloud-controller-manager runs (static-pod,
+	// daemonset, deployment); "" is the procedure's (or flavour's) own.
+	CCMForm string `json:",omitempty"`
+	// CCMReplicas are a Deployment's replicas; 0 is one per control plane.
+	CCMReplicas int `json:",omitempty"`
+	// CCMManifest is the user's own DaemonSet or Deployment manifest.
+	CCMManifest *CCMManifest `json:",omitempty"`
 }
 
 // Variant modifies a procedure.
@@ -95,6 +102,7 @@ func (s Spec) Validate() error {
 		errs = append(errs, "--mistake and --leader-migration-config contradict: a mistake changes handover's own configurations")
 	}
 	errs = append(errs, s.validArgs()...)
+	errs = append(errs, s.validCCMForm()...)
 	if err := s.validMistake(); err != nil {
 		errs = append(errs, err.Error())
 	}

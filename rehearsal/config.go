@@ -40,6 +40,8 @@ type Config struct {
 	// kube-controller-manager and every cloud-controller-manager.
 	KCMArgs []string `json:"kcmArgs,omitempty"`
 	CCMArgs []string `json:"ccmArgs,omitempty"`
+	// CCM is how the cloud-controller-manager runs.
+	CCM CCMInput `json:"ccm,omitempty"`
 	// Load is a profile name (none, light, moderate, heavy).
 	Load   string     `json:"load,omitempty"`
 	Faults FaultInput `json:"faults,omitempty"`
@@ -55,6 +57,15 @@ type Config struct {
 	Out        string            `json:"out,omitempty"`
 	Keep       bool              `json:"keep,omitempty"`
 	Force      bool              `json:"force,omitempty"`
+}
+
+// CCMInput is the cloud-controller-manager's form as written: a form
+// (static-pod, daemonset, deployment) with replicas, or the user's own
+// manifest (a path relative to the rehearsal file).
+type CCMInput struct {
+	Form     string `json:"form,omitempty"`
+	Replicas int    `json:"replicas,omitempty"`
+	Manifest string `json:"manifest,omitempty"`
 }
 
 // FaultInput is a fault as written: a name, and optionally when.
@@ -92,6 +103,9 @@ func ReadFile(path string) (Config, error) {
 			c.LeaderMigration[side] = filepath.Join(filepath.Dir(path), p)
 		}
 	}
+	if p := c.CCM.Manifest; p != "" && !filepath.IsAbs(p) {
+		c.CCM.Manifest = filepath.Join(filepath.Dir(path), p)
+	}
 	return c, nil
 }
 
@@ -119,6 +133,14 @@ func (c Config) Validate() (*Plan, error) {
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
 	s.Mistake = c.Mistake
 	s.KCMArgs, s.CCMArgs = c.KCMArgs, c.CCMArgs
+	s.CCMForm, s.CCMReplicas = c.CCM.Form, c.CCM.Replicas
+	if c.CCM.Manifest != "" {
+		m, err := migrate.ReadCCMManifest(c.CCM.Manifest)
+		if err != nil {
+			return nil, fmt.Errorf("ccm.manifest: %w", err)
+		}
+		s.CCMManifest = m
+	}
 	var configs []string
 	for _, side := range slices.Sorted(maps.Keys(c.LeaderMigration)) {
 		configs = append(configs, side+"="+c.LeaderMigration[side])

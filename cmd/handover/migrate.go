@@ -19,11 +19,15 @@ type specFlags struct {
 	spec                       migrate.Spec
 	inPlace, rollback, disable bool
 	configs                    []string
+	ccmManifest                string
 }
 
 const (
-	kcmArgHelp = "a flag for every kube-controller-manager, N and N+1 (--kcm-arg=--leader-elect-lease-duration=60s; repeatable; checked against each version's binary)"
-	ccmArgHelp = "a flag for every cloud-controller-manager (--ccm-arg=--concurrent-service-syncs=2; repeatable; checked against its binary)"
+	kcmArgHelp      = "a flag for every kube-controller-manager, N and N+1 (--kcm-arg=--leader-elect-lease-duration=60s; repeatable; checked against each version's binary)"
+	ccmFormHelp     = "how the cloud-controller-manager runs: static-pod (taskdoc, default-config, node-ipam), daemonset or deployment (rke2, rke; default: the flavour's chart)"
+	ccmReplicasHelp = "a deployment's replicas (default: one per control plane)"
+	ccmManifestHelp = "your own cloud-controller-manager manifest (helm template output; rke2, rke): its DaemonSet or Deployment is kept, with the simulated cloud's manager swapped in (plan lists each change)"
+	ccmArgHelp      = "a flag for every cloud-controller-manager (--ccm-arg=--concurrent-service-syncs=2; repeatable; checked against its binary)"
 )
 
 func (f *specFlags) add(fs *pflag.FlagSet) {
@@ -42,6 +46,9 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&f.spec.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&f.spec.CCMArgs, "ccm-arg", nil, ccmArgHelp)
+	fs.StringVar(&f.spec.CCMForm, "ccm-form", "", ccmFormHelp)
+	fs.IntVar(&f.spec.CCMReplicas, "ccm-replicas", 0, ccmReplicasHelp)
+	fs.StringVar(&f.ccmManifest, "ccm-manifest", "", ccmManifestHelp)
 }
 
 const configFlagHelp = "your own configuration for a side, installed as given: kcm=FILE or ccm=FILE, FILE \"default\" for the built-in default (repeatable; the lint runs first)"
@@ -51,6 +58,13 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 	s.Variant = migrate.Variant{InPlace: f.inPlace, Rollback: f.rollback, Disable: f.disable}
 	if err := s.SetUserConfigs(f.configs); err != nil {
 		return s, nil, err
+	}
+	if f.ccmManifest != "" {
+		m, err := migrate.ReadCCMManifest(f.ccmManifest)
+		if err != nil {
+			return s, nil, fmt.Errorf("--ccm-manifest: %w", err)
+		}
+		s.CCMManifest = m
 	}
 	p, err := migrate.Build(s)
 	if err != nil {

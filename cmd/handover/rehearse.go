@@ -55,6 +55,7 @@ full before anything runs:
   leaderMigration: {kcm: kcm.yaml, ccm: default}  # your files, or the built-in default
   kcmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
   ccmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
+  ccm: {form: deployment, replicas: 2}  # or {manifest: ccm.yaml}: your chart, rendered
   out: _output/rke2
 
 Intervals (default, what it bounds):
@@ -132,6 +133,9 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringArrayVar(&cfgFiles, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
+	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp)
+	fs.IntVar(&cfg.CCM.Replicas, "ccm-replicas", 0, ccmReplicasHelp)
+	fs.StringVar(&cfg.CCM.Manifest, "ccm-manifest", "", ccmManifestHelp)
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
