@@ -167,7 +167,7 @@ func lintConfig(s Side, m Manager) Findings {
 	if len(c.ControllerLeaders) == 0 {
 		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(Migratable, ", ")})
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for i, l := range c.ControllerLeaders {
 		path := fmt.Sprintf("controllerLeaders[%d]", i)
 		out = append(out, lintLeader(s, m, path, l, seen)...)
@@ -180,7 +180,7 @@ func lintConfig(s Side, m Manager) Findings {
 	return out
 }
 
-func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, seen map[string]bool) Findings {
+func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, seen map[string]string) Findings {
 	var out Findings
 	switch {
 	case l.Name == "":
@@ -194,10 +194,14 @@ func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, see
 		out = append(out, Finding{Error, s.where(path + ".name"),
 			fmt.Sprintf("%q is not a controller of %s %s", l.Name, s.Component, s.Version),
 			"use one of " + strings.Join(m.Controllers, ", ")})
-	case seen[l.Name]:
-		out = append(out, Finding{Error, s.where(path + ".name"), fmt.Sprintf("%q is listed twice", l.Name), "keep one entry per controller"})
+	case seen[l.Name] != "" && seen[l.Name] == l.Component:
+		out = append(out, Finding{Warning, s.where(path + ".name"), fmt.Sprintf("%q is listed twice, to %s both times: harmless, the filter keeps the last", l.Name, l.Component), "keep one entry per controller"})
+	case seen[l.Name] != "":
+		out = append(out, Finding{Error, s.where(path + ".name"),
+			fmt.Sprintf("%q is listed twice, to %s and then to %s: the managers' filter keeps the last entry, so what this file seems to say first is not what runs", l.Name, seen[l.Name], l.Component),
+			"keep one entry per controller"})
 	}
-	seen[l.Name] = true
+	seen[l.Name] = l.Component
 	switch l.Component {
 	case lmconfig.KCM, lmconfig.CCM, lmconfig.Wildcard:
 	default:

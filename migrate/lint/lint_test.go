@@ -53,8 +53,9 @@ func TestLintFires(t *testing.T) {
 			"ccm.yaml: leaderName", "is empty"},
 		{"endpoints lock", []Side{ccmN1(with(func(c *lmconfig.Config) { c.ResourceLock = "endpoints" }))},
 			"ccm.yaml: resourceLock", "removed"},
-		{"duplicate entry", []Side{ccmN1(with(func(c *lmconfig.Config) { c.ControllerLeaders[2].Name = ServiceLB }))},
-			"ccm.yaml: controllerLeaders[2].name", "listed twice"},
+		{"duplicate entry, another component", []Side{ccmN1(with(func(c *lmconfig.Config) {
+			c.ControllerLeaders[2] = lmconfig.ControllerLeader{Name: ServiceLB, Component: lmconfig.KCM}
+		}))}, "ccm.yaml: controllerLeaders[2].name", "keeps the last entry"},
 		{"controller missing on one side", []Side{kcm, ccmN1(lmconfig.New(lmconfig.CCM, ServiceLB, NodeRoute))},
 			"kcm.yaml: controllerLeaders[2].name", "it runs in both"},
 		{"ccm without leader migration", []Side{kcm, {Component: lmconfig.CCM, Version: "v1.31.4"}},
@@ -140,5 +141,15 @@ func TestElection(t *testing.T) {
 	}
 	if fs := Lint(args(kcmN(lmconfig.New(lmconfig.KCM, canonical...)), "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s")); len(fs) != 0 {
 		t.Errorf("a long lease is no finding: %s", fs)
+	}
+}
+
+// The managers' filter keeps the last entry for a name: the same component
+// twice is harmless.
+func TestLintDuplicateSameComponentWarns(t *testing.T) {
+	c := lmconfig.New(lmconfig.CCM, append(canonical, ServiceLB)...)
+	fs := Lint(ccmN1(c))
+	if fs.Errors() != 0 || len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Problem, "harmless") {
+		t.Fatalf("want one warning, got\n%s", fs)
 	}
 }

@@ -156,14 +156,16 @@ func (c *Config) YAML() string {
 	return b.String()
 }
 
-// Owner is the component c assigns controller to, or "" if c does not list it.
+// Owner is the component c assigns controller to, or "" if c does not
+// list it: the last entry naming it, as the managers' filter reads the file.
 func (c *Config) Owner(controller string) string {
+	owner := ""
 	for _, l := range c.ControllerLeaders {
 		if l.Name == controller {
-			return l.Component
+			owner = l.Component
 		}
 	}
-	return ""
+	return owner
 }
 
 // scalar quotes what YAML would not read back as the same string ("*"

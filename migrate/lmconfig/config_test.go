@@ -64,3 +64,12 @@ func TestParseAcceptsEveryRegisteredVersion(t *testing.T) {
 		}
 	}
 }
+
+// As the managers' filter reads it, the last entry for a name counts.
+func TestOwnerIsTheLastEntry(t *testing.T) {
+	c := New(KCM, "service-lb-controller")
+	c.ControllerLeaders = append(c.ControllerLeaders, ControllerLeader{Name: "service-lb-controller", Component: CCM})
+	if got := c.Owner("service-lb-controller"); got != CCM {
+		t.Errorf("owner %s, want the last entry's %s", got, CCM)
+	}
+}
