@@ -19,9 +19,14 @@ import (
 // and deprecated flags judged exactly as the manager judges them. A refusal
 // is an error; a binary not built yet, a warning that nothing was checked.
 func (s Spec) CheckFlags(ctx context.Context, cacheDir string) lint.Findings {
+	return CheckSideFlags(ctx, s.Sides(), cacheDir)
+}
+
+// CheckSideFlags is CheckFlags for the managers given.
+func CheckSideFlags(ctx context.Context, sides []lint.Side, cacheDir string) lint.Findings {
 	seen := map[string]bool{}
 	var out lint.Findings
-	for _, sd := range s.Sides() {
+	for _, sd := range sides {
 		key := sd.Component + " " + sd.Version
 		if len(sd.Args) == 0 || seen[key] {
 			continue

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
@@ -13,6 +15,7 @@ import (
 func newLintCommand(g *globals) *cobra.Command {
 	var files []string
 	var kcmVersion, ccmVersion string
+	var kcmArgs, ccmArgs []string
 	var noCloud bool
 	c := &cobra.Command{
 		Use:   "lint",
@@ -21,6 +24,10 @@ func newLintCommand(g *globals) *cobra.Command {
 controller names against the names each manager version really filters on
 (canonical names; aliases match nothing), components, leaderName and
 resourceLock identical on both sides, and the controllers both sides migrate.
+With --kcm-arg/--ccm-arg it also checks the managers' flags: against the
+binary of each version when the image cache has it, leader-election timings
+each manager would refuse, and what both must agree on (--cluster-name,
+--configure-cloud-routes, --controllers against the configuration).
 
 --leader-migration-config takes kcm=FILE, ccm=FILE or a bare FILE (checked as
 read by both). Errors exit non-zero.`,
@@ -35,7 +42,10 @@ read by both). Errors exit non-zero.`,
 			if err != nil {
 				return err
 			}
-			fs := lint.Lint(sides...)
+			for i := range sides {
+				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
+			}
+			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir())...)
 			fmt.Fprint(cmd.OutOrStdout(), fs.String())
 			if fs.Errors() > 0 {
 				return fmt.Errorf("%d error(s)", fs.Errors())
@@ -48,6 +58,8 @@ read by both). Errors exit non-zero.`,
 	c.Flags().StringVar(&kcmVersion, "kcm-version", "v1.30.14", "kube-controller-manager version (with the in-tree provider)")
 	c.Flags().StringVar(&ccmVersion, "ccm-version", "v1.31.4", "cloud-controller-manager version")
 	c.Flags().BoolVar(&noCloud, "kcm-external", false, "the kube-controller-manager has no in-tree cloud provider")
+	c.Flags().StringArrayVar(&kcmArgs, "kcm-arg", nil, "a kube-controller-manager flag as it runs (--kcm-arg=--cluster-name=prod; repeatable)")
+	c.Flags().StringArrayVar(&ccmArgs, "ccm-arg", nil, "a cloud-controller-manager flag as it runs (repeatable)")
 	return c
 }
 

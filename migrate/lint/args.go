@@ -100,9 +100,9 @@ func lintElection(s Side) Findings {
 // controllers move from one to the other.
 func lintFlagPair(k, c Side) Findings {
 	var out Findings
-	if k.ClusterName != c.ClusterName {
+	if clusterName(k) != clusterName(c) {
 		out = append(out, Finding{Error, "cloud-controller-manager --cluster-name",
-			fmt.Sprintf("%q differs from kube-controller-manager's %q: cloud load balancers and routes are named and tagged after it, so after the hand-off the cloud-controller-manager does not find the ones kube-controller-manager made, makes new ones and leaves the old behind", c.ClusterName, k.ClusterName),
+			fmt.Sprintf("%s differs from kube-controller-manager's %s: cloud load balancers and routes are named and tagged after it, so after the hand-off the cloud-controller-manager does not find the ones kube-controller-manager made, makes new ones and leaves the old behind", clusterName(c), clusterName(k)),
 			"give both managers the same --cluster-name"})
 	}
 	kr, cr := k.routes(), c.routes()
@@ -113,6 +113,15 @@ func lintFlagPair(k, c Side) Findings {
 			"give both managers the same --configure-cloud-routes"})
 	}
 	return out
+}
+
+// clusterName is the side's --cluster-name as written in a finding; the
+// managers' default is "kubernetes".
+func clusterName(s Side) string {
+	if s.ClusterName == "" {
+		return `"kubernetes" (the default)`
+	}
+	return fmt.Sprintf("%q", s.ClusterName)
 }
 
 // routes reports whether the side's route controller configures routes:

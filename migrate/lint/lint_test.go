@@ -85,7 +85,7 @@ func TestLintFires(t *testing.T) {
 		{"renew deadline within the retries' jitter", []Side{args(kcm, "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s", "--leader-elect-retry-period=35s")},
 			"kube-controller-manager v1.30.14 --leader-elect-renew-deadline", "1.2 × --leader-elect-retry-period 35s"},
 		{"cluster names differ", []Side{args(kcm, "--cluster-name=prod"), ccmN1(lmconfig.New(lmconfig.CCM, canonical...))},
-			"cloud-controller-manager --cluster-name", `"" differs from kube-controller-manager's "prod"`},
+			"cloud-controller-manager --cluster-name", `"kubernetes" (the default) differs from kube-controller-manager's "prod"`},
 		{"routes off in the ccm only", []Side{withCIDRs(kcm), args(withCIDRs(ccmN1(lmconfig.New(lmconfig.CCM, canonical...))), "--configure-cloud-routes=false")},
 			"cloud-controller-manager --configure-cloud-routes", "get no routes"},
 		{"a --controllers flag turns node IPAM off where it migrates", []Side{args(withCIDRs(ccmN1(lmconfig.New(lmconfig.CCM, append(canonical, NodeIPAM)...))), "--controllers=*,-nodeipam")},
