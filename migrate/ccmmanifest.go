@@ -148,8 +148,12 @@ func (m *CCMManifest) Flags() []string {
 	c := m.template().Spec.Containers[m.container]
 	var out []string
 	for _, a := range append(slices.Clone(c.Command), c.Args...) {
-		if strings.HasPrefix(a, "--") {
+		switch n := len(out); {
+		case strings.HasPrefix(a, "--"):
 			out = append(out, a)
+		case n > 0 && !strings.Contains(out[n-1], "="):
+			// "--v", "2": one flag, written as --v=2.
+			out[n-1] += "=" + a
 		}
 	}
 	return out
@@ -185,6 +189,10 @@ func ownManifestFlags(clusterName, podSubnet string) []struct{ name, value, why 
 		{"secure-port", "", "the observers read /healthz and /metrics on port 10258"},
 		{"bind-address", "127.0.0.1", "the observers read /healthz and /metrics on each node's loopback"},
 		{"authorization-always-allow-paths", "/healthz,/readyz,/livez,/metrics", "the observers read them without credentials"},
+		{"enable-leader-migration", "", "leader migration is set as the procedure sets it, step by step"},
+		{"leader-migration-config", "", "leader migration is set as the procedure sets it, step by step"},
+		{"leader-elect-resource-name", "", "the observers and the procedure's waits read the main lease by its default name"},
+		{"leader-elect-resource-namespace", "", "the observers and the procedure's waits read the leases in kube-system"},
 	}
 }
 
@@ -217,11 +225,25 @@ func (m *CCMManifest) render(version, clusterName, podSubnet string, extra []str
 		change("hostNetwork: true: the observers dial each manager on its node's loopback, and the managers reach the simulated cloud from the node")
 		tpl.Spec.HostNetwork = true
 	}
-	mountHostFile(tpl, c, "cloud-config", cloudcluster.CloudConfigPath)
-	change("volume cloud-config: %s from the node, read-only (the simulated cloud's configuration)", cloudcluster.CloudConfigPath)
+	for _, pr := range []struct {
+		name string
+		p    *corev1.Probe
+	}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
+		name, p := pr.name, pr.p
+		if p != nil && p.HTTPGet != nil && p.HTTPGet.Host == "" {
+			p.HTTPGet.Host = "127.0.0.1"
+			change("%s.httpGet.host: 127.0.0.1: the manager listens on the loopback only (as kubeadm's managers do)", name)
+		}
+	}
+	if w.deployment != nil && (tpl.Spec.Affinity == nil || tpl.Spec.Affinity.PodAntiAffinity == nil) {
+		tpl.Spec.Affinity = oneReplicaPerNode(tpl.Labels)
+		change("affinity: one replica per node: on the host network two would share port 10258")
+	}
+	mountHostFile(tpl, c, "handover-cloud-config", cloudcluster.CloudConfigPath)
+	change("volume handover-cloud-config: %s from the node, read-only (the simulated cloud's configuration)", cloudcluster.CloudConfigPath)
 	out := append([]string(nil), m.others...)
 	if config != "" {
-		mountConfigMap(tpl, c, lmVolume, cloudcluster.LeaderMigrationConfigMap, lmConfigPath)
+		mountConfigMap(tpl, c, "handover-leader-migration", cloudcluster.LeaderMigrationConfigMap, lmConfigPath)
 		change("ConfigMap %s with the leader-migration configuration, mounted at %s", cloudcluster.LeaderMigrationConfigMap, lmConfigPath)
 		out = append(out, lmConfigMap(w.namespace(), config))
 	}
@@ -297,6 +319,11 @@ func (m *CCMManifest) object() any {
 		return m.deployment
 	}
 	return m.daemonSet
+}
+
+func oneReplicaPerNode(labels map[string]string) *corev1.Affinity {
+	return &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+		LabelSelector: &metav1.LabelSelector{MatchLabels: labels}, TopologyKey: "kubernetes.io/hostname"}}}}
 }
 
 func mountHostFile(tpl *corev1.PodTemplateSpec, c *corev1.Container, name, path string) {

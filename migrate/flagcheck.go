@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +20,17 @@ import (
 // and deprecated flags judged exactly as the manager judges them. A refusal
 // is an error; a binary not built yet, a warning that nothing was checked.
 func (s Spec) CheckFlags(ctx context.Context, cacheDir string) lint.Findings {
-	return CheckSideFlags(ctx, s.Sides(), cacheDir)
+	fs := CheckSideFlags(ctx, s.Sides(), cacheDir)
+	for i, f := range fs {
+		// A flag of the user's manifest, not of --ccm-arg.
+		if m := s.CCMManifest; m != nil && f.Where == "--ccm-arg" && f.Severity == lint.Error && !slices.ContainsFunc(s.CCMArgs, func(a string) bool {
+			return strings.Contains(f.Problem, " refuses "+a+":")
+		}) {
+			fs[i].Where = "--ccm-manifest " + m.Path
+			fs[i].Fix = "remove it from the manifest: the simulated cloud's manager has the generic cloud-provider flags only, not your provider's own"
+		}
+	}
+	return fs
 }
 
 // CheckSideFlags is CheckFlags for the managers given.
@@ -35,33 +46,29 @@ func CheckSideFlags(ctx context.Context, sides []lint.Side, cacheDir string) lin
 		where := map[string]string{lmconfig.KCM: "--kcm-arg", lmconfig.CCM: "--ccm-arg"}[sd.Component]
 		bin, err := nodeimage.ManagerBinary(cacheDir, sd.Version, sd.Component)
 		if err != nil {
-			out = append(out, lint.Finding{Severity: lint.Warning, Where: where, Problem: "not checked: " + err.Error(), Fix: "rehearse and migrate check them first"})
+			out = append(out, lint.Finding{Severity: lint.Warning, Where: where, Problem: "not checked: " + err.Error(), Fix: "build the images first; rehearse builds them, migrate needs them"})
 			continue
 		}
-		if err := askBinary(ctx, bin, sd.Args); err != nil {
-			out = append(out, lint.Finding{Severity: lint.Error, Where: where,
-				Problem: fmt.Sprintf("%s refuses %s: %v", key, strings.Join(sd.Args, " "), err),
-				Fix:     "give only flags " + key + " has (" + sd.Component + " --help), with values of their type"})
+		for _, a := range sd.Args {
+			if err := askBinary(ctx, bin, a); err != nil {
+				out = append(out, lint.Finding{Severity: lint.Error, Where: where,
+					Problem: fmt.Sprintf("%s refuses %s: %v", key, a, err),
+					Fix:     "give only flags " + key + " has (" + sd.Component + " --help), each as --name=value with a value of its type"})
+			}
 		}
 	}
 	return out
 }
 
-// RequireFlags is CheckFlags for a run: any finding stops it, since a
-// manager refusing its flags does not start.
-func (s Spec) RequireFlags(ctx context.Context, cacheDir string) error {
-	fs := s.CheckFlags(ctx, cacheDir)
-	if len(fs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("manager flags:\n%snothing was changed", fs)
-}
-
-func askBinary(ctx context.Context, bin string, args []string) error {
+// askBinary has the binary parse one flag after --help: a flag it lacks, a
+// value of the wrong type, or a bare flag that needs a value is an error;
+// nothing starts. One flag at a time, so that no flag takes the next as its
+// value.
+func askBinary(ctx context.Context, bin, arg string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, append(append([]string{}, args...), "--help")...)
+	cmd := exec.CommandContext(ctx, bin, "--help", arg)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if err == nil {
@@ -73,4 +80,15 @@ func askBinary(ctx context.Context, bin string, args []string) error {
 		}
 	}
 	return err
+}
+
+// RequireFlags is CheckFlags for a run: any finding stops it, since a
+// manager refusing its flags does not start and unchecked flags are a
+// guess.
+func (s Spec) RequireFlags(ctx context.Context, cacheDir string) error {
+	fs := s.CheckFlags(ctx, cacheDir)
+	if len(fs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("manager flags:\n%snothing was changed", fs)
 }

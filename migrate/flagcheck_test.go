@@ -61,8 +61,11 @@ func TestCheckFlagsAgainstTheManagers(t *testing.T) {
 		{[]string{"--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s"}, []string{"--concurrent-service-syncs=2", "--configure-cloud-routes"}, ""},
 		{[]string{"--no-such-flag=1"}, nil, "unknown flag: --no-such-flag"},
 		{nil, []string{"--leader-elect-lease-duration=a minute"}, `invalid argument "a minute" for "--leader-elect-lease-duration"`},
-		// kube-controller-manager has node IPAM flags the cloud-controller-manager lacks.
+		// kube-controller-manager's node lifecycle flags are not the cloud-controller-manager's.
 		{nil, []string{"--node-monitor-grace-period=40s"}, "unknown flag: --node-monitor-grace-period"},
+		// A bare flag that needs a value does not take the next one's.
+		{[]string{"--cluster-name", "--v=2"}, nil, "flag needs an argument: --cluster-name"},
+		{[]string{"--cloud_config_x=1"}, nil, "unknown flag"},
 	} {
 		s := migrate.DefaultSpec(migrate.TaskDoc)
 		s.KCMArgs, s.CCMArgs = tc.kcm, tc.ccm

@@ -76,7 +76,7 @@ var leaseBound = []string{IntervalMainLeaseHandoff, IntervalSingleOwner, Interva
 // election's lease and retry period exceed the managers' defaults.
 func (i Intervals) following(e lint.Election) Intervals {
 	d := lint.Side{}.Election()
-	extra := max(0, e.Lease-d.Lease) + max(0, e.Retry-d.Retry)
+	extra := max(0, e.Lease-d.Lease) + time.Duration(retryWindows*float64(max(0, e.Retry-d.Retry)))
 	if extra == 0 {
 		return i
 	}

@@ -80,6 +80,9 @@ func (c clusterConfig) setArg(name, value string) {
 // setArgs sets the user's flags (--name=value) as extra arguments.
 func (c clusterConfig) setArgs(args []string) {
 	for _, p := range argPairs(args) {
+		if p[0] == "feature-gates" {
+			p[1] = mergeGates(c.arg(p[0]), p[1])
+		}
 		c.setArg(p[0], p[1])
 	}
 }

@@ -251,3 +251,61 @@ func TestCCMForms(t *testing.T) {
 		}
 	}
 }
+
+// A Deployment chart (the Azure shape): probes on the secure port follow
+// the manager onto the loopback, replicas spread one per node, a flag and
+// its value given as two items are one flag, and the chart's own leader
+// migration flags give way to the procedure's.
+func TestUsersDeploymentManifest(t *testing.T) {
+	body := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cloud-controller-manager
+  namespace: kube-system
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: ccm}
+  template:
+    metadata:
+      labels: {app: ccm}
+    spec:
+      serviceAccountName: cloud-controller-manager
+      containers:
+      - name: cloud-controller-manager
+        image: mcr.microsoft.com/oss/kubernetes/azure-cloud-controller-manager:v1.30.4
+        command: [cloud-controller-manager]
+        args: ["--v", "2", "--cloud-provider=azure", "--enable-leader-migration", "--leader-migration-config=/etc/theirs.conf", "--route-reconciliation-period=10s"]
+        livenessProbe:
+          httpGet: {path: /healthz, port: 10258, scheme: HTTPS}
+`
+	p := filepath.Join(t.TempDir(), "ccm.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := migrate.ReadCCMManifest(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rke2Spec("azure")
+	s.CCMManifest, s.KCMConfig = m, nil
+	if err := s.SetUserConfigs([]string{"ccm=" + migrate.BuiltInDefault}); err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeEnv(t, s)
+	f.walk(t, "grant-migration-lease", "write-initial-config", "enable-leader-migration", "cordon-control-planes", "deploy-ccm")
+	d, err := f.kind.Client.AppsV1().Deployments("kube-system").Get(context.Background(), "cloud-controller-manager", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := d.Spec.Template.Spec
+	cmd := strings.Join(pod.Containers[0].Command, " ")
+	if !strings.Contains(cmd, " --v=2 ") || strings.Contains(cmd, "theirs.conf") || strings.Count(cmd, "--enable-leader-migration") != 1 ||
+		!strings.Contains(cmd, "--route-reconciliation-period=10s") || strings.Contains(cmd, "azure") {
+		t.Errorf("command: %s", cmd)
+	}
+	if *d.Spec.Replicas != 2 || pod.Containers[0].LivenessProbe.HTTPGet.Host != "127.0.0.1" ||
+		pod.Affinity == nil || pod.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].TopologyKey != "kubernetes.io/hostname" {
+		t.Errorf("deployment: replicas %d, pod %+v", *d.Spec.Replicas, pod)
+	}
+}

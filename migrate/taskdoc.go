@@ -91,7 +91,6 @@ func n1ConfigStep(s Spec) Step {
 				return err
 			}
 			c.toExternal(s.To)
-			c.setArgs(s.KCMArgs)
 			if kcm.Controllers != "" {
 				c.setArg("controllers", kcm.Controllers)
 			}
@@ -100,6 +99,7 @@ func n1ConfigStep(s Spec) Step {
 				c.setArg("leader-migration-config", lmConfigPath)
 				c.setVolume(lmVolume, lmConfigPath)
 			}
+			c.setArgs(s.KCMArgs) // the user's win, as the lint reads them
 			return e.writeClusterConfig(ctx, cm, c)
 		},
 	}

@@ -109,7 +109,7 @@ func TestManagerArgsReachEveryManager(t *testing.T) {
 	n1 := lastNode(t, f)
 	has(n1, "kube-controller-manager", "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s")
 	has(n1, "cloud-controller-manager", "--leader-elect-lease-duration=60s", "--v=", "--v=4")
-	if d, basis := s.MaxGap(); d != 85*time.Second || !strings.Contains(basis, "lease 1m0s + retry 2s + start-up 23s") {
+	if d, basis := s.MaxGap(); d != 85*time.Second || !strings.Contains(basis, "lease 1m0s + 4.4 × retry 2s + headroom 16.2s") {
 		t.Errorf("max-gap %s: %s", d, basis)
 	}
 	p, err := migrate.Build(s)
@@ -132,6 +132,8 @@ func TestManagerArgsRefused(t *testing.T) {
 		{nil, []string{"--leader-migration-config=/x"}, "--leader-migration-config kcm=FILE|default"},
 		{nil, []string{"v=4"}, `--ccm-arg "v=4": write a manager flag as --name=value`},
 		{[]string{"--cluster-name="}, nil, "give the flag a value"},
+		{[]string{"--enable_leader_migration"}, nil, "handover sets --enable-leader-migration itself"},
+		{nil, []string{"--leader-elect-resource-name=ccm"}, "by their default names"},
 	} {
 		s := taskDocSpec()
 		s.KCMArgs, s.CCMArgs = tc.kcm, tc.ccm

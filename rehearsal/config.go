@@ -215,7 +215,7 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 		return out, nil
 	}
 	if err := cfg.Set("max-gap", d.String()); err != nil {
-		return nil, fmt.Errorf("the leader-election flags give a coverage-gap threshold of %s: %w (set thresholds: {max-gap: …} to judge by another)", basis, err)
+		return nil, fmt.Errorf("the leader-election flags give a coverage-gap threshold of %s: %w (a rehearsal file's thresholds: {max-gap: …} judges by another)", basis, err)
 	}
 	if out == nil {
 		out = map[string]string{}

@@ -42,6 +42,11 @@ read by both). Errors exit non-zero.`,
 			if err != nil {
 				return err
 			}
+			for _, a := range append(append([]string{}, kcmArgs...), ccmArgs...) {
+				if _, _, ok := lint.SplitArg(a); !ok {
+					return fmt.Errorf("%q: write a manager flag as --name=value", a)
+				}
+			}
 			for i := range sides {
 				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
 			}

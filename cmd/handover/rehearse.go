@@ -64,7 +64,7 @@ Intervals (default, what it bounds):
 Thresholds (default, what it bounds):
 ` + checks.ThresholdHelp() + `
 Unless given, max-gap follows the managers' --leader-elect-* flags: lease
-duration + retry period + ` + migrate.StartUp.String() + ` start-up; the report says so.
+duration + 4.4 retry periods (client-go's jitter) + ` + migrate.Headroom.String() + ` headroom; the report says so.
 
 It exits 0 only when the procedure completed, the fault fired as planned and
 every check passed. With no flags it rehearses the upstream task doc on 3

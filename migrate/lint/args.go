@@ -30,7 +30,9 @@ func SplitArg(a string) (name, value string, ok bool) {
 	if !hasValue {
 		value = "true"
 	}
-	return name, value, name != ""
+	// The managers' flag sets read _ as - (component-base's
+	// WordSepNormalizeFunc).
+	return strings.ReplaceAll(name, "_", "-"), value, name != ""
 }
 
 // Election is the leader election a manager runs: the same timings serve
@@ -83,6 +85,15 @@ func lintElection(s Side) Findings {
 	if !e.Elect {
 		return out
 	}
+	if e.Lease < time.Second {
+		out = append(out, Finding{Error, where + "-lease-duration",
+			fmt.Sprintf("%s: the lease records whole seconds, so a candidate sees a lease of 0 s as always expired and takes it from a live leader", e.Lease),
+			"give a lease of at least 1s (the default is 15s)"})
+	} else if e.Lease%time.Second != 0 {
+		out = append(out, Finding{Warning, where + "-lease-duration",
+			fmt.Sprintf("%s: the lease records whole seconds (%s); candidates judge expiry by their own flag", e.Lease, e.Lease.Truncate(time.Second)),
+			"give whole seconds"})
+	}
 	if e.Lease <= e.RenewDeadline {
 		out = append(out, Finding{Error, where + "-lease-duration",
 			fmt.Sprintf("%s is not longer than --leader-elect-renew-deadline %s: client-go refuses the election and %s exits", e.Lease, e.RenewDeadline, s.Component),
@@ -128,8 +139,8 @@ func clusterName(s Side) string {
 // --configure-cloud-routes (default true) with --allocate-node-cidrs.
 func (s Side) routes() bool {
 	v, ok := s.Flag("configure-cloud-routes")
-	on := !ok || v == "true"
-	return on && s.AllocateNodeCIDRs
+	on, err := strconv.ParseBool(v)
+	return (!ok || (err == nil && on)) && s.AllocateNodeCIDRs
 }
 
 // withArgs is the side with its extra flags applied to the fields the lint
@@ -139,7 +150,7 @@ func (s Side) withArgs() Side {
 		s.Controllers = v
 	}
 	if v, ok := s.Flag("allocate-node-cidrs"); ok {
-		s.AllocateNodeCIDRs = v == "true"
+		s.AllocateNodeCIDRs, _ = strconv.ParseBool(v)
 	}
 	if v, ok := s.Flag("cluster-name"); ok {
 		s.ClusterName = v

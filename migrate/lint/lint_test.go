@@ -84,6 +84,8 @@ func TestLintFires(t *testing.T) {
 			"kube-controller-manager v1.30.14 --leader-elect-lease-duration", "not longer than --leader-elect-renew-deadline 10s"},
 		{"renew deadline within the retries' jitter", []Side{args(kcm, "--leader-elect-lease-duration=60s", "--leader-elect-renew-deadline=40s", "--leader-elect-retry-period=35s")},
 			"kube-controller-manager v1.30.14 --leader-elect-renew-deadline", "1.2 × --leader-elect-retry-period 35s"},
+		{"a lease under a second", []Side{args(kcm, "--leader-elect-lease-duration=500ms", "--leader-elect-renew-deadline=400ms", "--leader-elect-retry-period=100ms")},
+			"kube-controller-manager v1.30.14 --leader-elect-lease-duration", "always expired"},
 		{"cluster names differ", []Side{args(kcm, "--cluster-name=prod"), ccmN1(lmconfig.New(lmconfig.CCM, canonical...))},
 			"cloud-controller-manager --cluster-name", `"kubernetes" (the default) differs from kube-controller-manager's "prod"`},
 		{"routes off in the ccm only", []Side{withCIDRs(kcm), args(withCIDRs(ccmN1(lmconfig.New(lmconfig.CCM, canonical...))), "--configure-cloud-routes=false")},

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -86,8 +87,14 @@ func Parse(b []byte) (*Config, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, fmt.Errorf("empty file: a %s needs kind, apiVersion, leaderName, resourceLock and controllerLeaders", Kind)
 	}
+	js, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("not a valid %s: %w", Kind, err)
+	}
+	// Field names match exactly, as in the managers' decoder (encoding/json
+	// would take LeaderName for leaderName; the managers drop it).
 	var c Config
-	if err := yaml.Unmarshal(b, &c); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &c); err != nil {
 		return nil, fmt.Errorf("not a valid %s: %w", Kind, err)
 	}
 	if c.Kind != Kind || !slices.Contains(APIVersions, c.APIVersion) {

@@ -73,3 +73,11 @@ func TestOwnerIsTheLastEntry(t *testing.T) {
 		t.Errorf("owner %s, want the last entry's %s", got, CCM)
 	}
 }
+
+// The managers match field names exactly: LeaderName is unknown, not leaderName.
+func TestParseIsCaseSensitive(t *testing.T) {
+	c, err := Parse([]byte("kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1\nLeaderName: x\nresourceLock: leases\n"))
+	if err != nil || c.LeaderName != "" || len(c.Unknown) != 1 || c.Unknown[0] != "LeaderName" {
+		t.Fatalf("%+v %v", c, err)
+	}
+}

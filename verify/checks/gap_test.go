@@ -41,7 +41,7 @@ func TestCoverageGap(t *testing.T) {
 func TestCoverageGapThresholdBasis(t *testing.T) {
 	evs := join(window(0, 100), runsFor(0, 20, kcm, "cp1", svc), downFor(20.5, 100, kcm, "cp1"), runsFor(70, 100, ccm, "cp4", svc))
 	c := cfg
-	c.MaxGap, c.Basis = 85*time.Second, map[string]string{"max-gap": "1m25s = lease 1m0s + retry 2s + start-up 23s"}
+	c.MaxGap, c.Basis = 85*time.Second, map[string]string{"max-gap": "1m25s = lease 1m0s + 4.4 × retry 2s + headroom 16.2s"}
 	r := one(t, CheckCoverageGap(evs, c), svc)
 	if !r.Passed || !strings.Contains(r.Summary, "threshold 1m25s = lease 1m0s") {
 		t.Fatalf("%+v", r)
