@@ -22,11 +22,15 @@ func rollbackSteps(s Spec) []Step {
 }
 
 func restoreNConfigStep(s Spec) Step {
+	plan := []Item{{Kind: File, Title: "ClusterConfiguration changes (kubectl -n kube-system edit configmap kubeadm-config)",
+		Body: "kubernetesVersion: " + s.From + "\ncontrollerManager:\n  extraArgs:       # the version-" + s.From + " ones (cloud-provider, cloud-config, ...) plus\n    enable-leader-migration: \"true\"\n    leader-migration-config: " + lmConfigPath + "\n  extraVolumes:    # plus\n  - name: " + lmVolume + "\n    hostPath: " + lmConfigPath + "\n    mountPath: " + lmConfigPath + "\n    readOnly: true\n    pathType: File\n"}}
+	if len(s.KCMArgs) > 0 {
+		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, your kube-controller-manager flags", Body: extraArgsYAML(s.KCMArgs)})
+	}
 	return Step{
 		Name:  "restore-n-cluster-configuration",
 		Title: "Restore kubeadm's version-" + s.From + " ClusterConfiguration, with leader migration on kube-controller-manager",
-		Plan: []Item{{Kind: File, Title: "ClusterConfiguration changes (kubectl -n kube-system edit configmap kubeadm-config)",
-			Body: "kubernetesVersion: " + s.From + "\ncontrollerManager:\n  extraArgs:       # the version-" + s.From + " ones (cloud-provider, cloud-config, ...) plus\n    enable-leader-migration: \"true\"\n    leader-migration-config: " + lmConfigPath + "\n  extraVolumes:    # plus\n  - name: " + lmVolume + "\n    hostPath: " + lmConfigPath + "\n    mountPath: " + lmConfigPath + "\n    readOnly: true\n    pathType: File\n"}},
+		Plan:  plan,
 		Done: func(ctx context.Context, e *Env) (bool, error) {
 			_, c, err := e.readClusterConfig(ctx)
 			if err != nil {
