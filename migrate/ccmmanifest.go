@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
@@ -216,7 +216,7 @@ func (m *CCMManifest) render(version, clusterName, podSubnet string, extra []str
 	}
 	flags, flagChanges := m.runFlags(clusterName, podSubnet)
 	changes = append(changes, flagChanges...)
-	flags = withArgs(flags, extra)
+	flags = cmdline.Merge(flags, extra)
 	if cmd := []string{"/usr/local/bin/cloud-controller-manager"}; !slices.Equal(c.Command, append(cmd, flags...)) {
 		change("command: /usr/local/bin/cloud-controller-manager with the flags above; your flags otherwise as given (%d)", len(m.Flags()))
 		c.Command, c.Args = append(cmd, flags...), nil
@@ -284,7 +284,7 @@ func (m *CCMManifest) runFlags(clusterName, podSubnet string) ([]string, []strin
 	flags := m.Flags()
 	var changes []string
 	for _, f := range ownManifestFlags(clusterName, podSubnet) {
-		old, had := (lint.Side{Args: flags}).Flag(f.name)
+		old, had := cmdline.Value(flags, f.name)
 		switch {
 		case f.value == "" && had:
 			changes = append(changes, fmt.Sprintf("--%s removed: %s", f.name, f.why))

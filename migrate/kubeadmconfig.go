@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/handover-sh/handover/internal/cmdline"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -81,7 +82,7 @@ func (c clusterConfig) setArg(name, value string) {
 func (c clusterConfig) setArgs(args []string) {
 	for _, p := range argPairs(args) {
 		if p[0] == "feature-gates" {
-			p[1] = mergeGates(c.arg(p[0]), p[1])
+			p[1] = cmdline.MergeGates(c.arg(p[0]), p[1])
 		}
 		c.setArg(p[0], p[1])
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
@@ -45,7 +46,7 @@ func (s Spec) validArgs() []string {
 		args []string
 	}{{"--kcm-arg", s.KCMArgs}, {"--ccm-arg", s.CCMArgs}} {
 		for _, a := range side.args {
-			name, _, ok := lint.SplitArg(a)
+			name, _, ok := cmdline.Split(a)
 			switch {
 			case !ok:
 				errs = append(errs, fmt.Sprintf("%s %q: write a manager flag as --name=value (or --name for true)", side.flag, a))
@@ -63,50 +64,11 @@ func (s Spec) validArgs() []string {
 func argPairs(args []string) [][2]string {
 	var out [][2]string
 	for _, a := range args {
-		if n, v, ok := lint.SplitArg(a); ok {
+		if n, v, ok := cmdline.Split(a); ok {
 			out = append(out, [2]string{n, v})
 		}
 	}
 	return out
-}
-
-// withArgs puts the user's flags on a container command line, each
-// replacing the procedure's value of the same flag.
-func withArgs(cmd, args []string) []string {
-	out := slices.Clone(cmd)
-	for _, a := range args {
-		name, value, _ := lint.SplitArg(a)
-		if name == "feature-gates" {
-			// Gates merge, the user's winning per gate: kubeadm's
-			// DisableCloudProviders=false keeps an in-tree manager alive.
-			old, _ := flagValue(out, name)
-			a = "--feature-gates=" + mergeGates(old, value)
-		}
-		out = append(removeFlag(out, name), a)
-	}
-	return out
-}
-
-// mergeGates is a --feature-gates list with over's gates replacing base's.
-func mergeGates(base, over string) string {
-	var out []string
-	set := map[string]bool{}
-	for _, g := range strings.Split(over, ",") {
-		if n, _, _ := strings.Cut(g, "="); n != "" {
-			set[strings.TrimSpace(n)] = true
-		}
-	}
-	for _, g := range strings.Split(base, ",") {
-		if n, _, _ := strings.Cut(g, "="); n != "" && !set[strings.TrimSpace(n)] {
-			out = append(out, g)
-		}
-	}
-	for _, g := range strings.Split(over, ",") {
-		if g != "" {
-			out = append(out, g)
-		}
-	}
-	return strings.Join(out, ",")
 }
 
 // Election is the slowest leader election among the managers taking part:

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
@@ -85,7 +86,7 @@ func enableLM(withFile bool, args []string) func(*corev1.Pod) {
 			c.Command = setFlag(c.Command, "leader-migration-config", lmConfigPath)
 			hostFileMount(p, lmVolume, lmConfigPath)
 		}
-		c.Command = withArgs(c.Command, args)
+		c.Command = cmdline.Merge(c.Command, args)
 	}
 }
 

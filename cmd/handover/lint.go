@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -43,7 +44,7 @@ read by both). Errors exit non-zero.`,
 				return err
 			}
 			for _, a := range append(append([]string{}, kcmArgs...), ccmArgs...) {
-				if _, _, ok := lint.SplitArg(a); !ok {
+				if _, _, ok := cmdline.Split(a); !ok {
 					return fmt.Errorf("%q: write a manager flag as --name=value", a)
 				}
 			}

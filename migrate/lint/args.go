@@ -3,37 +3,14 @@ package lint
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/handover-sh/handover/internal/cmdline"
 )
 
 // Flag returns the value of --name among the side's extra flags: the last
 // one given, as pflag keeps it; a bare flag reads "true".
-func (s Side) Flag(name string) (string, bool) {
-	value, found := "", false
-	for _, a := range s.Args {
-		n, v, ok := SplitArg(a)
-		if ok && n == name {
-			value, found = v, true
-		}
-	}
-	return value, found
-}
-
-// SplitArg splits --name=value (or a bare --name, value "true").
-func SplitArg(a string) (name, value string, ok bool) {
-	rest, ok := strings.CutPrefix(a, "--")
-	if !ok || rest == "" || strings.HasPrefix(rest, "-") {
-		return "", "", false
-	}
-	name, value, hasValue := strings.Cut(rest, "=")
-	if !hasValue {
-		value = "true"
-	}
-	// The managers' flag sets read _ as - (component-base's
-	// WordSepNormalizeFunc).
-	return strings.ReplaceAll(name, "_", "-"), value, name != ""
-}
+func (s Side) Flag(name string) (string, bool) { return cmdline.Value(s.Args, name) }
 
 // Election is the leader election a manager runs: the same timings serve
 // its main lease and the migration lease.

@@ -2,10 +2,10 @@ package cloudcluster
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/cmdline"
 )
 
 // Workloads the cloud-controller-manager can run as.
@@ -41,7 +41,7 @@ func CCMArgs(cluster, podSubnet string) []string {
 // DaemonSet, or as a Deployment of replicas, with its RBAC. extraArgs are
 // added to its command line (e.g. leader migration flags).
 func CCMManifest(workload string, replicas int, version, cluster, podSubnet string, extraArgs ...string) string {
-	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", argLines(MergeArgs(CCMArgs(cluster, podSubnet), extraArgs), 8),
+	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", argLines(cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs), 8),
 		"CLOUD_CONFIG", CloudConfigPath).Replace(ccmWorkload)
 	if workload == Deployment {
 		m = strings.Replace(m, "kind: DaemonSet\n", "kind: Deployment\n", 1)
@@ -53,19 +53,6 @@ func CCMManifest(workload string, replicas int, version, cluster, podSubnet stri
 		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+antiAffinity, 1)
 	}
 	return CCMRBAC + "---\n" + m
-}
-
-// MergeArgs is base with extra's flags (--name=value or --name) added,
-// each replacing base's flag of the same name: one value per flag on the
-// command line, as given last.
-func MergeArgs(base, extra []string) []string {
-	name := func(a string) string { n, _, _ := strings.Cut(a, "="); return n }
-	out := slices.Clone(base)
-	for _, e := range extra {
-		out = slices.DeleteFunc(out, func(b string) bool { return name(b) == name(e) })
-		out = append(out, e)
-	}
-	return out
 }
 
 func argLines(args []string, indent int) string {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/cmdline"
 )
 
 // CCMKubeconfigPath is where a static-pod cloud-controller-manager finds
@@ -25,7 +26,7 @@ func CCMStaticPod(version, cluster, podSubnet string, extraArgs []string, files 
 		"--kubeconfig=" + CCMKubeconfigPath,
 		"--authentication-kubeconfig=" + CCMKubeconfigPath,
 		"--authorization-kubeconfig=" + CCMKubeconfigPath},
-		MergeArgs(CCMArgs(cluster, podSubnet), extraArgs)...)
+		cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs)...)
 	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", CloudConfigPath}}, files...)
 	var mounts, volumes strings.Builder
 	for _, f := range files {
