@@ -1,6 +1,11 @@
 package migrate
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/handover-sh/handover/internal/cmdline"
+)
 
 // Flag edits on a container command line of --name=value flags, as kubeadm
 // writes them.
@@ -28,15 +33,10 @@ func setFlag(cmd []string, name, value string) []string {
 	return append(out, arg)
 }
 
+// removeFlag drops every spelling of the flag (--a_b is --a-b), as the
+// managers read them.
 func removeFlag(cmd []string, name string) []string {
-	out := make([]string, 0, len(cmd))
-	for _, a := range cmd {
-		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(cmd), func(a string) bool { n, _, ok := cmdline.Split(a); return ok && n == name })
 }
 
 // removeFeatureGate drops one gate from a --feature-gates list.
