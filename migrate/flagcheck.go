@@ -20,21 +20,28 @@ import (
 // and deprecated flags judged exactly as the manager judges them. A refusal
 // is an error; a binary not built yet, a warning that nothing was checked.
 func (s Spec) CheckFlags(ctx context.Context, cacheDir string) lint.Findings {
-	fs := CheckSideFlags(ctx, s.Sides(), cacheDir)
-	for i, f := range fs {
+	return CheckSideFlags(ctx, s.Sides(), cacheDir, func(component, arg string) (string, string) {
 		// A flag of the user's manifest, not of --ccm-arg.
-		if m := s.CCMManifest; m != nil && f.Where == "--ccm-arg" && f.Severity == lint.Error && !slices.ContainsFunc(s.CCMArgs, func(a string) bool {
-			return strings.Contains(f.Problem, " refuses "+a+":")
-		}) {
-			fs[i].Where = "--ccm-manifest " + m.Path
-			fs[i].Fix = "remove it from the manifest: the simulated cloud's manager has the generic cloud-provider flags only, not your provider's own"
+		if m := s.CCMManifest; m != nil && component == lmconfig.CCM && !slices.Contains(s.CCMArgs, arg) {
+			return "--ccm-manifest " + m.Path, "remove it from the manifest: the simulated cloud's manager has the generic cloud-provider flags only, not your provider's own"
 		}
-	}
-	return fs
+		return argSource(component, arg)
+	})
 }
 
-// CheckSideFlags is CheckFlags for the managers given.
-func CheckSideFlags(ctx context.Context, sides []lint.Side, cacheDir string) lint.Findings {
+// argSource names where a manager's flag came from, and what to do when
+// the binary refuses it: the --kcm-arg or --ccm-arg that gave it.
+func argSource(component, _ string) (where, fix string) {
+	return map[string]string{lmconfig.KCM: "--kcm-arg", lmconfig.CCM: "--ccm-arg"}[component],
+		"give only flags " + component + " has (" + component + " --help), each as --name=value with a value of its type"
+}
+
+// CheckSideFlags is CheckFlags for the managers given; source names where
+// a refused flag came from (nil: argSource).
+func CheckSideFlags(ctx context.Context, sides []lint.Side, cacheDir string, source func(component, arg string) (where, fix string)) lint.Findings {
+	if source == nil {
+		source = argSource
+	}
 	seen := map[string]bool{}
 	var out lint.Findings
 	for _, sd := range sides {
@@ -43,17 +50,16 @@ func CheckSideFlags(ctx context.Context, sides []lint.Side, cacheDir string) lin
 			continue
 		}
 		seen[key] = true
-		where := map[string]string{lmconfig.KCM: "--kcm-arg", lmconfig.CCM: "--ccm-arg"}[sd.Component]
 		bin, err := nodeimage.ManagerBinary(cacheDir, sd.Version, sd.Component)
 		if err != nil {
+			where, _ := argSource(sd.Component, "")
 			out = append(out, lint.Finding{Severity: lint.Warning, Where: where, Problem: "not checked: " + err.Error(), Fix: "build the images first; rehearse builds them, migrate needs them"})
 			continue
 		}
 		for _, a := range sd.Args {
 			if err := askBinary(ctx, bin, a); err != nil {
-				out = append(out, lint.Finding{Severity: lint.Error, Where: where,
-					Problem: fmt.Sprintf("%s refuses %s: %v", key, a, err),
-					Fix:     "give only flags " + key + " has (" + sd.Component + " --help), each as --name=value with a value of its type"})
+				where, fix := source(sd.Component, a)
+				out = append(out, lint.Finding{Severity: lint.Error, Where: where, Problem: fmt.Sprintf("%s refuses %s: %v", key, a, err), Fix: fix})
 			}
 		}
 	}

@@ -43,6 +43,21 @@ func TestCheckFlagsReportsTheBinarysError(t *testing.T) {
 	if err := s.RequireFlags(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("a run with flags it cannot check: %v", err)
 	}
+	// A flag of the user's manifest is named as the manifest's.
+	manifest := filepath.Join(t.TempDir(), "ccm.yaml")
+	if err := os.WriteFile(manifest, []byte("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ccm, namespace: kube-system}\nspec:\n  template:\n    spec:\n      containers:\n      - name: ccm\n        args: [--bogus-provider-flag=1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := migrate.ReadCCMManifest(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := migrate.DefaultSpec(migrate.RKE2)
+	r.CCMManifest = m
+	fs = r.CheckFlags(context.Background(), cache)
+	if len(fs) != 1 || fs[0].Where != "--ccm-manifest "+manifest || !strings.Contains(fs[0].Problem, "refuses --bogus-provider-flag=1") {
+		t.Fatalf("a manifest's flag: %v", fs)
+	}
 }
 
 // The real managers, when the image cache has them (CI builds them first).

@@ -74,9 +74,11 @@ func argPairs(args []string) [][2]string {
 // Election is the slowest leader election among the managers taking part:
 // how long a lease of a stopped manager outlives it, and how often a
 // candidate retries.
-func (s Spec) Election() lint.Election {
+func (s Spec) Election() lint.Election { return election(s.Sides()) }
+
+func election(sides []lint.Side) lint.Election {
 	e := lint.Side{}.Election()
-	for _, sd := range s.Sides() {
+	for _, sd := range sides {
 		x := sd.Election()
 		e.Lease, e.Retry = max(e.Lease, x.Lease), max(e.Retry, x.Retry)
 	}
@@ -98,9 +100,10 @@ const retryWindows = 4.4
 // MaxGap is the coverage-gap threshold the timings in force give, and why;
 // 0 when no leader-election timing is given (the checks' default holds).
 func (s Spec) MaxGap() (time.Duration, string) {
-	e := s.Election()
+	sides := s.Sides()
+	e := election(sides)
 	var given []string
-	for _, sd := range s.Sides() {
+	for _, sd := range sides {
 		for _, p := range argPairs(sd.Args) {
 			if slices.Contains(timingFlags, p[0]) {
 				given = append(given, sd.Component+" --"+p[0]+"="+p[1])

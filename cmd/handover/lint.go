@@ -51,7 +51,7 @@ read by both). Errors exit non-zero.`,
 			for i := range sides {
 				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
 			}
-			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir())...)
+			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
 			fmt.Fprint(cmd.OutOrStdout(), fs.String())
 			if fs.Errors() > 0 {
 				return fmt.Errorf("%d error(s)", fs.Errors())
