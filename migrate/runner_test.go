@@ -10,6 +10,7 @@ import (
 
 	"sigs.k8s.io/kind/pkg/log"
 
+	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -150,6 +151,7 @@ func TestBuildRejectsContradictions(t *testing.T) {
 		"in-place on rke2":      func(s *Spec) { s.Procedure, s.Variant.InPlace = RKE2, true },
 		"from has no in-tree":   func(s *Spec) { s.From = "v1.31.4" },
 		"unknown version":       func(s *Spec) { s.To = "v1.99.0" },
+		"two minors apart":      func(s *Spec) { s.From = "v1.29.15" },
 		"bad flavour":           func(s *Spec) { s.Procedure, s.Flavour = RKE2, "gce" },
 		"flavour on taskdoc":    func(s *Spec) { s.Flavour = "aws" },
 	} {
@@ -157,6 +159,17 @@ func TestBuildRejectsContradictions(t *testing.T) {
 		tweak(&s)
 		if _, err := Build(s); err == nil {
 			t.Errorf("%s: want an error", name)
+		}
+	}
+}
+
+func TestBuildAcceptsEveryPair(t *testing.T) {
+	for _, p := range nodeimage.Pairs() {
+		from, to, _ := strings.Cut(p, " → ")
+		s := DefaultSpec(TaskDoc)
+		s.From, s.To = from, to
+		if _, err := Build(s); err != nil {
+			t.Errorf("%s: %v", p, err)
 		}
 	}
 }

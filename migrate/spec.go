@@ -69,6 +69,9 @@ func (s Spec) Validate() error {
 	}
 	if _, err := nodeimage.Lookup(s.To); err != nil {
 		errs = append(errs, "--to: "+err.Error())
+	} else if from.InTreeCloud && !nodeimage.PairOK(s.From, s.To) {
+		errs = append(errs, fmt.Sprintf("--from %s --to %s: handover rehearses a version with the in-tree provider to itself or to the next minor; choose one of %s",
+			s.From, s.To, strings.Join(nodeimage.Pairs(), ", ")))
 	}
 	if s.ControlPlanes < 1 {
 		errs = append(errs, "the cluster needs at least one control plane")

@@ -139,5 +139,16 @@ func kindConfig(t topology.Topology) *v1alpha4.Cluster {
 	for i := 0; i < t.Workers; i++ {
 		cfg.Nodes = append(cfg.Nodes, v1alpha4.Node{Role: v1alpha4.WorkerRole})
 	}
+	if r, err := nodeimage.Lookup(t.Kubernetes); err == nil {
+		cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, imageTags(r))
+	}
 	return cfg
+}
+
+// imageTags makes kubeadm run the etcd and CoreDNS the node image carries,
+// whatever tags that version's kubeadm would pick itself: one etcd and one
+// CoreDNS build then serve every Kubernetes minor.
+func imageTags(r nodeimage.Release) string {
+	return "kind: ClusterConfiguration\netcd:\n  local:\n    imageTag: " + r.EtcdTag +
+		"\ndns:\n  imageTag: v" + r.CoreDNS
 }

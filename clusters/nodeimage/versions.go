@@ -22,6 +22,9 @@ type Release struct {
 
 // Releases are the Kubernetes versions handover can build node images for.
 var Releases = map[string]Release{
+	// v1.29.15 is the last 1.29 patch; the etcd and CoreDNS are 1.30's
+	// (kindcluster pins their tags in kubeadm's configuration).
+	"v1.29.15": {Kubernetes: "v1.29.15", Module: "kubernetes-v1.29", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	// v1.31.4 is the newest 1.31 patch whose every staging module the Go
 	// module proxy here serves (v1.31.5 and later lack kube-proxy,
@@ -64,4 +67,36 @@ func NodeImage(version string) string { return "handover.local/node:" + version 
 func (r Release) Minor() string {
 	parts := strings.SplitN(strings.TrimPrefix(r.Kubernetes, "v"), ".", 3)
 	return parts[0] + "." + parts[1]
+}
+
+// Pairs lists the migrations handover can rehearse as "from → to": from a
+// version with the in-tree cloud provider to the same version or the next
+// minor's (the upstream doc allows migrating within one version).
+func Pairs() []string {
+	var out []string
+	for _, from := range Known() {
+		for _, to := range Known() {
+			if PairOK(from, to) {
+				out = append(out, from+" → "+to)
+			}
+		}
+	}
+	return out
+}
+
+// PairOK reports whether from → to is a pair Pairs lists.
+func PairOK(from, to string) bool {
+	f, ferr := Lookup(from)
+	t, terr := Lookup(to)
+	if ferr != nil || terr != nil || !f.InTreeCloud {
+		return false
+	}
+	step := t.minorNumber() - f.minorNumber()
+	return step == 1 || (step == 0 && f.Kubernetes == t.Kubernetes)
+}
+
+func (r Release) minorNumber() int {
+	var major, minor int
+	fmt.Sscanf(r.Minor(), "%d.%d", &major, &minor)
+	return major*1000 + minor
 }

@@ -36,14 +36,19 @@ const (
 )
 
 // defaultNames are the controller names of the built-in default
-// configuration in k8s.io/controller-manager v0.30 and v0.31.
+// configuration in k8s.io/controller-manager v0.28 to v0.32.
 var defaultNames = []string{"route-controller", "service-controller", "cloud-node-lifecycle-controller"}
+
+// canonicalMinors name their cloud controllers with the canonical names
+// (introduced in 1.28) and accept the old short names as --controllers
+// aliases. Each has a source release in managers_source_test.go.
+var canonicalMinors = []string{"1.28", "1.29", "1.30", "1.31", "1.32"}
 
 var managers = managerTable()
 
 func managerTable() map[string]Manager {
 	managers := map[string]Manager{}
-	for _, minor := range []string{"1.30", "1.31"} {
+	for _, minor := range canonicalMinors {
 		managers["kube-controller-manager/"+minor] = Manager{
 			Component:   "kube-controller-manager",
 			Minor:       minor,

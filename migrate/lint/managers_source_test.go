@@ -10,9 +10,20 @@ import (
 	"testing"
 )
 
-// sourceReleases are the module versions the node images build each minor's
-// managers from (clusters/nodeimage/versions.go).
-var sourceReleases = map[string]string{"1.30": "0.30.14", "1.31": "0.31.4"}
+// sourceReleases are the module versions each minor's facts are read from:
+// the patch the node images build (clusters/nodeimage/versions.go) where
+// there is one, otherwise the newest patch whose modules the proxy serves.
+var sourceReleases = map[string]string{"1.28": "0.28.15", "1.29": "0.29.15", "1.30": "0.30.14", "1.31": "0.31.4", "1.32": "0.32.6"}
+
+// TestEveryMinorHasItsSource: no manager facts without the source that
+// TestManagerTablesMatchSource re-reads them from.
+func TestEveryMinorHasItsSource(t *testing.T) {
+	for key, m := range managers {
+		if _, ok := sourceReleases[m.Minor]; !ok {
+			t.Errorf("%s: no source release to check its facts against", key)
+		}
+	}
+}
 
 // moduleDir downloads (or finds in the module cache) a module's source.
 func moduleDir(t *testing.T, mod string) string {
@@ -61,8 +72,11 @@ func TestManagerTablesMatchSource(t *testing.T) {
 			}
 			core := read(t, filepath.Join(kube, "cmd", "kube-controller-manager", "app", "core.go"))
 			for alias := range kcm.Aliases {
-				if !strings.Contains(core, `aliases:                   []string{"`+alias+`"}`) &&
-					!strings.Contains(core, `aliases:  []string{"`+alias+`"}`) {
+				// 1.29 on: in the controller descriptors; 1.28: in
+				// names.KCMControllerAliases.
+				inCore := regexp.MustCompile(`aliases:\s+\[\]string\{"` + alias + `"\}`).MatchString(core)
+				inNames := regexp.MustCompile(`"` + alias + `":\s+\w+`).MatchString(names)
+				if !inCore && !inNames {
 					t.Errorf("kube-controller-manager %s has no alias %q", minor, alias)
 				}
 			}
