@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,35 @@ func TestMistakesOnlyWhereTheyApply(t *testing.T) {
 	st.NewKCM.Config.LeaderName = "changed"
 	if st.CCM.Config.LeaderName == "changed" {
 		t.Error("the N+1 kube-controller-manager shares the CCM's configuration")
+	}
+}
+
+// TestPredictMatchesTheNegativeCatalog: the lint's prediction for each
+// mistake is what the negative rehearsals found (suites/negative_test.go),
+// where it is a matter of configurations; RBAC, a missing manager, a
+// cluster name and a crash after the procedure are not.
+func TestPredictMatchesTheNegativeCatalog(t *testing.T) {
+	all := []string{"service-lb-controller", "node-route-controller", "cloud-node-lifecycle-controller"}
+	for _, c := range []struct {
+		mistake, procedure string
+		both, orphaned     []string
+	}{
+		{"", TaskDoc, nil, nil},
+		{MistakeCCMWithoutLM, TaskDoc, all, nil},       // case 1: mutual-exclusion
+		{MistakeLeaderNameDiffers, TaskDoc, all, nil},  // case 5: mutual-exclusion
+		{MistakeComponentTypo, TaskDoc, nil, all},      // case 6: coverage-gap
+		{"", DefaultConfig, all[:2], nil},              // suites/rehearsal_test.go default-config
+		{MistakeClusterNameDiffers, TaskDoc, nil, nil}, // case 9: lb checks, not a controller's run
+	} {
+		s := DefaultSpec(c.procedure)
+		s.Mistake = c.mistake
+		p, err := Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.Spec.Predict()
+		if !slices.Equal(got.Both, c.both) || !slices.Equal(got.Orphaned, c.orphaned) || len(got.Unknown) > 0 {
+			t.Errorf("%s %s: predicted %+v, want both %v orphaned %v", c.procedure, c.mistake, got, c.both, c.orphaned)
+		}
 	}
 }

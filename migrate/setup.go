@@ -97,6 +97,10 @@ func (s Spec) Sides() []lint.Side {
 // Lint is the preflight: the procedure's configurations and flags.
 func (s Spec) Lint() lint.Findings { return lint.Lint(s.Sides()...) }
 
+// Predict is what the lint expects the managers to do with the migrated
+// controllers: which run in two managers at once, which in none.
+func (s Spec) Predict() lint.Prediction { return lint.Predict(s.Controllers(), s.Sides()...) }
+
 // Controllers are the controllers a procedure migrates, by canonical name.
 func (s Spec) Controllers() []string {
 	return append(slices.Clone(lint.Migratable), s.reg().Also...)

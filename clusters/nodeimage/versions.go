@@ -22,14 +22,18 @@ type Release struct {
 
 // Releases are the Kubernetes versions handover can build node images for.
 var Releases = map[string]Release{
-	// v1.29.15 is the last 1.29 patch; the etcd and CoreDNS are 1.30's
-	// (kindcluster pins their tags in kubeadm's configuration).
+	// The last patches of 1.28 and 1.29. Every release runs the same etcd and
+	// CoreDNS builds (kindcluster pins their tags in kubeadm's configuration).
+	"v1.28.15": {Kubernetes: "v1.28.15", Module: "kubernetes-v1.28", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	"v1.29.15": {Kubernetes: "v1.29.15", Module: "kubernetes-v1.29", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	// v1.31.4 is the newest 1.31 patch whose every staging module the Go
 	// module proxy here serves (v1.31.5 and later lack kube-proxy,
 	// kube-scheduler and others).
 	"v1.31.4": {Kubernetes: "v1.31.4", Module: "kubernetes-v1.31", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
+	// v1.32.6 is the newest 1.32 patch whose every staging module the proxy
+	// serves (v1.32.7 to v1.32.13 each lack some).
+	"v1.32.6": {Kubernetes: "v1.32.6", Module: "kubernetes-v1.32", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
 }
 
 // DefaultVersions are built by `handover images build` with no arguments.

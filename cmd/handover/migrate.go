@@ -98,6 +98,7 @@ can be followed by hand on a real cluster. It ends with the preflight lint.`,
 				fmt.Fprintln(cmd.OutOrStdout(), "no findings")
 			}
 			fmt.Fprint(cmd.OutOrStdout(), fs.String())
+			fmt.Fprintf(cmd.OutOrStdout(), "\n## what the lint predicts the managers will do\n\n%s", s.Predict())
 			return nil
 		},
 	}
