@@ -6,7 +6,7 @@ GO    ?= go
 # Kubernetes versions whose node images the tests need.
 TEST_VERSIONS ?= v1.30.14 v1.31.4
 
-.PHONY: help build host images unit test integration smoke suites lint clean rehearse bench
+.PHONY: help build host images unit test integration smoke suites matrix lint clean rehearse bench
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -47,6 +47,13 @@ smoke: images ## the smoke rehearsal (CI runs it)
 
 suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_LABELS='rehearsal || faults')
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='$(SUITE_LABELS)' --timeout=6h --junit-report=suites.xml --output-dir=_output ./suites
+
+# The version matrix: every pair of versions handover builds, three
+# configurations each (about 5 minutes a rehearsal); needs every node image,
+# built here on demand and cached. Verdicts: _output/suites/matrix/verdicts.md.
+matrix: host ## the version matrix (images of every version, then the matrix suite)
+	$(BIN) images build --all
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='matrix' --timeout=8h --junit-report=suites-matrix.xml --output-dir=_output ./suites
 
 # The unit tests run under the race detector here: the observers, load and
 # faults are goroutines sharing a timeline.

@@ -31,9 +31,6 @@ var Releases = map[string]Release{
 	// module proxy here serves (v1.31.5 and later lack kube-proxy,
 	// kube-scheduler and others).
 	"v1.31.4": {Kubernetes: "v1.31.4", Module: "kubernetes-v1.31", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
-	// v1.32.6 is the newest 1.32 patch whose every staging module the proxy
-	// serves (v1.32.7 to v1.32.13 each lack some).
-	"v1.32.6": {Kubernetes: "v1.32.6", Module: "kubernetes-v1.32", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
 }
 
 // DefaultVersions are built by `handover images build` with no arguments.

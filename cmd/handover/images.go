@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 func newImagesCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "images", Short: "Build node images offline"}
 	var source, cache string
+	var all bool
 	build := &cobra.Command{
 		Use:   "build [VERSION...]",
 		Short: "Build kind node images for Kubernetes versions (default: " + strings.Join(nodeimage.DefaultVersions, ", ") + ")",
@@ -23,10 +25,16 @@ for kind's control-plane balancer image.
 Every artifact is cached by the hash of its inputs (under --cache), and node
 images carry that hash as a label, so a re-run with nothing changed only checks.
 
-Supported versions: ` + strings.Join(nodeimage.Known(), ", "),
+Supported versions (--all builds every one, for the version matrix):
+` + strings.Join(nodeimage.Known(), ", "),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			versions := args
-			if len(versions) == 0 {
+			switch {
+			case all && len(args) > 0:
+				return fmt.Errorf("give versions or --all, not both")
+			case all:
+				versions = nodeimage.Known()
+			case len(versions) == 0:
 				versions = nodeimage.DefaultVersions
 			}
 			for _, v := range versions {
@@ -53,6 +61,7 @@ Supported versions: ` + strings.Join(nodeimage.Known(), ", "),
 			return nil
 		},
 	}
+	build.Flags().BoolVar(&all, "all", false, "build every supported version")
 	build.Flags().StringVar(&source, "source", "", "handover source tree (default: found from the working directory)")
 	build.Flags().StringVar(&cache, "cache", nodeimage.DefaultCacheDir(), "artifact cache directory")
 	c.AddCommand(build)
