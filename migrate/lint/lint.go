@@ -29,7 +29,7 @@ type Side struct {
 
 // runs reports whether the side starts the controller at all.
 func (s Side) runs(m Manager, name string) bool {
-	if name == NodeIPAM && !s.AllocateNodeCIDRs {
+	if m.Canonical(name) == NodeIPAM && !s.AllocateNodeCIDRs {
 		return false
 	}
 	return m.Enabled(s.Controllers, name)
@@ -112,14 +112,14 @@ func lintDefault(s Side, m Manager) Findings {
 			missing = append(missing, n)
 		}
 	}
-	outside := unmigrated(m.Default)
+	outside := unmigrated(m.canonical(m.Default))
 	if len(missing) == 0 || len(outside) == 0 {
 		return nil
 	}
 	return Findings{{Error, s.Component + " --leader-migration-config (unset)",
 		fmt.Sprintf("the built-in default configuration names %s, which %s %s does not have; the leader-migration filter compares names verbatim, so %s run under this manager's own main lease, outside the migration lock, and run in both managers",
 			strings.Join(missing, ", "), s.Component, s.Version, strings.Join(outside, " and ")),
-		"pass --leader-migration-config listing " + strings.Join(Migratable, ", ") + " on both managers"}}
+		"pass --leader-migration-config listing " + strings.Join(m.NamesOf(Migratable), ", ") + " on both managers"}}
 }
 
 // Migratable are the controllers both managers run and leader migration
@@ -165,7 +165,7 @@ func lintConfig(s Side, m Manager) Findings {
 		out = append(out, Finding{Error, s.where("resourceLock"), fmt.Sprintf("%q is not a lock type", c.ResourceLock), "use resourceLock: leases"})
 	}
 	if len(c.ControllerLeaders) == 0 {
-		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(Migratable, ", ")})
+		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(m.NamesOf(Migratable), ", ")})
 	}
 	seen := map[string]string{}
 	for i, l := range c.ControllerLeaders {

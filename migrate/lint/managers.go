@@ -24,9 +24,49 @@ type Manager struct {
 	Default []string
 	// Disabled are off unless --controllers names them.
 	Disabled []string
+	// Names are the manager's own names of the canonical controllers where
+	// they differ: before 1.28 the short names were the only names.
+	Names map[string]string
 }
 
-// Canonical cloud controller names shared by both managers since 1.28.
+// Name is the manager's own name of a canonical controller.
+func (m Manager) Name(canonical string) string {
+	if n, ok := m.Names[canonical]; ok {
+		return n
+	}
+	return canonical
+}
+
+// Canonical is the canonical name of one of the manager's controllers.
+func (m Manager) Canonical(name string) string {
+	for c, n := range m.Names {
+		if n == name {
+			return c
+		}
+	}
+	return name
+}
+
+// canonical are the canonical names of some of the manager's controllers.
+func (m Manager) canonical(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = m.Canonical(n)
+	}
+	return out
+}
+
+// NamesOf are the manager's own names of canonical controllers.
+func (m Manager) NamesOf(canonical []string) []string {
+	out := make([]string, len(canonical))
+	for i, c := range canonical {
+		out[i] = m.Name(c)
+	}
+	return out
+}
+
+// Canonical cloud controller names shared by both managers since 1.28;
+// handover speaks of controllers by these names at every version.
 const (
 	ServiceLB          = "service-lb-controller"
 	NodeRoute          = "node-route-controller"
@@ -43,6 +83,14 @@ var defaultNames = []string{"route-controller", "service-controller", "cloud-nod
 // (introduced in 1.28) and accept the old short names as --controllers
 // aliases. Each has a source release in managers_source_test.go.
 var canonicalMinors = []string{"1.28", "1.29", "1.30", "1.31", "1.32"}
+
+// shortMinors name their cloud controllers with the short names only, in
+// the --controllers flag and in the leader-migration filter alike; their
+// built-in default configuration names them correctly.
+var shortMinors = []string{"1.26", "1.27"}
+
+// shortNames are the pre-1.28 names of the canonical controllers.
+var shortNames = map[string]string{ServiceLB: "service", NodeRoute: "route", CloudNodeLifecycle: "cloud-node-lifecycle", CloudNode: "cloud-node", NodeIPAM: "nodeipam"}
 
 var managers = managerTable()
 
@@ -65,6 +113,31 @@ func managerTable() map[string]Manager {
 			Aliases:     map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
 			Default:     defaultNames,
 			Disabled:    []string{NodeIPAM},
+		}
+	}
+	short := func(names ...string) []string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = shortNames[n]
+		}
+		return out
+	}
+	for _, minor := range shortMinors {
+		managers["kube-controller-manager/"+minor] = Manager{
+			Component:   "kube-controller-manager",
+			Minor:       minor,
+			Controllers: short(ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM),
+			Default:     short(NodeRoute, ServiceLB, CloudNodeLifecycle),
+			Names:       shortNames,
+		}
+		// Upstream's cloud-controller-manager: handover builds none of
+		// these minors, so no node IPAM of its own.
+		managers["cloud-controller-manager/"+minor] = Manager{
+			Component:   "cloud-controller-manager",
+			Minor:       minor,
+			Controllers: short(CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle),
+			Default:     short(NodeRoute, ServiceLB, CloudNodeLifecycle),
+			Names:       shortNames,
 		}
 	}
 	return managers

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +15,7 @@ import (
 // sourceReleases are the module versions each minor's facts are read from:
 // the patch the node images build (clusters/nodeimage/versions.go) where
 // there is one, otherwise the newest patch whose modules the proxy serves.
-var sourceReleases = map[string]string{"1.28": "0.28.15", "1.29": "0.29.15", "1.30": "0.30.14", "1.31": "0.31.4", "1.32": "0.32.6"}
+var sourceReleases = map[string]string{"1.26": "0.26.13", "1.27": "0.27.4", "1.28": "0.28.15", "1.29": "0.29.15", "1.30": "0.30.14", "1.31": "0.31.4", "1.32": "0.32.6"}
 
 // TestEveryMinorHasItsSource: no manager facts without the source that
 // TestManagerTablesMatchSource re-reads them from.
@@ -42,6 +44,19 @@ func moduleDir(t *testing.T, mod string) string {
 	return info.Dir
 }
 
+// readIf reads a file that older versions lack.
+func readIf(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func read(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -61,14 +76,27 @@ func TestManagerTablesMatchSource(t *testing.T) {
 			cp := moduleDir(t, "k8s.io/cloud-provider@v"+v)
 			cm := moduleDir(t, "k8s.io/controller-manager@v"+v)
 			kube := moduleDir(t, "k8s.io/kubernetes@v1"+strings.TrimPrefix(v, "0"))
-			names := read(t, filepath.Join(cp, "names", "controller_names.go")) +
-				read(t, filepath.Join(kube, "cmd", "kube-controller-manager", "names", "controller_names.go"))
+			// Canonical names are constants in names packages (1.28 on);
+			// before, the short names were the keys controllers were
+			// registered under.
+			names := readIf(t, filepath.Join(cp, "names", "controller_names.go")) +
+				readIf(t, filepath.Join(kube, "cmd", "kube-controller-manager", "names", "controller_names.go"))
+			kcmApp := read(t, filepath.Join(kube, "cmd", "kube-controller-manager", "app", "controllermanager.go"))
+			ccmApp := read(t, filepath.Join(cp, "app", "controllermanager.go"))
 			kcm, _ := LookupManager("kube-controller-manager", minor+".0")
 			ccm, _ := LookupManager("cloud-controller-manager", minor+".0")
-			for _, n := range append(kcm.Controllers, ccm.Controllers...) {
-				if !strings.Contains(names, `= "`+n+`"`) {
-					t.Errorf("%s is not a controller name in the %s source", n, minor)
+			for _, n := range kcm.Controllers {
+				if !strings.Contains(names, `= "`+n+`"`) && !strings.Contains(kcmApp, `register("`+n+`", `) {
+					t.Errorf("%s is not a kube-controller-manager controller name in the %s source", n, minor)
 				}
+			}
+			for _, n := range ccm.Controllers {
+				if !strings.Contains(names, `= "`+n+`"`) && !regexp.MustCompile(`\n\t"`+n+`":\s+\{`).MatchString(ccmApp) {
+					t.Errorf("%s is not a cloud-controller-manager controller name in the %s source", n, minor)
+				}
+			}
+			if len(kcm.Aliases) == 0 && (strings.Contains(kcmApp, "ControllerAliases") || strings.Contains(kcmApp, ServiceLB)) {
+				t.Errorf("kube-controller-manager %s has aliases or canonical names the table lacks", minor)
 			}
 			core := read(t, filepath.Join(kube, "cmd", "kube-controller-manager", "app", "core.go"))
 			for alias := range kcm.Aliases {

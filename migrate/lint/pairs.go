@@ -56,19 +56,22 @@ func lintPair(k, c Side) Findings {
 	return append(out, oneSided(c, k, cc, kc)...)
 }
 
-// oneSided flags controllers a migrates but b runs on its main lock.
+// oneSided flags controllers a migrates but b runs on its main lock; each
+// names them its own way (1.27 and 1.28 differ).
 func oneSided(a, b Side, ac, bc *lmconfig.Config) Findings {
+	am, aerr := LookupManager(a.Component, a.Version)
 	m, err := LookupManager(b.Component, b.Version)
-	if err != nil {
+	if aerr != nil || err != nil {
 		return nil
 	}
 	var out Findings
 	for i, l := range ac.ControllerLeaders {
-		if bc.Owner(l.Name) != "" || !m.Runs(l.Name) {
+		theirs := m.Name(am.Canonical(l.Name))
+		if bc.Owner(theirs) != "" || !m.Runs(theirs) {
 			continue
 		}
 		out = append(out, Finding{Error, a.where(fmt.Sprintf("controllerLeaders[%d].name", i)),
-			fmt.Sprintf("%s is migrated by %s but missing from %s's configuration, which then runs it on its main lease: it runs in both", l.Name, a.Component, b.Component),
+			fmt.Sprintf("%s is migrated by %s but missing from %s's configuration%s, which then runs it on its main lease: it runs in both", l.Name, a.Component, b.Component, namedThere(l.Name, theirs)),
 			"list the same controllers in both configurations"})
 	}
 	return out
@@ -99,15 +102,24 @@ func outsideLock(k Side, sides []Side) Findings {
 	}
 	var out Findings
 	for _, c := range sides {
+		cm, err := LookupManager(c.Component, c.Version)
 		cfg := effective(c)
-		if c.Component != lmconfig.CCM || !c.LeaderMigration || cfg == nil || cfg.Owner(NodeIPAM) == "" {
+		if err != nil || c.Component != lmconfig.CCM || !c.LeaderMigration || cfg == nil || cfg.Owner(cm.Name(NodeIPAM)) == "" {
 			continue
 		}
-		if k.runs(m, NodeIPAM) {
+		if own := m.Name(NodeIPAM); k.runs(m, own) {
 			out = append(out, Finding{Error, "kube-controller-manager " + k.Version + " --controllers",
-				"runs node-ipam-controller on its main lease (--allocate-node-cidrs) while cloud-controller-manager migrates it: both allocate pod ranges",
-				"start the N+1 kube-controller-manager with --controllers=*,bootstrapsigner,tokencleaner,-node-ipam-controller"})
+				"runs " + own + " on its main lease (--allocate-node-cidrs) while cloud-controller-manager migrates it: both allocate pod ranges",
+				"start the N+1 kube-controller-manager with --controllers=*,bootstrapsigner,tokencleaner,-" + own})
 		}
 	}
 	return out
+}
+
+// namedThere says how the other manager names a controller, if otherwise.
+func namedThere(ours, theirs string) string {
+	if ours == theirs {
+		return ""
+	}
+	return " (as " + theirs + ")"
 }

@@ -35,13 +35,15 @@ func (l lock) exclusive(o lock) bool {
 	return slices.ContainsFunc(l.leases, func(n string) bool { return slices.Contains(o.leases, n) })
 }
 
-// lockOf says whether and under which leases side s runs controller c.
+// lockOf says whether and under which leases side s runs controller c
+// (canonical name).
 func lockOf(s Side, c string) lock {
 	m, err := LookupManager(s.Component, s.Version)
 	if err != nil {
 		return lock{}
 	}
 	cloudLoop := c != NodeIPAM
+	c = m.Name(c)
 	if !m.Runs(c) || (cloudLoop && !s.runsCloudControllers()) || !s.runs(m, c) {
 		return lock{known: true}
 	}

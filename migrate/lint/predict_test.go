@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -64,5 +65,62 @@ func TestPredictNodeIPAM(t *testing.T) {
 	n1.Controllers = "*,-node-ipam-controller"
 	if p := Predict([]string{NodeIPAM}, kcm, ccm, n1); len(p.Both)+len(p.Orphaned) > 0 {
 		t.Errorf("N+1 without node IPAM: want nothing, got %+v", p)
+	}
+}
+
+// Before 1.28 the managers knew only the short names, the task doc's: its
+// configuration is right on 1.26 → 1.27 and wrong from 1.28 on; across
+// 1.27 → 1.28 each side must use its own names.
+func TestShortNameEra(t *testing.T) {
+	side := func(component, version string, cfg *lmconfig.Config) Side {
+		s := Side{Component: component, Version: version, LeaderMigration: true, ConfigPath: component + ".yaml", Config: cfg}
+		if component == lmconfig.KCM {
+			s.CloudProvider = "kind"
+		}
+		if cfg == nil {
+			s.ConfigPath = ""
+		}
+		return s
+	}
+	short := func(component string) *lmconfig.Config {
+		return lmconfig.New(component, "route", "service", "cloud-node-lifecycle")
+	}
+	for _, tc := range []struct {
+		name   string
+		kcm    Side
+		ccm    Side
+		errors []string // substrings of the errors, in order
+		both   []string
+	}{
+		{"task doc on 1.26 → 1.27", side(lmconfig.KCM, "v1.26.13", short(lmconfig.KCM)), side(lmconfig.CCM, "v1.27.4", short(lmconfig.CCM)), nil, nil},
+		{"built-in default on 1.26 → 1.27", side(lmconfig.KCM, "v1.26.13", nil), side(lmconfig.CCM, "v1.27.4", nil), nil, nil},
+		{"each side its own names, 1.27 → 1.28", side(lmconfig.KCM, "v1.27.4", short(lmconfig.KCM)), side(lmconfig.CCM, "v1.28.15", lmconfig.New(lmconfig.CCM, canonical...)), nil, nil},
+		{"short names on 1.28's side", side(lmconfig.KCM, "v1.27.4", short(lmconfig.KCM)), side(lmconfig.CCM, "v1.28.15", short(lmconfig.CCM)),
+			[]string{`"route" is an alias`, `"service" is an alias`, `"cloud-node-lifecycle" is an alias`, "missing from cloud-controller-manager's configuration (as node-route-controller)"}, canonical},
+		{"canonical names on 1.27's side", side(lmconfig.KCM, "v1.27.4", lmconfig.New(lmconfig.KCM, canonical...)), side(lmconfig.CCM, "v1.28.15", lmconfig.New(lmconfig.CCM, canonical...)),
+			[]string{`"service-lb-controller" is not a controller of kube-controller-manager v1.27.4`}, canonical},
+		{"built-in default on 1.27 → 1.28", side(lmconfig.KCM, "v1.27.4", nil), side(lmconfig.CCM, "v1.28.15", nil),
+			[]string{"the built-in default configuration names route-controller, service-controller"}, []string{ServiceLB, NodeRoute}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := Lint(tc.kcm, tc.ccm)
+			var errs []string
+			for _, f := range fs {
+				if f.Severity == Error {
+					errs = append(errs, f.String())
+				}
+			}
+			for _, want := range tc.errors {
+				if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, want) }) {
+					t.Errorf("no error says %q:\n%s", want, fs)
+				}
+			}
+			if len(tc.errors) == 0 && len(errs) > 0 {
+				t.Errorf("want no errors, got\n%s", fs)
+			}
+			if p := Predict(canonical, tc.kcm, tc.ccm); !slices.Equal(p.Both, tc.both) || len(p.Orphaned)+len(p.Unknown) > 0 {
+				t.Errorf("predicted %+v, want in both %v", p, tc.both)
+			}
+		})
 	}
 }
