@@ -95,7 +95,6 @@ require (
 	github.com/google/gnostic-models v0.6.8 // indirect
 	github.com/google/go-cmp v0.6.0 // indirect
 	github.com/google/gofuzz v1.2.0 // indirect
-	github.com/google/s2a-go v0.1.4 // indirect
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510 // indirect
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.2.3 // indirect
@@ -160,6 +159,7 @@ require (
 	go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc v0.42.0 // indirect
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.44.0 // indirect
 	go.opentelemetry.io/otel v1.19.0 // indirect
+	go.opentelemetry.io/otel/exporters/otlp/internal/retry v1.10.0 // indirect
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace v1.19.0 // indirect
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc v1.19.0 // indirect
 	go.opentelemetry.io/otel/metric v1.19.0 // indirect
@@ -167,10 +167,11 @@ require (
 	go.opentelemetry.io/otel/trace v1.19.0 // indirect
 	go.opentelemetry.io/proto/otlp v1.0.0 // indirect
 	go.starlark.net v0.0.0-20230525235612-a134d8f9ddca // indirect
+	go.uber.org/atomic v1.10.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.26.0 // indirect
 	golang.org/x/crypto v0.21.0 // indirect
-	golang.org/x/exp v0.0.0-20220722155223-a9213eeb770e // indirect
+	golang.org/x/exp v0.0.0-20220827204233-334a2380cb91 // indirect
 	golang.org/x/mod v0.15.0 // indirect
 	golang.org/x/net v0.23.0 // indirect
 	golang.org/x/oauth2 v0.10.0 // indirect
@@ -265,4 +266,212 @@ replace (
 	k8s.io/sample-apiserver => k8s.io/sample-apiserver v0.28.15
 	k8s.io/sample-cli-plugin => k8s.io/sample-cli-plugin v0.28.15
 	k8s.io/sample-controller => k8s.io/sample-controller v0.28.15
+)
+
+// Every other dependency at the version Kubernetes v1.28.15 itself requires:
+// the simulated cloud's module asks for newer ones (cel-go, kube-openapi, …)
+// that v1.28's apiserver does not compile against.
+replace (
+	bitbucket.org/bertimus9/systemstat => bitbucket.org/bertimus9/systemstat v0.5.0
+	cloud.google.com/go/compute => cloud.google.com/go/compute v1.19.1
+	cloud.google.com/go/compute/metadata => cloud.google.com/go/compute/metadata v0.2.3
+	github.com/Azure/azure-sdk-for-go => github.com/Azure/azure-sdk-for-go v68.0.0+incompatible
+	github.com/Azure/go-ansiterm => github.com/Azure/go-ansiterm v0.0.0-20210617225240-d185dfc1b5a1
+	github.com/Azure/go-autorest => github.com/Azure/go-autorest v14.2.0+incompatible
+	github.com/Azure/go-autorest/autorest => github.com/Azure/go-autorest/autorest v0.11.29
+	github.com/Azure/go-autorest/autorest/adal => github.com/Azure/go-autorest/autorest/adal v0.9.23
+	github.com/Azure/go-autorest/autorest/date => github.com/Azure/go-autorest/autorest/date v0.3.0
+	github.com/Azure/go-autorest/autorest/mocks => github.com/Azure/go-autorest/autorest/mocks v0.4.2
+	github.com/Azure/go-autorest/autorest/to => github.com/Azure/go-autorest/autorest/to v0.4.0
+	github.com/Azure/go-autorest/autorest/validation => github.com/Azure/go-autorest/autorest/validation v0.3.1
+	github.com/Azure/go-autorest/logger => github.com/Azure/go-autorest/logger v0.2.1
+	github.com/Azure/go-autorest/tracing => github.com/Azure/go-autorest/tracing v0.6.0
+	github.com/GoogleCloudPlatform/k8s-cloud-provider => github.com/GoogleCloudPlatform/k8s-cloud-provider v1.18.1-0.20220218231025-f11817397a1b
+	github.com/JeffAshton/win_pdh => github.com/JeffAshton/win_pdh v0.0.0-20161109143554-76bb4ee9f0ab
+	github.com/MakeNowJust/heredoc => github.com/MakeNowJust/heredoc v1.0.0
+	github.com/Microsoft/go-winio => github.com/Microsoft/go-winio v0.6.0
+	github.com/Microsoft/hcsshim => github.com/Microsoft/hcsshim v0.8.25
+	github.com/NYTimes/gziphandler => github.com/NYTimes/gziphandler v1.1.1
+	github.com/antlr/antlr4/runtime/Go/antlr/v4 => github.com/antlr/antlr4/runtime/Go/antlr/v4 v4.0.0-20230305170008-8188dc5388df
+	github.com/armon/circbuf => github.com/armon/circbuf v0.0.0-20150827004946-bbbad097214e
+	github.com/armon/go-socks5 => github.com/armon/go-socks5 v0.0.0-20160902184237-e75332964ef5
+	github.com/asaskevich/govalidator => github.com/asaskevich/govalidator v0.0.0-20190424111038-f61b66f89f4a
+	github.com/beorn7/perks => github.com/beorn7/perks v1.0.1
+	github.com/blang/semver/v4 => github.com/blang/semver/v4 v4.0.0
+	github.com/cenkalti/backoff/v4 => github.com/cenkalti/backoff/v4 v4.2.1
+	github.com/cespare/xxhash/v2 => github.com/cespare/xxhash/v2 v2.2.0
+	github.com/chai2010/gettext-go => github.com/chai2010/gettext-go v1.0.2
+	github.com/checkpoint-restore/go-criu/v5 => github.com/checkpoint-restore/go-criu/v5 v5.3.0
+	github.com/cilium/ebpf => github.com/cilium/ebpf v0.9.1
+	github.com/container-storage-interface/spec => github.com/container-storage-interface/spec v1.8.0
+	github.com/containerd/cgroups => github.com/containerd/cgroups v1.1.0
+	github.com/containerd/console => github.com/containerd/console v1.0.3
+	github.com/containerd/ttrpc => github.com/containerd/ttrpc v1.2.2
+	github.com/coredns/caddy => github.com/coredns/caddy v1.1.1
+	github.com/coredns/corefile-migration => github.com/coredns/corefile-migration v1.0.20
+	github.com/coreos/go-oidc => github.com/coreos/go-oidc v2.2.1+incompatible
+	github.com/coreos/go-semver => github.com/coreos/go-semver v0.3.1
+	github.com/coreos/go-systemd/v22 => github.com/coreos/go-systemd/v22 v22.5.0
+	github.com/cpuguy83/go-md2man/v2 => github.com/cpuguy83/go-md2man/v2 v2.0.2
+	github.com/cyphar/filepath-securejoin => github.com/cyphar/filepath-securejoin v0.2.4
+	github.com/davecgh/go-spew => github.com/davecgh/go-spew v1.1.1
+	github.com/daviddengcn/go-colortext => github.com/daviddengcn/go-colortext v1.0.0
+	github.com/docker/distribution => github.com/docker/distribution v2.8.2+incompatible
+	github.com/docker/go-units => github.com/docker/go-units v0.5.0
+	github.com/dustin/go-humanize => github.com/dustin/go-humanize v1.0.1
+	github.com/emicklei/go-restful/v3 => github.com/emicklei/go-restful/v3 v3.9.0
+	github.com/euank/go-kmsg-parser => github.com/euank/go-kmsg-parser v2.0.0+incompatible
+	github.com/evanphx/json-patch => github.com/evanphx/json-patch v4.12.0+incompatible
+	github.com/exponent-io/jsonpath => github.com/exponent-io/jsonpath v0.0.0-20151013193312-d6023ce2651d
+	github.com/fatih/camelcase => github.com/fatih/camelcase v1.0.0
+	github.com/felixge/httpsnoop => github.com/felixge/httpsnoop v1.0.3
+	github.com/fsnotify/fsnotify => github.com/fsnotify/fsnotify v1.6.0
+	github.com/fvbommel/sortorder => github.com/fvbommel/sortorder v1.1.0
+	github.com/go-errors/errors => github.com/go-errors/errors v1.4.2
+	github.com/go-logr/logr => github.com/go-logr/logr v1.2.4
+	github.com/go-logr/stdr => github.com/go-logr/stdr v1.2.2
+	github.com/go-logr/zapr => github.com/go-logr/zapr v1.2.3
+	github.com/go-openapi/jsonpointer => github.com/go-openapi/jsonpointer v0.19.6
+	github.com/go-openapi/jsonreference => github.com/go-openapi/jsonreference v0.20.2
+	github.com/go-openapi/swag => github.com/go-openapi/swag v0.22.3
+	github.com/go-task/slim-sprig => github.com/go-task/slim-sprig v0.0.0-20230315185526-52ccab3ef572
+	github.com/godbus/dbus/v5 => github.com/godbus/dbus/v5 v5.0.6
+	github.com/gofrs/uuid => github.com/gofrs/uuid v4.4.0+incompatible
+	github.com/gogo/protobuf => github.com/gogo/protobuf v1.3.2
+	github.com/golang-jwt/jwt/v4 => github.com/golang-jwt/jwt/v4 v4.5.0
+	github.com/golang/groupcache => github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da
+	github.com/golang/mock => github.com/golang/mock v1.6.0
+	github.com/golang/protobuf => github.com/golang/protobuf v1.5.4
+	github.com/google/btree => github.com/google/btree v1.0.1
+	github.com/google/cadvisor => github.com/google/cadvisor v0.47.3
+	github.com/google/cel-go => github.com/google/cel-go v0.16.1
+	github.com/google/gnostic-models => github.com/google/gnostic-models v0.6.8
+	github.com/google/go-cmp => github.com/google/go-cmp v0.5.9
+	github.com/google/gofuzz => github.com/google/gofuzz v1.2.0
+	github.com/google/pprof => github.com/google/pprof v0.0.0-20210720184732-4bb14d4b1be1
+	github.com/google/shlex => github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
+	github.com/google/uuid => github.com/google/uuid v1.3.0
+	github.com/googleapis/enterprise-certificate-proxy => github.com/googleapis/enterprise-certificate-proxy v0.2.3
+	github.com/googleapis/gax-go/v2 => github.com/googleapis/gax-go/v2 v2.7.1
+	github.com/gorilla/websocket => github.com/gorilla/websocket v1.4.2
+	github.com/gregjones/httpcache => github.com/gregjones/httpcache v0.0.0-20180305231024-9cad4c3443a7
+	github.com/grpc-ecosystem/go-grpc-middleware => github.com/grpc-ecosystem/go-grpc-middleware v1.3.0
+	github.com/grpc-ecosystem/go-grpc-prometheus => github.com/grpc-ecosystem/go-grpc-prometheus v1.2.0
+	github.com/grpc-ecosystem/grpc-gateway => github.com/grpc-ecosystem/grpc-gateway v1.16.0
+	github.com/grpc-ecosystem/grpc-gateway/v2 => github.com/grpc-ecosystem/grpc-gateway/v2 v2.7.0
+	github.com/imdario/mergo => github.com/imdario/mergo v0.3.6
+	github.com/inconshreveable/mousetrap => github.com/inconshreveable/mousetrap v1.1.0
+	github.com/ishidawataru/sctp => github.com/ishidawataru/sctp v0.0.0-20190723014705-7c296d48a2b5
+	github.com/jonboulle/clockwork => github.com/jonboulle/clockwork v0.2.2
+	github.com/josharian/intern => github.com/josharian/intern v1.0.0
+	github.com/json-iterator/go => github.com/json-iterator/go v1.1.12
+	github.com/karrick/godirwalk => github.com/karrick/godirwalk v1.17.0
+	github.com/libopenstorage/openstorage => github.com/libopenstorage/openstorage v1.0.0
+	github.com/liggitt/tabwriter => github.com/liggitt/tabwriter v0.0.0-20181228230101-89fcab3d43de
+	github.com/lithammer/dedent => github.com/lithammer/dedent v1.1.0
+	github.com/mailru/easyjson => github.com/mailru/easyjson v0.7.7
+	github.com/matttproud/golang_protobuf_extensions => github.com/matttproud/golang_protobuf_extensions v1.0.4
+	github.com/mistifyio/go-zfs => github.com/mistifyio/go-zfs v2.1.2-0.20190413222219-f784269be439+incompatible
+	github.com/mitchellh/go-wordwrap => github.com/mitchellh/go-wordwrap v1.0.1
+	github.com/moby/ipvs => github.com/moby/ipvs v1.1.0
+	github.com/moby/spdystream => github.com/moby/spdystream v0.2.0
+	github.com/moby/sys/mountinfo => github.com/moby/sys/mountinfo v0.6.2
+	github.com/moby/term => github.com/moby/term v0.0.0-20221205130635-1aeaba878587
+	github.com/modern-go/concurrent => github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd
+	github.com/modern-go/reflect2 => github.com/modern-go/reflect2 v1.0.2
+	github.com/mohae/deepcopy => github.com/mohae/deepcopy v0.0.0-20170603005431-491d3605edfb
+	github.com/monochromegane/go-gitignore => github.com/monochromegane/go-gitignore v0.0.0-20200626010858-205db1a8cc00
+	github.com/mrunalp/fileutils => github.com/mrunalp/fileutils v0.5.0
+	github.com/munnerz/goautoneg => github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822
+	github.com/mxk/go-flowrate => github.com/mxk/go-flowrate v0.0.0-20140419014527-cca7078d478f
+	github.com/onsi/ginkgo/v2 => github.com/onsi/ginkgo/v2 v2.9.4
+	github.com/onsi/gomega => github.com/onsi/gomega v1.27.6
+	github.com/opencontainers/go-digest => github.com/opencontainers/go-digest v1.0.0
+	github.com/opencontainers/runc => github.com/opencontainers/runc v1.1.7
+	github.com/opencontainers/runtime-spec => github.com/opencontainers/runtime-spec v1.0.3-0.20220909204839-494a5a6aca78
+	github.com/opencontainers/selinux => github.com/opencontainers/selinux v1.10.0
+	github.com/peterbourgon/diskv => github.com/peterbourgon/diskv v2.0.1+incompatible
+	github.com/pkg/errors => github.com/pkg/errors v0.9.1
+	github.com/pmezard/go-difflib => github.com/pmezard/go-difflib v1.0.0
+	github.com/pquerna/cachecontrol => github.com/pquerna/cachecontrol v0.1.0
+	github.com/prometheus/client_golang => github.com/prometheus/client_golang v1.16.0
+	github.com/prometheus/client_model => github.com/prometheus/client_model v0.4.0
+	github.com/prometheus/common => github.com/prometheus/common v0.44.0
+	github.com/prometheus/procfs => github.com/prometheus/procfs v0.10.1
+	github.com/robfig/cron/v3 => github.com/robfig/cron/v3 v3.0.1
+	github.com/rubiojr/go-vhd => github.com/rubiojr/go-vhd v0.0.0-20200706105327-02e210299021
+	github.com/russross/blackfriday/v2 => github.com/russross/blackfriday/v2 v2.1.0
+	github.com/seccomp/libseccomp-golang => github.com/seccomp/libseccomp-golang v0.10.0
+	github.com/sirupsen/logrus => github.com/sirupsen/logrus v1.9.0
+	github.com/soheilhy/cmux => github.com/soheilhy/cmux v0.1.5
+	github.com/spf13/cobra => github.com/spf13/cobra v1.7.0
+	github.com/spf13/pflag => github.com/spf13/pflag v1.0.5
+	github.com/stoewer/go-strcase => github.com/stoewer/go-strcase v1.2.0
+	github.com/stretchr/testify => github.com/stretchr/testify v1.8.2
+	github.com/syndtr/gocapability => github.com/syndtr/gocapability v0.0.0-20200815063812-42c35b437635
+	github.com/tmc/grpc-websocket-proxy => github.com/tmc/grpc-websocket-proxy v0.0.0-20220101234140-673ab2c3ae75
+	github.com/vishvananda/netlink => github.com/vishvananda/netlink v1.1.0
+	github.com/vishvananda/netns => github.com/vishvananda/netns v0.0.4
+	github.com/vmware/govmomi => github.com/vmware/govmomi v0.30.6
+	github.com/xiang90/probing => github.com/xiang90/probing v0.0.0-20190116061207-43a291ad63a2
+	github.com/xlab/treeprint => github.com/xlab/treeprint v1.2.0
+	go.etcd.io/bbolt => go.etcd.io/bbolt v1.3.7
+	go.etcd.io/etcd/api/v3 => go.etcd.io/etcd/api/v3 v3.5.9
+	go.etcd.io/etcd/client/pkg/v3 => go.etcd.io/etcd/client/pkg/v3 v3.5.9
+	go.etcd.io/etcd/client/v2 => go.etcd.io/etcd/client/v2 v2.305.9
+	go.etcd.io/etcd/client/v3 => go.etcd.io/etcd/client/v3 v3.5.9
+	go.etcd.io/etcd/pkg/v3 => go.etcd.io/etcd/pkg/v3 v3.5.9
+	go.etcd.io/etcd/raft/v3 => go.etcd.io/etcd/raft/v3 v3.5.9
+	go.etcd.io/etcd/server/v3 => go.etcd.io/etcd/server/v3 v3.5.9
+	go.opencensus.io => go.opencensus.io v0.24.0
+	go.opentelemetry.io/contrib/instrumentation/github.com/emicklei/go-restful/otelrestful => go.opentelemetry.io/contrib/instrumentation/github.com/emicklei/go-restful/otelrestful v0.35.0
+	go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc => go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc v0.35.0
+	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp => go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.35.1
+	go.opentelemetry.io/otel => go.opentelemetry.io/otel v1.10.0
+	go.opentelemetry.io/otel/exporters/otlp/internal/retry => go.opentelemetry.io/otel/exporters/otlp/internal/retry v1.10.0
+	go.opentelemetry.io/otel/exporters/otlp/otlptrace => go.opentelemetry.io/otel/exporters/otlp/otlptrace v1.10.0
+	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc => go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc v1.10.0
+	go.opentelemetry.io/otel/metric => go.opentelemetry.io/otel/metric v0.31.0
+	go.opentelemetry.io/otel/sdk => go.opentelemetry.io/otel/sdk v1.10.0
+	go.opentelemetry.io/otel/trace => go.opentelemetry.io/otel/trace v1.10.0
+	go.opentelemetry.io/proto/otlp => go.opentelemetry.io/proto/otlp v0.19.0
+	go.starlark.net => go.starlark.net v0.0.0-20230525235612-a134d8f9ddca
+	go.uber.org/atomic => go.uber.org/atomic v1.10.0
+	go.uber.org/goleak => go.uber.org/goleak v1.2.1
+	go.uber.org/multierr => go.uber.org/multierr v1.11.0
+	go.uber.org/zap => go.uber.org/zap v1.19.0
+	golang.org/x/crypto => golang.org/x/crypto v0.21.0
+	golang.org/x/exp => golang.org/x/exp v0.0.0-20220722155223-a9213eeb770e
+	golang.org/x/mod => golang.org/x/mod v0.14.0
+	golang.org/x/net => golang.org/x/net v0.23.0
+	golang.org/x/oauth2 => golang.org/x/oauth2 v0.8.0
+	golang.org/x/sync => golang.org/x/sync v0.5.0
+	golang.org/x/sys => golang.org/x/sys v0.18.0
+	golang.org/x/term => golang.org/x/term v0.18.0
+	golang.org/x/text => golang.org/x/text v0.14.0
+	golang.org/x/time => golang.org/x/time v0.3.0
+	golang.org/x/tools => golang.org/x/tools v0.16.1
+	google.golang.org/api => google.golang.org/api v0.114.0
+	google.golang.org/appengine => google.golang.org/appengine v1.6.7
+	google.golang.org/genproto => google.golang.org/genproto v0.0.0-20230526161137-0005af68ea54
+	google.golang.org/genproto/googleapis/api => google.golang.org/genproto/googleapis/api v0.0.0-20230525234035-dd9d682886f9
+	google.golang.org/genproto/googleapis/rpc => google.golang.org/genproto/googleapis/rpc v0.0.0-20230525234030-28d5490b6b19
+	google.golang.org/grpc => google.golang.org/grpc v1.56.3
+	google.golang.org/protobuf => google.golang.org/protobuf v1.33.0
+	gopkg.in/gcfg.v1 => gopkg.in/gcfg.v1 v1.2.3
+	gopkg.in/inf.v0 => gopkg.in/inf.v0 v0.9.1
+	gopkg.in/natefinch/lumberjack.v2 => gopkg.in/natefinch/lumberjack.v2 v2.2.1
+	gopkg.in/square/go-jose.v2 => gopkg.in/square/go-jose.v2 v2.6.0
+	gopkg.in/warnings.v0 => gopkg.in/warnings.v0 v0.1.2
+	gopkg.in/yaml.v2 => gopkg.in/yaml.v2 v2.4.0
+	gopkg.in/yaml.v3 => gopkg.in/yaml.v3 v3.0.1
+	k8s.io/klog/v2 => k8s.io/klog/v2 v2.100.1
+	k8s.io/system-validators => k8s.io/system-validators v1.8.0
+	sigs.k8s.io/apiserver-network-proxy/konnectivity-client => sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.1.2
+	sigs.k8s.io/json => sigs.k8s.io/json v0.0.0-20221116044647-bc3834ca7abd
+	sigs.k8s.io/kustomize/api => sigs.k8s.io/kustomize/api v0.13.5-0.20230601165947-6ce0bf390ce3
+	sigs.k8s.io/kustomize/kustomize/v5 => sigs.k8s.io/kustomize/kustomize/v5 v5.0.4-0.20230601165947-6ce0bf390ce3
+	sigs.k8s.io/kustomize/kyaml => sigs.k8s.io/kustomize/kyaml v0.14.3-0.20230601165947-6ce0bf390ce3
+	sigs.k8s.io/structured-merge-diff/v4 => sigs.k8s.io/structured-merge-diff/v4 v4.2.3
+	sigs.k8s.io/yaml => sigs.k8s.io/yaml v1.3.0
 )
