@@ -25,6 +25,10 @@ func newLintCommand(g *globals) *cobra.Command {
 controller names against the names each manager version really filters on
 (canonical names; aliases match nothing), components, leaderName and
 resourceLock identical on both sides, and the controllers both sides migrate.
+Facts for Kubernetes 1.26 to 1.32 (before 1.28 the managers know only the
+short names service, route, cloud-node-lifecycle). With both managers given,
+it ends with its prediction: which controllers run in two managers at once,
+and which in none once the version-N kube-controller-managers are gone.
 With --kcm-arg/--ccm-arg it also checks the managers' flags: against the
 binary of each version when the image cache has it, leader-election timings
 each manager would refuse, and what both must agree on (--cluster-name,
@@ -53,6 +57,9 @@ read by both). Errors exit non-zero.`,
 			}
 			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
 			fmt.Fprint(cmd.OutOrStdout(), fs.String())
+			if bothSides(sides) {
+				fmt.Fprintf(cmd.OutOrStdout(), "prediction: %s", lint.Predict(lint.Migratable, sides...))
+			}
 			if fs.Errors() > 0 {
 				return fmt.Errorf("%d error(s)", fs.Errors())
 			}
@@ -67,6 +74,15 @@ read by both). Errors exit non-zero.`,
 	c.Flags().StringArrayVar(&kcmArgs, "kcm-arg", nil, "a kube-controller-manager flag as it runs (--kcm-arg=--cluster-name=prod; repeatable)")
 	c.Flags().StringArrayVar(&ccmArgs, "ccm-arg", nil, "a cloud-controller-manager flag as it runs (repeatable)")
 	return c
+}
+
+// bothSides: a prediction needs a manager on each side.
+func bothSides(sides []lint.Side) bool {
+	has := map[string]bool{}
+	for _, s := range sides {
+		has[s.Component] = true
+	}
+	return has[lmconfig.KCM] && has[lmconfig.CCM]
 }
 
 func lintSides(files []string, kcmVersion, ccmVersion string, noCloud bool) ([]lint.Side, error) {
