@@ -112,14 +112,14 @@ func lintDefault(s Side, m Manager) Findings {
 			missing = append(missing, n)
 		}
 	}
-	outside := unmigrated(m.canonical(m.Default))
+	outside := unmigrated(each(m.Default, m.Canonical))
 	if len(missing) == 0 || len(outside) == 0 {
 		return nil
 	}
 	return Findings{{Error, s.Component + " --leader-migration-config (unset)",
 		fmt.Sprintf("the built-in default configuration names %s, which %s %s does not have; the leader-migration filter compares names verbatim, so %s run under this manager's own main lease, outside the migration lock, and run in both managers",
 			strings.Join(missing, ", "), s.Component, s.Version, strings.Join(outside, " and ")),
-		"pass --leader-migration-config listing " + strings.Join(m.NamesOf(Migratable), ", ") + " on both managers"}}
+		"pass --leader-migration-config listing " + strings.Join(each(Migratable, m.Name), ", ") + " on both managers"}}
 }
 
 // Migratable are the controllers both managers run and leader migration
@@ -165,7 +165,7 @@ func lintConfig(s Side, m Manager) Findings {
 		out = append(out, Finding{Error, s.where("resourceLock"), fmt.Sprintf("%q is not a lock type", c.ResourceLock), "use resourceLock: leases"})
 	}
 	if len(c.ControllerLeaders) == 0 {
-		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(m.NamesOf(Migratable), ", ")})
+		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(each(Migratable, m.Name), ", ")})
 	}
 	seen := map[string]string{}
 	for i, l := range c.ControllerLeaders {

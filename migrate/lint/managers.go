@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,20 +48,11 @@ func (m Manager) Canonical(name string) string {
 	return name
 }
 
-// canonical are the canonical names of some of the manager's controllers.
-func (m Manager) canonical(names []string) []string {
+// each maps f over names.
+func each(names []string, f func(string) string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = m.Canonical(n)
-	}
-	return out
-}
-
-// NamesOf are the manager's own names of canonical controllers.
-func (m Manager) NamesOf(canonical []string) []string {
-	out := make([]string, len(canonical))
-	for i, c := range canonical {
-		out[i] = m.Name(c)
+		out[i] = f(n)
 	}
 	return out
 }
@@ -115,13 +107,7 @@ func managerTable() map[string]Manager {
 			Disabled:    []string{NodeIPAM},
 		}
 	}
-	short := func(names ...string) []string {
-		out := make([]string, len(names))
-		for i, n := range names {
-			out[i] = shortNames[n]
-		}
-		return out
-	}
+	short := func(names ...string) []string { return each(names, func(n string) string { return shortNames[n] }) }
 	for _, minor := range shortMinors {
 		managers["kube-controller-manager/"+minor] = Manager{
 			Component:   "kube-controller-manager",
@@ -167,14 +153,7 @@ func known() []string {
 }
 
 // Runs reports whether the manager has a controller of that exact name.
-func (m Manager) Runs(name string) bool {
-	for _, c := range m.Controllers {
-		if c == name {
-			return true
-		}
-	}
-	return false
-}
+func (m Manager) Runs(name string) bool { return slices.Contains(m.Controllers, name) }
 
 // Enabled reports whether a --controllers value (comma-separated; "" means
 // "*") turns the controller on, as the managers read it.
