@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
@@ -70,6 +71,10 @@ func n1ConfigStep(s Spec) Step {
 	if len(s.KCMArgs) > 0 {
 		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, your kube-controller-manager flags", Body: extraArgsYAML(s.KCMArgs)})
 	}
+	admins := s.needsClusterAdmins()
+	if admins {
+		plan = append(plan, Item{Kind: File, Title: "kubeadm " + s.To + "'s admin group (kubectl apply -f; `kubeadm upgrade apply` would create it)", Body: clusterAdminsBinding})
+	}
 	plan = append(plan, st.Notes[newConfigKey]...)
 	return Step{
 		Name:  "prepare-n1-cluster-configuration",
@@ -100,9 +105,38 @@ func n1ConfigStep(s Spec) Step {
 				c.setVolume(lmVolume, lmConfigPath)
 			}
 			c.setArgs(s.KCMArgs) // the user's win, as the lint reads them
+			if admins {
+				if err := e.Cluster.Apply(ctx, clusterAdminsBinding); err != nil {
+					return fmt.Errorf("binding kubeadm:cluster-admins: %w", err)
+				}
+			}
 			return e.writeClusterConfig(ctx, cm, c)
 		},
 	}
+}
+
+// clusterAdminsBinding is what `kubeadm init` and `kubeadm upgrade apply`
+// of 1.29 and later create: their admin.conf is in this group, not in
+// system:masters, so a control plane joining with it is forbidden without.
+const clusterAdminsBinding = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: kubeadm:cluster-admins
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: cluster-admin
+subjects:
+- apiGroup: rbac.authorization.k8s.io
+  kind: Group
+  name: kubeadm:cluster-admins
+`
+
+// needsClusterAdmins: N+1's kubeadm relies on a binding N's did not create.
+func (s Spec) needsClusterAdmins() bool {
+	from, ferr := nodeimage.Lookup(s.From)
+	to, terr := nodeimage.Lookup(s.To)
+	return ferr == nil && terr == nil && to.ClusterAdmins && !from.ClusterAdmins
 }
 
 // addN1Step is "create a new control plane node of version N+1".

@@ -282,3 +282,22 @@ func nodeNumber(name string) int {
 	}
 	return n
 }
+
+// TestClusterAdminsBinding: a 1.29 control plane joining a 1.28 cluster
+// needs the kubeadm:cluster-admins binding 1.28's kubeadm never made; a
+// 1.30 one joining a 1.29 cluster finds it there.
+func TestClusterAdminsBinding(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		want     bool
+	}{{"v1.28.15", "v1.29.15", true}, {"v1.29.15", "v1.30.14", false}, {"v1.28.15", "v1.28.15", false}} {
+		s := taskDocSpec()
+		s.From, s.To = c.from, c.to
+		f := newFakeEnv(t, s)
+		f.walk(t, "grant-migration-lease", "write-initial-config", "prepare-n1-cluster-configuration")
+		_, err := f.kind.Client.RbacV1().ClusterRoleBindings().Get(context.Background(), "kubeadm:cluster-admins", metav1.GetOptions{})
+		if got := err == nil; got != c.want {
+			t.Errorf("%s → %s: binding made %t, want %t (%v)", c.from, c.to, got, c.want, err)
+		}
+	}
+}

@@ -18,6 +18,10 @@ type Release struct {
 	// InTreeCloud: kube-controller-manager and kubelet still carry cloud
 	// loops, and are built with the simulated cloud's provider registered.
 	InTreeCloud bool
+	// ClusterAdmins: this kubeadm writes admin.conf for the group
+	// kubeadm:cluster-admins, bound to cluster-admin by `kubeadm init` or
+	// `kubeadm upgrade apply` of the same minor (1.29 on), not by join.
+	ClusterAdmins bool
 }
 
 // Releases are the Kubernetes versions handover can build node images for.
@@ -25,12 +29,12 @@ var Releases = map[string]Release{
 	// The last patches of 1.28 and 1.29. Every release runs the same etcd and
 	// CoreDNS builds (kindcluster pins their tags in kubeadm's configuration).
 	"v1.28.15": {Kubernetes: "v1.28.15", Module: "kubernetes-v1.28", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
-	"v1.29.15": {Kubernetes: "v1.29.15", Module: "kubernetes-v1.29", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
-	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
+	"v1.29.15": {Kubernetes: "v1.29.15", Module: "kubernetes-v1.29", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true, ClusterAdmins: true},
+	"v1.30.14": {Kubernetes: "v1.30.14", Module: "kubernetes-v1.30", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true, ClusterAdmins: true},
 	// v1.31.4 is the newest 1.31 patch whose every staging module the Go
 	// module proxy here serves (v1.31.5 and later lack kube-proxy,
 	// kube-scheduler and others).
-	"v1.31.4": {Kubernetes: "v1.31.4", Module: "kubernetes-v1.31", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}},
+	"v1.31.4": {Kubernetes: "v1.31.4", Module: "kubernetes-v1.31", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.10"}, ClusterAdmins: true},
 }
 
 // DefaultVersions are built by `handover images build` with no arguments.
