@@ -137,18 +137,22 @@ func short(v string) string {
 
 const verdictHeader = "| pair | configuration | ran in both (longest overlap) | longest coverage gap | ProviderID | lint: in both | lint: orphaned |\n|---|---|---|---|---|---|---|\n"
 
-// appendVerdict adds a row to the matrix's verdict table.
+// verdictsBegun: this run has started its table (an earlier run's goes).
+var verdictsBegun bool
+
+// appendVerdict adds a row to this run's verdict table.
 func appendVerdict(row string) {
 	path := filepath.Join(reportsDir("matrix"), "verdicts.md")
 	Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
-	_, err := os.Stat(path)
-	f, ferr := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	Expect(ferr).NotTo(HaveOccurred())
-	defer f.Close()
-	if errors.Is(err, os.ErrNotExist) {
-		_, err = f.WriteString(verdictHeader)
-		Expect(err).NotTo(HaveOccurred())
+	flags := os.O_APPEND | os.O_WRONLY
+	if !verdictsBegun {
+		flags = os.O_CREATE | os.O_TRUNC | os.O_WRONLY
+		row = strings.TrimSuffix(verdictHeader, "\n") + "\n" + row
+		verdictsBegun = true
 	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	Expect(err).NotTo(HaveOccurred())
+	defer f.Close()
 	_, err = f.WriteString(row + "\n")
 	Expect(err).NotTo(HaveOccurred())
 }
