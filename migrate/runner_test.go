@@ -152,6 +152,7 @@ func TestBuildRejectsContradictions(t *testing.T) {
 		"from has no in-tree":   func(s *Spec) { s.From = "v1.31.4" },
 		"unknown version":       func(s *Spec) { s.To = "v1.99.0" },
 		"two minors apart":      func(s *Spec) { s.From = "v1.29.15" },
+		"same version":          func(s *Spec) { s.To = s.From },
 		"bad flavour":           func(s *Spec) { s.Procedure, s.Flavour = RKE2, "gce" },
 		"flavour on taskdoc":    func(s *Spec) { s.Flavour = "aws" },
 	} {

@@ -36,7 +36,7 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.spec.Procedure, "procedure", migrate.TaskDoc, "procedure: "+strings.Join(migrate.Names(), ", "))
 	fs.StringVar(&f.spec.Cluster, "name", d.Cluster, "cluster name")
 	fs.StringVar(&f.spec.From, "from", d.From, "Kubernetes version N (in-tree cloud provider)")
-	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1, or N again (cloud-controller-manager)")
+	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager)")
 	fs.StringVar(&f.spec.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&f.spec.LeaderName, "leader-name", d.LeaderName, "migration lease (leaderName of both configurations)")
 	fs.BoolVar(&f.inPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")

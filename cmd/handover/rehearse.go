@@ -123,7 +123,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.Procedure, "procedure", cfg.Procedure, "procedure: "+strings.Join(migrate.Names(), ", "))
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "cluster name")
 	fs.StringVar(&cfg.From, "from", cfg.From, "Kubernetes version N (in-tree cloud provider)")
-	fs.StringVar(&cfg.To, "to", cfg.To, "Kubernetes version N+1, or N again (cloud-controller-manager)")
+	fs.StringVar(&cfg.To, "to", cfg.To, "Kubernetes version N+1 (cloud-controller-manager)")
 	fs.StringVar(&cfg.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&cfg.LeaderName, "leader-name", cfg.LeaderName, "migration lease (leaderName of both configurations)")
 	fs.BoolVar(&cfg.InPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
