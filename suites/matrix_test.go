@@ -54,10 +54,11 @@ var _ = Describe("version matrix", Label("matrix"), func() {
 				}
 				v := verdictOf(res.Report.Results, predicted)
 				row := fmt.Sprintf("| %s → %s | %s | %s | %s | %s | %s | %s | %s |", from, to, mc.name, v.bothText(),
-					v.longestGap.Round(100*time.Millisecond), v.providerID, list(predicted.Both), list(predicted.Orphaned), list(v.other))
+					v.longestGap.Round(100*time.Millisecond), v.providerID, list(predicted.Both), list(predicted.Orphaned), list(append(v.unproven, v.other...)))
 				AddReportEntry("verdict", row)
 				appendVerdict(row)
 				Expect(predicted.Unknown).To(BeEmpty(), "the lint has no facts for these versions")
+				Expect(v.unproven).To(BeEmpty(), "too little evidence to hold the checks to the prediction")
 				Expect(keys(v.both)).To(ConsistOf(predicted.Both), "ran in two managers at once vs the lint's prediction")
 				Expect(v.gaps).To(ContainElements(predicted.Orphaned), "left to no manager vs the lint's prediction")
 				Expect(v.procedure).To(BeTrue(), "the procedure did not complete: %v", v.other)
@@ -82,15 +83,21 @@ type verdict struct {
 	gaps       []string                 // controllers that failed coverage-gap
 	longestGap time.Duration
 	providerID string
-	procedure  bool     // the procedure completed
-	other      []string // other failed checks: "check subject"
+	procedure  bool // the procedure completed
+	// unproven are the judgements the prediction is held to that lacked
+	// their evidence (and the observers' own evidence check).
+	unproven []string
+	other    []string // other failed checks: "check subject"
 }
 
 func verdictOf(results []checks.Result, p lint.Prediction) verdict {
 	v := verdict{both: map[string]time.Duration{}, procedure: true}
 	nodes, ok := 0, 0
 	for _, r := range results {
+		judged := r.Check == checks.MutualExclusion || r.Check == checks.CoverageGap || r.Check == checks.Evidence
 		switch {
+		case judged && (r.Unproven() || (r.Check == checks.Evidence && !r.Passed)):
+			v.unproven = append(v.unproven, r.Check+" "+r.Subject)
 		case r.Check == checks.MutualExclusion && !r.Passed:
 			for _, x := range r.Violations {
 				v.both[r.Subject] = max(v.both[r.Subject], x.To.Sub(x.From))

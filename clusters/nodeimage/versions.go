@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/version"
 )
 
 // Release pins what one Kubernetes version's node image contains. Image tags
@@ -94,11 +96,9 @@ func Pairs() []string {
 func PairOK(from, to string) bool {
 	f, ferr := Lookup(from)
 	t, terr := Lookup(to)
-	return ferr == nil && terr == nil && f.InTreeCloud && t.minorNumber()-f.minorNumber() == 1
-}
-
-func (r Release) minorNumber() int {
-	var major, minor int
-	fmt.Sscanf(r.Minor(), "%d.%d", &major, &minor)
-	return major*1000 + minor
+	if ferr != nil || terr != nil || !f.InTreeCloud {
+		return false
+	}
+	fv, tv := version.MustParseGeneric(f.Kubernetes), version.MustParseGeneric(t.Kubernetes)
+	return tv.Major() == fv.Major() && tv.Minor() == fv.Minor()+1
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -27,6 +28,11 @@ type Violation struct {
 
 func (v Violation) String() string {
 	return fmt.Sprintf("%s – %s: %s", v.From.UTC().Format("15:04:05.000"), v.To.UTC().Format("15:04:05.000"), v.Message)
+}
+
+// Unproven: the check failed for want of evidence, not on what it saw.
+func (r Result) Unproven() bool {
+	return !r.Passed && slices.ContainsFunc(r.Violations, func(v Violation) bool { return slices.Equal(v.Sources, []string{Evidence}) })
 }
 
 func result(check, subject string, vs []Violation, summary string, metrics map[string]float64) Result {

@@ -43,3 +43,13 @@ func TestTooLittleEvidenceFails(t *testing.T) {
 		t.Errorf("no load ran (handover observe): want no load result, got %+v", rs)
 	}
 }
+
+func TestResultUnproven(t *testing.T) {
+	if r := unproven(nil, MutualExclusion, "x", "no sample"); !r.Unproven() {
+		t.Error("an unproven result does not say so")
+	}
+	seen := result(MutualExclusion, "x", []Violation{{Sources: []string{"health"}, Message: "ran in both"}}, "", nil)
+	if seen.Unproven() || result(MutualExclusion, "x", nil, "", nil).Unproven() {
+		t.Error("a judged result reads as unproven")
+	}
+}
