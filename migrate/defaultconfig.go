@@ -14,7 +14,7 @@ func defaultConfig(s Spec) *Procedure {
 	p.Steps = []Step{
 		grantStep(s, cloudcluster.CCMUser),
 		rollStep(s, "enable-leader-migration", "Enable leader migration, with no configuration file, on every version-"+s.From+" kube-controller-manager",
-			s.From, lmconfig.KCM, enableLM(false, s.KCMArgs),
+			s.nSide(), lmconfig.KCM, enableLM(false, s.KCMArgs),
 			[]Item{flagsPlan(lmconfig.KCM, "add", append(lmFlags(false), s.KCMArgs...)...),
 				{Kind: Note, Body: "`handover lint` flags this: the built-in default names route-controller and service-controller, which match no controller of " + s.From + " or " + s.To + " (their names are node-route-controller and service-lb-controller), so both managers run those two on their own main lease; only cloud-node-lifecycle-controller migrates. Run with --force to rehearse it."}},
 			waitOwner(lmconfig.KCM)),

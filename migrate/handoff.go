@@ -101,14 +101,14 @@ func (e *Env) stopManager(ctx context.Context, node, component string) error {
 }
 
 // restartStopped undoes a removal that failed after stopManager: each
-// manager moved aside on a control plane at version is put back, so the
+// manager moved aside on a control plane of the side is put back, so the
 // node runs as before and a re-run picks it again whole.
-func (e *Env) restartStopped(ctx context.Context, version string) error {
+func (e *Env) restartStopped(ctx context.Context, d side) error {
 	cps, err := e.controlPlanes(ctx)
 	if err != nil {
 		return err
 	}
-	for _, cp := range atVersion(cps, version) {
+	for _, cp := range onSide(cps, d) {
 		for _, component := range []string{lmconfig.KCM, lmconfig.CCM} {
 			m, err := e.Cluster.ReadFile(ctx, cp.Name, stoppedDir+component+".yaml")
 			if err != nil {
@@ -127,6 +127,6 @@ func (e *Env) restartStopped(ctx context.Context, version string) error {
 }
 
 // undoRemoval is the Undo of the steps that remove a control plane.
-func undoRemoval(version string) func(context.Context, *Env) error {
-	return func(ctx context.Context, e *Env) error { return e.restartStopped(ctx, version) }
+func undoRemoval(d side) func(context.Context, *Env) error {
+	return func(ctx context.Context, e *Env) error { return e.restartStopped(ctx, d) }
 }

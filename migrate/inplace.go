@@ -35,7 +35,7 @@ func inPlaceSteps(s Spec) []Step {
 
 func loadImagesStep(s Spec) Step {
 	has := func(ctx context.Context, e *Env) (bool, error) {
-		return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+		return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
 			refs, err := e.Cluster.ImageRefs(ctx, node)
 			if err != nil {
 				return false, err
@@ -59,7 +59,7 @@ func loadImagesStep(s Spec) Step {
 				return err
 			}
 			var names []string
-			for _, cp := range atVersion(cps, s.From) {
+			for _, cp := range onSide(cps, s.nSide()) {
 				names = append(names, cp.Name)
 			}
 			return e.Cluster.LoadImages(ctx, s.To, s.n1Images(), names...)
@@ -96,9 +96,9 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 				"# kube-controller-manager: image tag " + s.To + "; remove --cloud-provider, --cloud-config, DisableCloudProviders,\n" +
 				"#   --enable-leader-migration, --leader-migration-config and their mounts"},
 		}, inPlaceFiles(s)...),
-		Done: atLeast(s.To, i),
+		Done: atLeast(s.n1Side(), i),
 		Do: func(ctx context.Context, e *Env) error {
-			node, err := e.nextAt(ctx, s.From, "upgrade")
+			node, err := e.nextAt(ctx, s.nSide(), "upgrade")
 			if err != nil {
 				return err
 			}
@@ -106,7 +106,7 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 		},
 		Wait: Wait{Name: "the node's cloud-controller-manager Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
-				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
+				return e.everyNode(ctx, s.n1Side(), func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, lmconfig.CCM, time.Time{})
 				})
 			}},
@@ -132,6 +132,9 @@ func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
 		}
 	}
 	if err := e.roll(ctx, node, lmconfig.KCM, toN1KCM(e.Spec.To)); err != nil {
+		return err
+	}
+	if err := e.Cluster.WriteFile(ctx, node, replacementMark, e.Spec.To+"\n"); err != nil {
 		return err
 	}
 	kubeconfig, err := e.ccmKubeconfig(ctx, node)

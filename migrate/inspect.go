@@ -23,6 +23,30 @@ type ControlPlane struct {
 	Name    string
 	Version string // of its kube-controller-manager
 	HasCCM  bool   // a cloud-controller-manager static pod
+	// Replacement: handover set it up as version N+1's side (joined as a
+	// replacement or upgraded in place). Read only when both sides share a
+	// version, where the version cannot tell them apart.
+	Replacement bool
+}
+
+// replacementMark is the file handover leaves on a control plane it set up
+// as version N+1's side.
+const replacementMark = "/etc/handover/replacement"
+
+// side picks the control planes of one side of a migration: those at its
+// version and, when N and N+1 are the same version, those set up (or not)
+// as replacements.
+type side struct {
+	version     string
+	replacement bool
+	sameVersion bool
+}
+
+func (s Spec) nSide() side  { return side{version: s.From, sameVersion: s.From == s.To} }
+func (s Spec) n1Side() side { return side{version: s.To, replacement: true, sameVersion: s.From == s.To} }
+
+func (d side) has(cp ControlPlane) bool {
+	return cp.Version == d.version && (!d.sameVersion || cp.Replacement == d.replacement)
 }
 
 var suffix = regexp.MustCompile(`(\d*)$`)
@@ -41,7 +65,12 @@ func (e *Env) controlPlanes(ctx context.Context) ([]ControlPlane, error) {
 			return nil, err
 		}
 		_, ccmErr := e.Cluster.ReadFile(ctx, n.String(), cloudcluster.CCMStaticPodPath)
-		out = append(out, ControlPlane{Name: n.String(), Version: imageVersion(pod.Spec.Containers[0].Image), HasCCM: ccmErr == nil})
+		cp := ControlPlane{Name: n.String(), Version: imageVersion(pod.Spec.Containers[0].Image), HasCCM: ccmErr == nil}
+		if e.Spec.From == e.Spec.To {
+			_, markErr := e.Cluster.ReadFile(ctx, cp.Name, replacementMark)
+			cp.Replacement = markErr == nil
+		}
+		out = append(out, cp)
 	}
 	sort.Slice(out, func(i, j int) bool { return nodeNumber(out[i].Name) < nodeNumber(out[j].Name) })
 	return out, nil
@@ -55,10 +84,10 @@ func nodeNumber(name string) int {
 	return n
 }
 
-func atVersion(cps []ControlPlane, version string) []ControlPlane {
+func onSide(cps []ControlPlane, d side) []ControlPlane {
 	var out []ControlPlane
 	for _, cp := range cps {
-		if cp.Version == version {
+		if d.has(cp) {
 			out = append(out, cp)
 		}
 	}
@@ -224,38 +253,38 @@ func (e *Env) leaderLast(ctx context.Context, cps []ControlPlane) []ControlPlane
 	return out
 }
 
-// countAt is how many control planes run version; the replace and upgrade
-// steps are done when it reaches their target.
-func (e *Env) countAt(ctx context.Context, version string) (int, error) {
+// countAt is how many control planes are on a side; the replace and
+// upgrade steps are done when it reaches their target.
+func (e *Env) countAt(ctx context.Context, d side) (int, error) {
 	cps, err := e.controlPlanes(ctx)
-	return len(atVersion(cps, version)), err
+	return len(onSide(cps, d)), err
 }
 
 // atLeast and atMost are Done checks on countAt.
-func atLeast(version string, n int) func(context.Context, *Env) (bool, error) {
+func atLeast(d side, n int) func(context.Context, *Env) (bool, error) {
 	return func(ctx context.Context, e *Env) (bool, error) {
-		c, err := e.countAt(ctx, version)
+		c, err := e.countAt(ctx, d)
 		return err == nil && c >= n, err
 	}
 }
 
-func atMost(version string, n int) func(context.Context, *Env) (bool, error) {
+func atMost(d side, n int) func(context.Context, *Env) (bool, error) {
 	return func(ctx context.Context, e *Env) (bool, error) {
-		c, err := e.countAt(ctx, version)
+		c, err := e.countAt(ctx, d)
 		return err == nil && c <= n, err
 	}
 }
 
-// nextAt is the control plane at version a step takes next: one whose
+// nextAt is the control plane on a side a step takes next: one whose
 // managers hold no lease first.
-func (e *Env) nextAt(ctx context.Context, version, verb string) (string, error) {
+func (e *Env) nextAt(ctx context.Context, d side, verb string) (string, error) {
 	cps, err := e.controlPlanes(ctx)
 	if err != nil {
 		return "", err
 	}
-	at := e.leaderLast(ctx, atVersion(cps, version))
+	at := e.leaderLast(ctx, onSide(cps, d))
 	if len(at) == 0 {
-		return "", fmt.Errorf("no version-%s control plane left to %s", version, verb)
+		return "", fmt.Errorf("no version-%s control plane left to %s", d.version, verb)
 	}
 	return at[0].Name, nil
 }

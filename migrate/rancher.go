@@ -149,7 +149,7 @@ func switchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
 				return false, nil
 			}
 		}
-		return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+		return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
 			changed, err := e.wouldChange(ctx, node, lmconfig.KCM, externalKCM)
 			return !changed, err
 		})

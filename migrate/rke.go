@@ -28,7 +28,7 @@ func rke(s Spec) *Procedure {
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
 		Steps: append(append([]Step{grantStep(s, s.ccmRef().ServiceAccount)}, writeConfigSteps(s)...),
 			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
-				s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), enable, waitOwner(lmconfig.KCM)),
+				s.nSide(), lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), enable, waitOwner(lmconfig.KCM)),
 			cordonStep(true),
 			deployCCMStep(s),
 			switchStep(s, true,

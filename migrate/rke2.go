@@ -17,7 +17,7 @@ func rke2(s Spec) *Procedure {
 		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.ccmWorkload()),
 		Steps: append(append([]Step{grantStep(s, s.ccmRef().ServiceAccount)}, writeConfigSteps(s)...),
 			rollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
-				s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), append([]Item{
+				s.nSide(), lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs), append([]Item{
 					{Kind: Rancher, Title: "cluster YAML", Body: rke2MachineSelector(lmFlagsRancher(), []string{lmConfigPath + ":" + lmConfigPath + ":ro"})},
 					{Kind: Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},
 					{Kind: Rancher, Title: "cluster YAML: unchanged at this step", Body: rke2CloudProvider(s.Flavour)},

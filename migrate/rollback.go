@@ -63,7 +63,7 @@ func addNStep(s Spec, i int) Step {
 		Name:  fmt.Sprintf("add-n-control-plane-%d", i),
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with leader migration on kube-controller-manager", s.From, i, s.ControlPlanes),
 		Plan:  nPlan(s),
-		Done:  atLeast(s.From, i),
+		Done:  atLeast(s.nSide(), i),
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
@@ -74,7 +74,7 @@ func addNStep(s Spec, i int) Step {
 		},
 		Wait: Wait{Name: "every version-" + s.From + " kube-controller-manager Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
-				return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+				return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, lmconfig.KCM, time.Time{})
 				})
 			}},
@@ -103,9 +103,9 @@ func removeN1Step(s Spec, i int) Step {
 		Name:  fmt.Sprintf("remove-n1-control-plane-%d", i),
 		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.To, i, s.ControlPlanes),
 		Plan:  []Item{{Kind: Command, Body: "# as remove-n-control-plane, for a version-" + s.To + " control plane (leaders last)"}},
-		Done:  atMost(s.To, s.ControlPlanes-i),
+		Done:  atMost(s.n1Side(), s.ControlPlanes-i),
 		Do: func(ctx context.Context, e *Env) error {
-			node, err := e.nextAt(ctx, s.To, "remove")
+			node, err := e.nextAt(ctx, s.n1Side(), "remove")
 			if err != nil {
 				return err
 			}
@@ -114,6 +114,6 @@ func removeN1Step(s Spec, i int) Step {
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: s.Intervals.Of(IntervalSingleOwner), Until: waitSingleOwner},
 		// A manager stopped to hand its main lease over is started again
 		// when the removal fails: a re-run then finds the node whole.
-		Undo: undoRemoval(s.To),
+		Undo: undoRemoval(s.n1Side()),
 	}
 }

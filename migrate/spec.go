@@ -70,7 +70,7 @@ func (s Spec) Validate() error {
 	if _, err := nodeimage.Lookup(s.To); err != nil {
 		errs = append(errs, "--to: "+err.Error())
 	} else if from.InTreeCloud && !nodeimage.PairOK(s.From, s.To) {
-		errs = append(errs, fmt.Sprintf("--from %s --to %s: handover rehearses a version with the in-tree provider to the next minor; choose one of %s",
+		errs = append(errs, fmt.Sprintf("--from %s --to %s: handover rehearses a version with the in-tree provider to itself or to the next minor; choose one of %s",
 			s.From, s.To, strings.Join(nodeimage.Pairs(), ", ")))
 	}
 	if s.ControlPlanes < 1 {

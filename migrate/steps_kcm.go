@@ -36,7 +36,7 @@ func writeConfigStep(s Spec, cfg *lmconfig.Config, note string) Step {
 		Title: "Write the initial LeaderMigrationConfiguration to " + lmConfigPath + " on every control plane",
 		Plan:  []Item{{Kind: File, Title: lmConfigPath, Body: body}, {Kind: Note, Body: note}},
 		Done: func(ctx context.Context, e *Env) (bool, error) {
-			return e.everyNode(ctx, s.From, func(node string) (bool, error) {
+			return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
 				got, err := e.Cluster.ReadFile(ctx, node, lmConfigPath)
 				return err == nil && got == body, nil
 			})
@@ -46,7 +46,7 @@ func writeConfigStep(s Spec, cfg *lmconfig.Config, note string) Step {
 			if err != nil {
 				return err
 			}
-			for _, cp := range atVersion(cps, s.From) {
+			for _, cp := range onSide(cps, s.nSide()) {
 				if err := e.Cluster.WriteFile(ctx, cp.Name, lmConfigPath, body); err != nil {
 					return err
 				}
@@ -56,15 +56,15 @@ func writeConfigStep(s Spec, cfg *lmconfig.Config, note string) Step {
 	}
 }
 
-// everyNode is true when ok holds on every control plane at version, and
+// everyNode is true when ok holds on every control plane of the side, and
 // vacuously when none is left (a finished procedure re-run skips the steps
 // on nodes it has since replaced).
-func (e *Env) everyNode(ctx context.Context, version string, ok func(node string) (bool, error)) (bool, error) {
+func (e *Env) everyNode(ctx context.Context, d side, ok func(node string) (bool, error)) (bool, error) {
 	cps, err := e.controlPlanes(ctx)
 	if err != nil {
 		return false, err
 	}
-	for _, cp := range atVersion(cps, version) {
+	for _, cp := range onSide(cps, d) {
 		if good, err := ok(cp.Name); err != nil || !good {
 			return false, err
 		}
@@ -97,14 +97,14 @@ func disableLM(p *corev1.Pod) {
 	removeMount(p, lmVolume)
 }
 
-// rollStep edits one component's manifest on every control plane at
-// version, one node at a time, waiting for each to run the new manifest
+// rollStep edits one component's manifest on every control plane of a
+// side, one node at a time, waiting for each to run the new manifest
 // before touching the next: a rolling restart as kubeadm upgrade does, but
 // with the lease holders last, so the controllers change hands once rather
 // than once per restarted leader.
-func rollStep(s Spec, name, title, version, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
+func rollStep(s Spec, name, title string, d side, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
 	converged := func(ctx context.Context, e *Env) (bool, error) {
-		return e.everyNode(ctx, version, func(node string) (bool, error) {
+		return e.everyNode(ctx, d, func(node string) (bool, error) {
 			changed, err := e.wouldChange(ctx, node, component, edit)
 			if err != nil || changed {
 				return false, err
@@ -122,7 +122,7 @@ func rollStep(s Spec, name, title, version, component string, edit func(*corev1.
 			if err != nil {
 				return err
 			}
-			for _, cp := range e.leaderLast(ctx, atVersion(cps, version)) {
+			for _, cp := range e.leaderLast(ctx, onSide(cps, d)) {
 				if err := e.roll(ctx, cp.Name, component, edit); err != nil {
 					return err
 				}

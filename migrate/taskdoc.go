@@ -35,7 +35,7 @@ func taskDoc(s Spec) *Procedure {
 	}
 	p.Steps = append(p.Steps,
 		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
-			s.From, lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs),
+			s.nSide(), lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs),
 			[]Item{flagsPlan(lmconfig.KCM, add, append(lmFlags(s.kcmFile()), s.KCMArgs...)...),
 				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
 			waitOwner(lmconfig.KCM)))
@@ -146,7 +146,7 @@ func addN1Step(s Spec, i int) Step {
 		Name:  fmt.Sprintf("add-n1-control-plane-%d", i),
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with a static-pod cloud-controller-manager", s.To, i, s.ControlPlanes),
 		Plan:  addN1Plan(s),
-		Done:  atLeast(s.To, i),
+		Done:  atLeast(s.n1Side(), i),
 		Pre: func(ctx context.Context, e *Env) error {
 			if !st.GrantCCM {
 				return nil
@@ -166,7 +166,7 @@ func addN1Step(s Spec, i int) Step {
 				if st.CCM == nil {
 					return true, nil
 				}
-				return e.everyNode(ctx, s.To, func(node string) (bool, error) {
+				return e.everyNode(ctx, s.n1Side(), func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, "cloud-controller-manager", time.Time{})
 				})
 			}},
@@ -203,9 +203,9 @@ func removeNStep(s Spec, i int) Step {
 			"kubectl drain <it> --ignore-daemonsets --delete-emptydir-data\n" +
 			"# take it out of the API load balancer, stop its kube-apiserver, hand off etcd leadership\n" +
 			"kubeadm reset phase remove-etcd-member && kubectl delete node <it>"}},
-		Done: atMost(s.From, s.ControlPlanes-i),
+		Done: atMost(s.nSide(), s.ControlPlanes-i),
 		Do: func(ctx context.Context, e *Env) error {
-			node, err := e.nextAt(ctx, s.From, "remove")
+			node, err := e.nextAt(ctx, s.nSide(), "remove")
 			if err != nil {
 				return err
 			}
@@ -214,7 +214,7 @@ func removeNStep(s Spec, i int) Step {
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: s.Intervals.Of(IntervalSingleOwner), Until: waitSingleOwner},
 		// A manager stopped to hand its main lease over is started again
 		// when the removal fails: a re-run then finds the node whole.
-		Undo: undoRemoval(s.From),
+		Undo: undoRemoval(s.nSide()),
 	}
 }
 
@@ -275,7 +275,7 @@ func waitSingleOwner(ctx context.Context, e *Env) (bool, error) {
 // disableStep is the task doc's optional "Disable Leader Migration".
 func disableStep(s Spec) Step {
 	st := rollStep(s, "disable-leader-migration", "Disable leader migration on every cloud-controller-manager, one node at a time",
-		s.To, lmconfig.CCM, disableLM,
+		s.n1Side(), lmconfig.CCM, disableLM,
 		[]Item{flagsPlan(lmconfig.CCM, "remove, and unmount "+lmConfigPath, lmFlags(true)...),
 			{Kind: Command, Body: "rm " + lmConfigPath + "   # on each control plane, after its cloud-controller-manager restarted"}},
 		waitOwner(lmconfig.CCM))
@@ -288,7 +288,7 @@ func disableStep(s Spec) Step {
 		if err != nil {
 			return err
 		}
-		for _, cp := range atVersion(cps, s.To) {
+		for _, cp := range onSide(cps, s.n1Side()) {
 			if err := e.Cluster.RemoveFile(ctx, cp.Name, lmConfigPath); err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package migrate_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -300,4 +301,48 @@ func TestClusterAdminsBinding(t *testing.T) {
 			t.Errorf("%s → %s: binding made %t, want %t (%v)", c.from, c.to, got, c.want, err)
 		}
 	}
+}
+
+// N → N: the replacements run the version they replace, so the steps tell
+// them apart by how handover set them up, not by version: each add joins a
+// replacement and each removal takes an original control plane.
+func TestTaskDocStepsSameVersion(t *testing.T) {
+	s := taskDocSpec()
+	s.To = s.From
+	f := newFakeEnv(t, s)
+	f.walk(t, "grant-migration-lease", "write-initial-config", "enable-leader-migration", "prepare-n1-cluster-configuration")
+	originals := slices.Clone(f.cps)
+	var replacements []string
+	for i := 1; i <= s.ControlPlanes; i++ {
+		f.walk(t, fmt.Sprintf("add-n1-control-plane-%d", i))
+		n1 := lastNode(t, f)
+		if slices.Contains(originals, n1) || slices.Contains(replacements, n1) {
+			t.Fatalf("add-n1-control-plane-%d joined no node", i)
+		}
+		replacements = append(replacements, n1)
+		f.holds(t, f.Spec.LeaderName, originals[0])
+		f.walk(t, fmt.Sprintf("remove-n-control-plane-%d", i))
+		left := controlPlaneNames(t, f)
+		for _, r := range replacements {
+			if !slices.Contains(left, r) {
+				t.Fatalf("remove-n-control-plane-%d removed %s, a replacement (left: %v)", i, r, left)
+			}
+		}
+		if len(left) != s.ControlPlanes {
+			t.Fatalf("after step %d: control planes %v", i, left)
+		}
+	}
+}
+
+func controlPlaneNames(t *testing.T, f *fakeEnv) []string {
+	t.Helper()
+	cps, err := f.kind.ControlPlanes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range cps {
+		out = append(out, n.String())
+	}
+	return out
 }

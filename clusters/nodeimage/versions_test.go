@@ -11,7 +11,7 @@ func TestPairs(t *testing.T) {
 		ok       bool
 	}{
 		{"v1.30.14", "v1.31.4", true},   // N → N+1
-		{"v1.30.14", "v1.30.14", false}, // N → N: not yet
+		{"v1.30.14", "v1.30.14", true},  // N → N
 		{"v1.29.15", "v1.30.14", true},  // N → N+1 one minor lower
 		{"v1.29.15", "v1.31.4", false},  // two minors
 		{"v1.31.4", "v1.30.14", false},  // backwards, and 1.31 has no in-tree provider
@@ -22,7 +22,9 @@ func TestPairs(t *testing.T) {
 			t.Errorf("PairOK(%s, %s) = %v, want %v", c.from, c.to, got, c.ok)
 		}
 	}
-	if !slices.Contains(Pairs(), "v1.30.14 → v1.31.4") {
-		t.Errorf("Pairs() = %v lacks the default pair", Pairs())
+	for _, p := range []string{"v1.30.14 → v1.31.4", "v1.29.15 → v1.29.15"} {
+		if !slices.Contains(Pairs(), p) {
+			t.Errorf("Pairs() = %v lacks %s", Pairs(), p)
+		}
 	}
 }
