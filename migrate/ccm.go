@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
@@ -24,8 +25,12 @@ func lmFlags(withFile bool) []string {
 }
 
 // lmConfig is the configuration giving the spec's controllers to component.
-func (s Spec) lmConfig(component string) *lmconfig.Config {
-	c := lmconfig.New(component, s.Controllers()...)
+func (s Spec) lmConfig(component, version string) *lmconfig.Config {
+	namer := component
+	if component == lmconfig.Wildcard {
+		namer = lmconfig.KCM
+	}
+	c := lmconfig.New(component, ownNames(namer, version, s.Controllers())...)
 	c.LeaderName = s.LeaderName
 	return c
 }
@@ -65,8 +70,8 @@ func (st Setup) lmFile() *lmconfig.Config {
 // the N+1 kube-controller-manager must not (kubeadm's default list, minus
 // node IPAM).
 const (
-	ccmNodeIPAMControllers = "*,node-ipam-controller"
-	kcmNoNodeIPAM          = "*,bootstrapsigner,tokencleaner,-node-ipam-controller"
+	ccmNodeIPAMControllers = "*,%s"
+	kcmNoNodeIPAM          = "*,bootstrapsigner,tokencleaner,-%s"
 )
 
 // ccmKubeconfig issues the cloud-controller-manager's kubeconfig from a
@@ -109,11 +114,16 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	files := e.Spec.ccmFiles(kubeconfig)
+	if files == nil {
+		files = map[string]string{}
+	}
+	files[replacementMark] = e.Spec.To + "\n"
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
 		KubeletArgs: map[string]string{"cloud-provider": "external", "cloud-config": ""},
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
-		Files:       e.Spec.ccmFiles(kubeconfig),
+		Files:       files,
 	})
 }
 
@@ -132,4 +142,20 @@ func (s Spec) ccmFiles(kubeconfig string) map[string]string {
 		files[lmConfigPath] = cfg.YAML()
 	}
 	return files
+}
+
+// ownNames are the canonical controller names as the manager of component
+// at version calls them (short names before 1.28; the configuration's
+// names are compared with them as they are). Names of a manager handover
+// has no facts for are kept.
+func ownNames(component, version string, canonical []string) []string {
+	m, err := lint.LookupManager(component, version)
+	if err != nil {
+		return canonical
+	}
+	out := make([]string, len(canonical))
+	for i, c := range canonical {
+		out[i] = m.Name(c)
+	}
+	return out
 }

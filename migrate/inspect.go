@@ -42,8 +42,10 @@ type side struct {
 	sameVersion bool
 }
 
-func (s Spec) nSide() side  { return side{version: s.From, sameVersion: s.From == s.To} }
-func (s Spec) n1Side() side { return side{version: s.To, replacement: true, sameVersion: s.From == s.To} }
+func (s Spec) nSide() side { return side{version: s.From, sameVersion: s.From == s.To} }
+func (s Spec) n1Side() side {
+	return side{version: s.To, replacement: true, sameVersion: s.From == s.To}
+}
 
 func (d side) has(cp ControlPlane) bool {
 	return cp.Version == d.version && (!d.sameVersion || cp.Replacement == d.replacement)

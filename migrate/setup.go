@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/handover-sh/handover/migrate/lint"
@@ -44,22 +45,24 @@ func (s Spec) setup() Setup {
 		}
 		return sd
 	}
-	config := func(component string) *lmconfig.Config {
+	// One file for both managers ('*') speaks kube-controller-manager's
+	// names: a pair whose names differ gets the lint's finding.
+	config := func(component, version string) *lmconfig.Config {
 		switch m.Config {
 		case BuiltIn:
 			return nil
 		case Wildcard:
-			return s.lmConfig(lmconfig.Wildcard)
+			return s.lmConfig(lmconfig.Wildcard, s.From)
 		}
-		return s.lmConfig(component)
+		return s.lmConfig(component, version)
 	}
-	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM))
+	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM, s.version(m.CCMAt)))
 	if mf := s.CCMManifest; mf != nil {
 		// The manager runs with the manifest's flags, then the user's.
 		own, _ := mf.runFlags(s.Cluster, s.PodSubnet)
 		ccm.Args = append(own, s.CCMArgs...)
 	}
-	st := Setup{KCM: side(lmconfig.KCM, s.From, cloudcluster.ProviderName, config(lmconfig.KCM)), CCM: &ccm,
+	st := Setup{KCM: side(lmconfig.KCM, s.From, cloudcluster.ProviderName, config(lmconfig.KCM, s.From)), CCM: &ccm,
 		GrantCCM: true, Notes: map[string][]Item{}}
 	if m.NewKCM {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}
@@ -67,9 +70,9 @@ func (s Spec) setup() Setup {
 	if s.migrates(lint.NodeIPAM) {
 		// The cloud-controller-manager must start its node IPAM (off by
 		// default) and the N+1 kube-controller-manager must not.
-		st.CCM.Controllers = ccmNodeIPAMControllers
+		st.CCM.Controllers = fmt.Sprintf(ccmNodeIPAMControllers, ownNames(lmconfig.CCM, st.CCM.Version, []string{lint.NodeIPAM})[0])
 		if st.NewKCM != nil {
-			st.NewKCM.Controllers = kcmNoNodeIPAM
+			st.NewKCM.Controllers = fmt.Sprintf(kcmNoNodeIPAM, ownNames(lmconfig.KCM, s.To, []string{lint.NodeIPAM})[0])
 		}
 	}
 	s.KCMConfig.apply(&st.KCM)

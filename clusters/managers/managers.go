@@ -30,16 +30,35 @@ func Names() []string {
 // "[-]name failed: reason withheld".
 var checkLine = regexp.MustCompile(`^\[([+-])\]([A-Za-z0-9-]+)(?: |$)`)
 
+// ShortNames maps the names the cloud controllers had before 1.28 (their
+// /healthz checks then, their running_managed_controllers label in every
+// minor) to the canonical names leader migration uses from 1.28 on.
+var ShortNames = map[string]string{
+	"service":              "service-lb-controller",
+	"route":                "node-route-controller",
+	"cloud-node-lifecycle": "cloud-node-lifecycle-controller",
+	"cloud-node":           "cloud-node-controller",
+	"nodeipam":             "node-ipam-controller",
+}
+
 // Controllers reads a /healthz?verbose body: every started controller adds
-// a check named after it, so each check whose name ends in "controller" is
-// a started controller, mapped to whether its check passes. A controller
+// a check named after it, so each check whose name ends in "controller" (or
+// is a cloud controller's pre-1.28 name, read as its canonical one) is a
+// started controller, mapped to whether its check passes. A controller
 // whose check fails has still started, and still acts.
 func Controllers(body string) map[string]bool {
 	out := map[string]bool{}
 	for _, l := range strings.Split(body, "\n") {
 		m := checkLine.FindStringSubmatch(strings.TrimSpace(l))
-		if m != nil && strings.HasSuffix(m[2], "controller") {
-			out[m[2]] = m[1] == "+"
+		if m == nil {
+			continue
+		}
+		name := m[2]
+		if c, ok := ShortNames[name]; ok {
+			name = c
+		}
+		if strings.HasSuffix(name, "controller") {
+			out[name] = m[1] == "+"
 		}
 	}
 	return out

@@ -15,6 +15,12 @@ func TestControllers(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Controllers = %v, want %v", got, want)
 	}
+	// Before 1.28 the cloud controllers' checks have short names.
+	old := "[+]ping ok\n[+]service ok\n[-]route failed: reason withheld\n[+]nodeipam ok\n[+]deployment ok\n"
+	want = map[string]bool{"service-lb-controller": true, "node-route-controller": false, "node-ipam-controller": true}
+	if got := Controllers(old); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Controllers(1.27) = %v, want %v", got, want)
+	}
 	if got := Controllers("connection refused"); len(got) != 0 {
 		t.Fatalf("no checks: %v", got)
 	}

@@ -28,6 +28,13 @@ type Release struct {
 
 // Releases are the Kubernetes versions handover can build node images for.
 var Releases = map[string]Release{
+	// v1.26.13 and v1.27.4 are the newest patches of their minors whose
+	// every build-needed module the proxy here serves: v1.26.14 and
+	// v1.27.12/15 are refused whole, v1.26.15 and v1.27.5–16 each lack some
+	// (kube-controller-manager, kube-proxy, cloud-provider, …). Their
+	// managers use the short controller names (service, route, …).
+	"v1.26.13": {Kubernetes: "v1.26.13", Module: "kubernetes-v1.26", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
+	"v1.27.4":  {Kubernetes: "v1.27.4", Module: "kubernetes-v1.27", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	// The last patches of 1.28 and 1.29. Every release runs the same etcd and
 	// CoreDNS builds (kindcluster pins their tags in kubeadm's configuration).
 	"v1.28.15": {Kubernetes: "v1.28.15", Module: "kubernetes-v1.28", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
@@ -77,9 +84,8 @@ func (r Release) Minor() string {
 }
 
 // Pairs lists the migrations handover can rehearse as "from → to": from a
-// version with the in-tree provider to the next minor's. (N → N, which the
-// upstream doc allows, is not yet: the procedures tell a replacement control
-// plane from the one it replaces by its version.)
+// version with the in-tree provider to itself (N → N, which the upstream
+// task doc allows) or to the next minor's.
 func Pairs() []string {
 	var out []string
 	for _, from := range Known() {
@@ -100,5 +106,5 @@ func PairOK(from, to string) bool {
 		return false
 	}
 	fv, tv := version.MustParseGeneric(f.Kubernetes), version.MustParseGeneric(t.Kubernetes)
-	return tv.Major() == fv.Major() && tv.Minor() == fv.Minor()+1
+	return tv.Major() == fv.Major() && (tv.Minor() == fv.Minor()+1 || f.Kubernetes == t.Kubernetes)
 }

@@ -100,7 +100,7 @@ func managerTable() map[string]Manager {
 			Component: "cloud-controller-manager",
 			Minor:     minor,
 			// The simulated cloud's manager adds node-ipam-controller
-			// (simulate/cloud/ccm), off by default.
+			// (simulate/cloud/ccmbase), off by default.
 			Controllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM},
 			Aliases:     map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
 			Default:     defaultNames,
@@ -116,13 +116,15 @@ func managerTable() map[string]Manager {
 			Default:     short(NodeRoute, ServiceLB, CloudNodeLifecycle),
 			Names:       shortNames,
 		}
-		// Upstream's cloud-controller-manager: handover builds none of
-		// these minors, so no node IPAM of its own.
+		// The simulated cloud's manager adds its node IPAM under
+		// kube-controller-manager's name for it (the minor's build module
+		// main), off by default.
 		managers["cloud-controller-manager/"+minor] = Manager{
 			Component:   "cloud-controller-manager",
 			Minor:       minor,
-			Controllers: short(CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle),
+			Controllers: short(CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM),
 			Default:     short(NodeRoute, ServiceLB, CloudNodeLifecycle),
+			Disabled:    short(NodeIPAM),
 			Names:       shortNames,
 		}
 	}

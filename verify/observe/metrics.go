@@ -16,16 +16,6 @@ import (
 	"github.com/handover-sh/handover/timeline"
 )
 
-// metricControllers maps running_managed_controllers' name label to the
-// controller names leader migration uses.
-var metricControllers = map[string]string{
-	"service":              "service-lb-controller",
-	"route":                "node-route-controller",
-	"cloud-node-lifecycle": "cloud-node-lifecycle-controller",
-	"cloud-node":           "cloud-node-controller",
-	"nodeipam":             "node-ipam-controller",
-}
-
 // pollMetrics reads every manager's /metrics on every control plane: which
 // cloud controllers it says it started (running_managed_controllers) and
 // which leases it says it leads (leader_election_master_status). It is a
@@ -93,7 +83,7 @@ func (ob *Observer) readMetrics(r io.Reader) (controllers, leases []string, err 
 		switch {
 		case bytes.HasPrefix(b, runningControllers):
 			l := string(b)
-			if c := metricControllers[label(l, "name")]; want[c] && sampleValue(l) == "1" {
+			if c := managers.ShortNames[label(l, "name")]; want[c] && sampleValue(l) == "1" {
 				controllers = append(controllers, c)
 			}
 		case bytes.HasPrefix(b, leaderStatus):

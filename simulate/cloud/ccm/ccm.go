@@ -1,14 +1,14 @@
-// Package ccm is the main of handover's cloud-controller-manager builds: the
-// upstream out-of-tree manager (k8s.io/cloud-provider/app) with the simulated
-// cloud's provider registered. Each Kubernetes minor's build module has a
-// three-line main that calls Main.
+// Package ccm is the main of handover's cloud-controller-manager builds from
+// Kubernetes 1.28 on: the upstream out-of-tree manager
+// (k8s.io/cloud-provider/app) with the simulated cloud's provider and node
+// IPAM controller (simulate/cloud/ccmbase). Each of those minors' build
+// module has a three-line main that calls Main; older minors call
+// ccmbase from their own main.
 package ccm
 
 import (
 	"k8s.io/apimachinery/pkg/util/wait"
-	cloudprovider "k8s.io/cloud-provider"
 	"k8s.io/cloud-provider/app"
-	"k8s.io/cloud-provider/app/config"
 	"k8s.io/cloud-provider/names"
 	"k8s.io/cloud-provider/options"
 	"k8s.io/component-base/cli"
@@ -18,37 +18,18 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/version"
 	"k8s.io/klog/v2"
 
-	"github.com/handover-sh/handover/simulate/cloud/provider"
+	"github.com/handover-sh/handover/simulate/cloud/ccmbase"
 )
 
 // Main runs the cloud-controller-manager and returns its exit code.
 func Main() int {
-	provider.Register("cloud-controller-manager")
 	opts, err := options.NewCloudControllerManagerOptions()
 	if err != nil {
 		klog.Fatalf("unable to initialize command options: %v", err)
 	}
-	controllers := map[string]app.ControllerInitFuncConstructor{NodeIPAMController: nodeIPAMConstructor()}
-	for name, c := range app.DefaultInitFuncConstructors {
-		controllers[name] = c
-	}
-	// Off unless asked for: kube-controller-manager runs node IPAM until a
-	// migration moves it.
-	app.ControllersDisabledByDefault.Insert(NodeIPAMController)
+	controllers := ccmbase.Controllers(ccmbase.NodeIPAMController)
 	aliases := names.CCMControllerAliases()
-	aliases["nodeipam"] = NodeIPAMController
-	command := app.NewCloudControllerManagerCommand(opts, initCloud, controllers, aliases, cliflag.NamedFlagSets{}, wait.NeverStop)
+	aliases["nodeipam"] = ccmbase.NodeIPAMController
+	command := app.NewCloudControllerManagerCommand(opts, ccmbase.InitCloud, controllers, aliases, cliflag.NamedFlagSets{}, wait.NeverStop)
 	return cli.Run(command)
-}
-
-func initCloud(c *config.CompletedConfig) cloudprovider.Interface {
-	cc := c.ComponentConfig.KubeCloudShared.CloudProvider
-	cloud, err := cloudprovider.InitCloudProvider(cc.Name, cc.CloudConfigFile)
-	if err != nil {
-		klog.Fatalf("cloud provider could not be initialized: %v", err)
-	}
-	if cloud == nil {
-		klog.Fatalf("cloud provider %q is not registered (this build registers %q)", cc.Name, provider.Name)
-	}
-	return cloud
 }

@@ -1,4 +1,4 @@
-package ccm
+package ccmbase
 
 import (
 	"context"
@@ -25,15 +25,14 @@ import (
 )
 
 // NodeIPAMController is the canonical name of kube-controller-manager's
-// node IPAM controller; the cloud's takes the same name so leader migration
-// can hand it over.
+// node IPAM controller (1.28 on); the cloud's takes the manager's name for it
+// so leader migration can hand it over.
 const NodeIPAMController = "node-ipam-controller"
 
 // nodeIPAMConstructor registers the cloud-allocated node IPAM controller:
 // pod ranges come from the simulated cloud (which adopts the ranges
 // kube-controller-manager gave earlier nodes), as a cloud with alias ranges
-// does. It is disabled by default and enabled with
-// --controllers=*,node-ipam-controller.
+// does. It is disabled by default and enabled with --controllers=*,<name>.
 func nodeIPAMConstructor() app.ControllerInitFuncConstructor {
 	return app.ControllerInitFuncConstructor{
 		InitContext: app.ControllerInitContext{ClientName: "node-ipam-controller"},
@@ -60,7 +59,7 @@ func startNodeIPAM(ctx context.Context, ic app.ControllerInitContext, cfg *confi
 		cloud:       sim.API(),
 		clusterCIDR: shared.ClusterCIDR,
 		mask:        24,
-		// The untyped queue: this package builds against k8s.io 0.30 and 0.31.
+		// The untyped queue: this package builds against k8s.io 0.26 to 0.31.
 		queue: workqueue.NewRateLimitingQueue(workqueue.DefaultControllerRateLimiter()), //nolint:staticcheck
 
 	}
