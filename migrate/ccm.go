@@ -144,18 +144,23 @@ func (s Spec) ccmFiles(kubeconfig string) map[string]string {
 	return files
 }
 
-// ownNames are the canonical controller names as the manager of component
-// at version calls them (short names before 1.28; the configuration's
-// names are compared with them as they are). Names of a manager handover
-// has no facts for are kept.
-func ownNames(component, version string, canonical []string) []string {
+// ownName is a canonical controller name as the manager of component at
+// version calls it (short names before 1.28; the configuration's names are
+// compared with them as they are). Names of a manager handover has no facts
+// for are kept.
+func ownName(component, version, canonical string) string {
 	m, err := lint.LookupManager(component, version)
 	if err != nil {
 		return canonical
 	}
+	return m.Name(canonical)
+}
+
+// ownNames is ownName of each name.
+func ownNames(component, version string, canonical []string) []string {
 	out := make([]string, len(canonical))
 	for i, c := range canonical {
-		out[i] = m.Name(c)
+		out[i] = ownName(component, version, c)
 	}
 	return out
 }

@@ -70,9 +70,9 @@ func (s Spec) setup() Setup {
 	if s.migrates(lint.NodeIPAM) {
 		// The cloud-controller-manager must start its node IPAM (off by
 		// default) and the N+1 kube-controller-manager must not.
-		st.CCM.Controllers = fmt.Sprintf(ccmNodeIPAMControllers, ownNames(lmconfig.CCM, st.CCM.Version, []string{lint.NodeIPAM})[0])
+		st.CCM.Controllers = fmt.Sprintf(ccmNodeIPAMControllers, ownName(lmconfig.CCM, st.CCM.Version, lint.NodeIPAM))
 		if st.NewKCM != nil {
-			st.NewKCM.Controllers = fmt.Sprintf(kcmNoNodeIPAM, ownNames(lmconfig.KCM, s.To, []string{lint.NodeIPAM})[0])
+			st.NewKCM.Controllers = fmt.Sprintf(kcmNoNodeIPAM, ownName(lmconfig.KCM, s.To, lint.NodeIPAM))
 		}
 	}
 	s.KCMConfig.apply(&st.KCM)
