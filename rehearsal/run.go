@@ -2,6 +2,7 @@ package rehearsal
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
@@ -245,8 +247,21 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 		cloud = api.NewClient(url, "handover-observer")
 	}
 	return observe.Start(ctx, observe.Options{
-		Cluster: kc, Client: env.Client, REST: rest, Cloud: cloud, AuditLog: cloudcluster.AuditLogPath, Timeline: tl, Logger: env.Logger,
+		Reach: observe.KindReach(kc, cloudcluster.AuditLogPath, clientCert(rest)), Client: env.Client, REST: rest, Cloud: cloud, Timeline: tl, Logger: env.Logger,
 		Leases:      []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
 		Controllers: append(env.Spec.Controllers(), "cloud-node-controller"),
 	}), nil
+}
+
+// clientCert is the cluster admin's client certificate, which the managers'
+// delegated authentication accepts and authorization allows /metrics for.
+func clientCert(rc *rest.Config) *tls.Certificate {
+	if rc == nil || len(rc.CertData) == 0 {
+		return nil
+	}
+	c, err := tls.X509KeyPair(rc.CertData, rc.KeyData)
+	if err != nil {
+		return nil
+	}
+	return &c
 }

@@ -16,6 +16,12 @@ const (
 	// controller: Manager, Controller, Attrs "verb", "resource", "name",
 	// "user", "userAgent".
 	APIWrite = "api.write"
+	// ManagedWrite is a write by a manager's controller read off the
+	// object's managedFields (the manager's entry moved as the field the
+	// controller owns changed), or an Event a manager's controller
+	// reported: Manager, Controller, Attrs "resource", "name",
+	// "operation" (and "reason" for an Event).
+	ManagedWrite = "api.managed"
 	// CloudCall is a call to the simulated cloud: Manager, Controller,
 	// Attrs "operation", "resource", "status".
 	CloudCall = "cloud.call"
@@ -92,3 +98,10 @@ const (
 	MetricsEvery = "metricsEvery"
 	ProbeEvery   = "probeEvery"
 )
+
+// FixedManagers is an attribute of observer.start when the observers were
+// given what to sample rather than finding it on the cluster's nodes (a
+// cluster observed from its kubeconfig): the managers as manager@instance,
+// comma-separated ("" when none could be reached). The API is then probed
+// at the kubeconfig's server alone.
+const FixedManagers = "fixedManagers"

@@ -12,11 +12,13 @@ import (
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/verify/readonly"
 	"github.com/handover-sh/handover/verify/selfstat"
 )
 
 func newObserveCommand(g *globals) *cobra.Command {
 	var f specFlags
+	var ff foreignFlags
 	var out string
 	var duration time.Duration
 	c := &cobra.Command{
@@ -28,13 +30,38 @@ cloud calls, API and load-balancer probes and nodes go onto --out/timeline.jsonl
 until Ctrl-C or --for elapses; then the checks run and the reports are written
 as by ` + "`handover report`" + `. --procedure picks which controllers count as migrated.
 The window is recorded as a run (run.start to run.end), so the checks judge
-the evidence of exactly that window.`,
-		Example: "  handover observe --name handover --out _output/manual --for 10m",
-		Args:    cobra.NoArgs,
+the evidence of exactly that window.
+
+With --kubeconfig it observes any cluster, e.g. a real RKE2 or kubeadm cluster
+during its real migration, strictly read-only: every request it sends is a GET
+(list, watch, probes), it never execs into a node, and it reads only what it is
+given. From the API alone: lease holders, Nodes and LoadBalancer Services, and
+who wrote them (managedFields: manager and time) and which controller reported
+what (Events). Given each manager's secure port (--manager) it also samples
+/healthz?verbose and /metrics; given audit log files (--audit-log), every write
+by a manager's cloud controller. Each check's report says which of these it had.
+--print-rbac prints the ClusterRole the identity needs.`,
+		Example: `  handover observe --name handover --out _output/manual --for 10m
+  handover observe --kubeconfig prod.kubeconfig --procedure taskdoc \
+      --manager kcm@cp-1=https://10.0.0.11:10257 --manager ccm@cp-1=https://10.0.0.11:10258 \
+      --audit-log /var/log/kubernetes/audit.log --out _output/prod
+  handover observe --print-rbac | kubectl apply -f -`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ff.printRBAC {
+				_, err := fmt.Fprint(cmd.OutOrStdout(), readonly.ClusterRole("handover-observer"))
+				return err
+			}
+			foreign, err := ff.foreign(cmd.Flags())
+			if err != nil {
+				return err
+			}
 			s, _, err := f.build()
 			if err != nil {
 				return err
+			}
+			if foreign {
+				return observeForeign(cmd, g, &ff, s, out, duration)
 			}
 			run, err := openRun(g, s, out, false)
 			if err != nil {
@@ -70,6 +97,7 @@ the evidence of exactly that window.`,
 		},
 	}
 	f.add(c.Flags())
+	ff.add(c.Flags())
 	c.Flags().StringVar(&out, "out", filepath.Join(rehearsal.OutputDir, "observe"), "directory for the timeline and the reports")
 	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")
 	return c

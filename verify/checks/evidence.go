@@ -73,6 +73,7 @@ var observers = []observer{
 	{name: "nodes", kinds: []string{timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted}, need: atLeastOne,
 		why: "the node watch records every Node as it starts"},
 	{name: "api audit", kinds: []string{timeline.APIWrite}},
+	{name: "managed writes", kinds: []string{timeline.ManagedWrite}},
 	{name: "cloud audit", kinds: []string{timeline.CloudCall}},
 	{name: "lb probes", kinds: []string{timeline.Probe}, probe: "lb"},
 	{name: "self usage", kinds: []string{timeline.SelfUsage}},
@@ -85,14 +86,22 @@ var observers = []observer{
 func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 	runs := runWindows(evs)
 	cps := controlPlaneWindows(evs, runs)
+	fixed, isFixed := fixedManagers(evs)
 	var out []Result
 	for _, o := range observers {
 		o = o.declared(evs)
 		samples := o.samples(evs)
-		switch o.need {
-		case noHoles:
-			out = append(out, o.coverage(samples, o.expected(cps, runs), runs))
-		case atLeastOne:
+		want := o.expected(cps, runs)
+		if isFixed {
+			want = o.expectedFixed(fixed, runs)
+		}
+		switch {
+		case o.need == noHoles && isFixed && len(want) == 0:
+			out = append(out, result(Evidence, o.name, nil, fmt.Sprintf("not asked: no %s instance was given to sample (%d events); the checks that need it say so", o.unit, count(samples)),
+				map[string]float64{"events": float64(count(samples)), "instances": 0}))
+		case o.need == noHoles:
+			out = append(out, o.coverage(samples, want, runs))
+		case o.need == atLeastOne:
 			out = append(out, o.present(samples, outer(runs)))
 		default:
 			out = append(out, result(Evidence, o.name, nil, fmt.Sprintf("%d events (optional, not judged)", count(samples)),

@@ -3,9 +3,11 @@ package checks
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/timeline"
 )
 
 // expected is when each of a poller's instances must be sampled: a manager
@@ -26,6 +28,41 @@ func (o observer) expected(cps map[string][][2]time.Time, runs [][2]time.Time) m
 		}
 	}
 	return out
+}
+
+// expectedFixed is what a poller owes when the observers were told what to
+// sample: each manager given, the endpoint alone, for every run.
+func (o observer) expectedFixed(managers []string, runs [][2]time.Time) map[string][][2]time.Time {
+	out := map[string][][2]time.Time{}
+	switch o.scope {
+	case perAPIServer:
+		out["endpoint"] = runs
+	case perManager:
+		for _, m := range managers {
+			out[m] = runs
+		}
+	}
+	return out
+}
+
+// fixedManagers reads the managers the observers were given (manager@
+// instance), when observer.start says they were.
+func fixedManagers(evs []timeline.Event) ([]string, bool) {
+	seen := map[string]bool{}
+	fixed := false
+	for _, e := range evs {
+		v, ok := e.Attrs[timeline.FixedManagers]
+		if e.Kind != timeline.ObserverStart || !ok {
+			continue
+		}
+		fixed = true
+		for _, m := range strings.Split(v, ",") {
+			if m != "" {
+				seen[m] = true
+			}
+		}
+	}
+	return sortedKeys(seen), fixed
 }
 
 // coverage: the poller sampled while the procedure ran, and no expected

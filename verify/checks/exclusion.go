@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/handover-sh/handover/timeline"
@@ -44,7 +45,11 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 		}
 		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
 		if len(vs) == 0 && len(act.certain[c])+len(met.certain[c]) == 0 {
-			out = append(out, unproven(evs, MutualExclusion, c, "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen",
+			why := "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen"
+			if given, fixed := fixedManagers(evs); fixed && len(given) == 0 {
+				why = "no manager was given to sample (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager)"
+			}
+			out = append(out, unproven(evs, MutualExclusion, c, why,
 				fmt.Sprintf("%d health samples, %d metrics samples", countKind(evs, timeline.Health), countKind(evs, timeline.Metrics))))
 			continue
 		}
@@ -106,7 +111,7 @@ type point struct {
 func pointActivity(evs []timeline.Event) map[string]map[string][]point {
 	out := map[string]map[string][]point{}
 	for _, e := range evs {
-		src := map[string]string{timeline.APIWrite: "api-audit", timeline.CloudCall: "cloud-audit"}[e.Kind]
+		src := map[string]string{timeline.APIWrite: "api-audit", timeline.CloudCall: "cloud-audit", timeline.ManagedWrite: e.Source}[e.Kind]
 		if src == "" || e.Controller == "" || e.Manager == "" {
 			continue
 		}
@@ -114,8 +119,11 @@ func pointActivity(evs []timeline.Event) map[string]map[string][]point {
 			out[e.Controller] = map[string][]point{}
 		}
 		what := e.Attrs["verb"] + " " + e.Attrs["resource"] + " " + e.Attrs["name"]
-		if e.Kind == timeline.CloudCall {
+		switch e.Kind {
+		case timeline.CloudCall:
 			what = e.Attrs["operation"] + " " + e.Attrs["resource"]
+		case timeline.ManagedWrite:
+			what = strings.TrimSpace(e.Attrs["resource"] + " " + e.Attrs["name"] + " " + e.Attrs["reason"])
 		}
 		out[e.Controller][src] = append(out[e.Controller][src], point{e.Time, e.Manager, what})
 	}

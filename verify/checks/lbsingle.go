@@ -16,8 +16,12 @@ import (
 // and billed, and the Service moves to the new address.
 func CheckLBSingle(evs []timeline.Event, cfg Config) []Result {
 	if countKind(evs, timeline.LBCreated) == 0 {
-		if snap := snapshotOf(evs); snap == nil || snap.Attrs["loadBalancers"] != "" {
+		snap := snapshotOf(evs)
+		if snap == nil || snap.Attrs["loadBalancers"] != "" {
 			return []Result{unproven(evs, LBSingle, "load balancers", "no load balancer recorded by the cloud observer, and no end snapshot without one")}
+		}
+		if _, listed := snap.Attrs["loadBalancers"]; !listed {
+			return []Result{unproven(evs, LBSingle, "load balancers", "the cloud was not observed: its load balancers are unknown")}
 		}
 		return []Result{result(LBSingle, "load balancers", nil, "no load balancer in the cloud", nil)}
 	}

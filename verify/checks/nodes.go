@@ -100,15 +100,26 @@ func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
 	var out []Result
 	for _, n := range names {
 		var vs []Violation
+		unknown := 0
 		for _, e := range h[n] {
-			if e.Kind != timeline.NodeDeleted || e.Attrs["instance"] != "exists" {
+			if e.Kind != timeline.NodeDeleted {
 				continue
 			}
 			if at, ok := removed[n]; ok && !e.Time.Before(at.Add(-cfg.Tolerance)) {
 				continue
 			}
+			if inst := e.Attrs["instance"]; inst != "exists" {
+				if inst != "gone" {
+					unknown++
+				}
+				continue
+			}
 			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"nodes", "cloud"},
 				Message: "Node deleted while its instance exists: " + deleter(evs, n, e.Time, cfg)})
+		}
+		if unknown > 0 && len(vs) == 0 {
+			out = append(out, unproven(evs, NodeDeletion, n, fmt.Sprintf("deleted %d time(s), but whether its instance still existed is unknown (the cloud was not observed)", unknown)))
+			continue
 		}
 		out = append(out, result(NodeDeletion, n, vs, fmt.Sprintf("%d deletion(s) checked", countKind(h[n], timeline.NodeDeleted)), nil))
 	}

@@ -7,29 +7,26 @@ import (
 	"io"
 	"os"
 	"syscall"
-
-	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
 
-// followAudit reads every control plane's API-server audit log as it grows
-// and records the cloud controllers' writes. Logs of control planes present
-// at the start are read from their end; those of nodes that join later,
-// from their beginning.
+// followAudit reads every API server's audit log as it grows and records
+// the cloud controllers' writes. Logs present at the start are read from
+// their end; those of API servers that join later, from their beginning.
 func (ob *Observer) followAudit(ctx context.Context) {
-	if ob.o.AuditLog == "" {
+	if ob.o.Reach == nil {
 		return
 	}
 	tails := map[string]*auditTail{}
 	first := true
 	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
-		for _, n := range ob.controlPlanes() {
-			t := tails[n]
+		for _, l := range ob.o.Reach.AuditLogs() {
+			t := tails[l.Instance]
 			if t == nil {
-				t = &auditTail{node: n, path: ob.o.AuditLog, pidOf: ob.o.Cluster.PID, fromEnd: first}
-				tails[n] = t
+				t = &auditTail{log: l, fromEnd: first}
+				tails[l.Instance] = t
 			}
 			for _, line := range t.poll(ctx) {
-				if e, ok := auditWrite(line, n); ok {
+				if e, ok := auditWrite(line, l.Instance); ok {
 					ob.emit(e)
 				}
 			}
@@ -41,13 +38,9 @@ func (ob *Observer) followAudit(ctx context.Context) {
 // maxAuditRead bounds one poll's read of one log.
 const maxAuditRead = 8 << 20
 
-// auditTail follows one node's audit log through the node container's root
-// filesystem (/proc/PID/root), so no process runs in the node per poll.
+// auditTail follows one API server's audit log.
 type auditTail struct {
-	node    string
-	path    string
-	pidOf   func(context.Context, string) (int, error)
-	pid     int
+	log     AuditLog
 	fromEnd bool // start at the end of the log the first time it is seen
 	opened  bool
 	ino     uint64
@@ -57,17 +50,14 @@ type auditTail struct {
 
 // poll returns the complete lines written since the last poll.
 func (t *auditTail) poll(ctx context.Context) [][]byte {
-	if t.pid == 0 {
-		pid, err := t.pidOf(ctx, t.node)
-		if err != nil {
-			return nil
-		}
-		t.pid = pid
-	}
-	data, err := t.read(nodeaccess.Root(t.pid, t.path))
+	path, err := t.log.Path(ctx)
 	if err != nil {
-		if _, serr := os.Stat(nodeaccess.Root(t.pid, "")); serr != nil {
-			t.pid = 0 // the container stopped or restarted under another PID
+		return nil
+	}
+	data, err := t.read(path)
+	if err != nil {
+		if t.log.Lost != nil {
+			t.log.Lost()
 		}
 		return nil
 	}

@@ -52,7 +52,7 @@ func TestPollingCostsNoProcessAndNoRelisting(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	var buf testenv.LockedBuffer
-	ob := &Observer{o: Options{Cluster: kindcluster.Over("c", log.NoopLogger{}, set), Timeline: timeline.NewWriter(&buf),
+	ob := &Observer{o: Options{Reach: KindReach(kindcluster.Over("c", log.NoopLogger{}, set), "", nil), Timeline: timeline.NewWriter(&buf),
 		Controllers: []string{"service-lb-controller"}, HealthEvery: 20 * time.Millisecond, MetricsEvery: 20 * time.Millisecond}}
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()

@@ -2,6 +2,9 @@ package observe
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -14,58 +17,53 @@ import (
 // pollHealth asks every manager on every control plane, in parallel, which
 // controllers it has started.
 func (ob *Observer) pollHealth(ctx context.Context) {
-	ob.pollManagers(ctx, ob.o.HealthEvery, &managers.Clients{PID: ob.o.Cluster.PID}, ob.sample)
+	if ob.o.Reach != nil {
+		ob.pollManagers(ctx, ob.o.HealthEvery, ob.o.Reach.Health(), ob.sample)
+	}
 }
 
-// pollManagers samples every manager on every control plane, in parallel,
-// at each tick.
-func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, clients *managers.Clients,
-	sample func(context.Context, *managers.Clients, string, string) timeline.Event) {
+// pollManagers samples every manager the reach lists, in parallel, at each
+// tick.
+func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, mr ManagerReach,
+	sample func(context.Context, ManagerReach, Endpoint) timeline.Event) {
 	every(ctx, d, func(ctx context.Context) {
 		var wg sync.WaitGroup
-		for _, n := range ob.controlPlanes() {
-			for _, comp := range managers.Names() {
-				wg.Add(1)
-				go func(node, comp string) {
-					defer wg.Done()
-					if e := sample(ctx, clients, node, comp); ctx.Err() == nil {
-						ob.emit(e)
-					}
-				}(n, comp)
-			}
+		for _, ep := range mr.Endpoints() {
+			wg.Add(1)
+			go func(ep Endpoint) {
+				defer wg.Done()
+				if e := sample(ctx, mr, ep); ctx.Err() == nil {
+					ob.emit(e)
+				}
+			}(ep)
 		}
 		wg.Wait()
 	})
-}
-
-// controlPlanes lists the control planes: from the engine's event-fed
-// cache, so asking at every tick costs nothing, and a node that joins or
-// goes is seen at the next tick.
-func (ob *Observer) controlPlanes() []string {
-	cps, err := ob.o.Cluster.ControlPlanes()
-	if err != nil {
-		return nil
-	}
-	out := make([]string, 0, len(cps))
-	for _, n := range cps {
-		out = append(out, n.String())
-	}
-	return out
 }
 
 // healthTimeout: long enough that a loaded host's slow answer does not cost
 // a new connection (and TLS handshake) at the next poll.
 const healthTimeout = time.Second
 
-func (ob *Observer) sample(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
-	e := timeline.Event{Source: "health", Kind: timeline.Health, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
-	a, err := clients.Get(ctx, node, comp, "/healthz?verbose", healthTimeout)
+func (ob *Observer) sample(ctx context.Context, mr ManagerReach, ep Endpoint) timeline.Event {
+	e := timeline.Event{Source: "health", Kind: timeline.Health, Manager: ep.Manager, Instance: ep.Instance, Attrs: map[string]string{"up": "false"}}
+	var body []byte
+	err := mr.Stream(ctx, ep, "/healthz?verbose", healthTimeout, func(status int, r io.Reader) error {
+		var err error
+		body, err = io.ReadAll(r)
+		if err == nil && status != http.StatusOK && status != http.StatusInternalServerError {
+			// 500 is a failing check, still a list of the started ones;
+			// anything else (401, 403, 404) says nothing of them.
+			err = fmt.Errorf("HTTP %d", status)
+		}
+		return err
+	})
 	if err != nil {
 		e.Attrs["error"] = err.Error()
 		return e
 	}
 	e.Attrs["up"] = "true"
-	e.Attrs["controllers"] = strings.Join(ob.watched(managers.Controllers(string(a.Body))), ",")
+	e.Attrs["controllers"] = strings.Join(ob.watched(managers.Controllers(string(body))), ",")
 	return e
 }
 

@@ -8,6 +8,7 @@ import (
 
 	coordv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
@@ -19,7 +20,10 @@ import (
 // lost watch).
 func (ob *Observer) watchKube(ctx context.Context) {
 	f := informers.NewSharedInformerFactory(ob.o.Client, 10*time.Minute)
-	leases := f.Coordination().V1().Leases().Informer()
+	// The managers' leases are in kube-system: an observer allowed only
+	// there needs no more.
+	lf := informers.NewSharedInformerFactoryWithOptions(ob.o.Client, 10*time.Minute, informers.WithNamespace("kube-system"))
+	leases := lf.Coordination().V1().Leases().Informer()
 	nodes := f.Core().V1().Nodes().Informer()
 	services := f.Core().V1().Services().Informer()
 	holders := map[string]string{}
@@ -45,6 +49,7 @@ func (ob *Observer) watchKube(ctx context.Context) {
 			if nodeState(old) != nodeState(n) {
 				ob.nodeEvent(ctx, timeline.NodeChanged, n)
 			}
+			ob.managed("nodes", old, n)
 		},
 		DeleteFunc: func(obj any) { ob.nodeEvent(ctx, timeline.NodeDeleted, obj) },
 	})
@@ -84,7 +89,7 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	}
 	_, _ = services.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    onStatus,
-		UpdateFunc: func(_, n any) { onService(n, false); onStatus(n) },
+		UpdateFunc: func(old, n any) { onService(n, false); onStatus(n); ob.managed("services", old, n) },
 		DeleteFunc: func(obj any) {
 			onService(obj, true)
 			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
@@ -95,9 +100,30 @@ func (ob *Observer) watchKube(ctx context.Context) {
 			}
 		},
 	})
+	if ob.o.ManagedFields {
+		ob.watchEvents(f)
+	}
 	f.Start(ctx.Done())
+	lf.Start(ctx.Done())
 	<-ctx.Done()
 	f.Shutdown()
+	lf.Shutdown()
+}
+
+// managed records the cloud controllers' writes read off an object's
+// managedFields between two versions of it.
+func (ob *Observer) managed(resource string, old, cur any) {
+	if !ob.o.ManagedFields {
+		return
+	}
+	o, ok1 := old.(metav1.Object)
+	c, ok2 := cur.(metav1.Object)
+	if !ok1 || !ok2 {
+		return
+	}
+	for _, e := range managedWrites(resource, o, c) {
+		ob.emit(e)
+	}
 }
 
 func (ob *Observer) watchedLease(name string) bool {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"io"
 	"net/http"
@@ -21,20 +20,9 @@ import (
 // which leases it says it leads (leader_election_master_status). It is a
 // second account of the managers' activity, independent of /healthz.
 func (ob *Observer) pollMetrics(ctx context.Context) {
-	ob.pollManagers(ctx, ob.o.MetricsEvery, &managers.Clients{PID: ob.o.Cluster.PID, Cert: ob.clientCert()}, ob.scrape)
-}
-
-// clientCert is the observer's client certificate, which the managers'
-// delegated authentication accepts and authorization allows /metrics for.
-func (ob *Observer) clientCert() *tls.Certificate {
-	if ob.o.REST == nil || len(ob.o.REST.CertData) == 0 {
-		return nil
+	if ob.o.Reach != nil {
+		ob.pollManagers(ctx, ob.o.MetricsEvery, ob.o.Reach.Metrics(), ob.scrape)
 	}
-	c, err := tls.X509KeyPair(ob.o.REST.CertData, ob.o.REST.KeyData)
-	if err != nil {
-		return nil
-	}
-	return &c
 }
 
 // scrapeTimeout: a request cut short closes its connection, and the next
@@ -42,10 +30,10 @@ func (ob *Observer) clientCert() *tls.Certificate {
 // can take most of a second.
 const scrapeTimeout = 2 * time.Second
 
-func (ob *Observer) scrape(ctx context.Context, clients *managers.Clients, node, comp string) timeline.Event {
-	e := timeline.Event{Source: "metrics", Kind: timeline.Metrics, Manager: comp, Instance: node, Attrs: map[string]string{"up": "false"}}
+func (ob *Observer) scrape(ctx context.Context, mr ManagerReach, ep Endpoint) timeline.Event {
+	e := timeline.Event{Source: "metrics", Kind: timeline.Metrics, Manager: ep.Manager, Instance: ep.Instance, Attrs: map[string]string{"up": "false"}}
 	var controllers, leases []string
-	err := clients.Stream(ctx, node, comp, "/metrics", scrapeTimeout, func(status int, body io.Reader) error {
+	err := mr.Stream(ctx, ep, "/metrics", scrapeTimeout, func(status int, body io.Reader) error {
 		if status != http.StatusOK {
 			return errors.New(http.StatusText(status))
 		}

@@ -2,6 +2,8 @@ package observe
 
 import (
 	"context"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -9,26 +11,30 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/kind/pkg/log"
 
-	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/timeline"
 )
 
 // Options say what to watch and how often.
 type Options struct {
-	Cluster *kindcluster.Cluster
-	Client  kubernetes.Interface
-	REST    *rest.Config
-	Cloud   Cloud // nil: no cloud audit, no instance check
-	// AuditLog is the API servers' audit log on each control plane ("":
-	// none is read).
-	AuditLog string
+	// Reach gets past the API to the managers, the API servers and their
+	// audit logs (nil: the API alone).
+	Reach  Reach
+	Client kubernetes.Interface
+	REST   *rest.Config
+	Cloud  Cloud // nil: no cloud audit, no instance check
 	// Leases are the leases whose holders are recorded (kube-system).
 	Leases []string
 	// Controllers are the controllers whose activity health records.
 	Controllers []string
-	Timeline    *timeline.Writer
-	Logger      log.Logger
+	// ManagedFields attributes writes to Nodes and Services, and Events,
+	// to managers from the objects' managedFields: evidence from the API
+	// alone, for clusters whose managers and audit logs are out of reach.
+	ManagedFields bool
+	// NoLBProbes sends no requests through the load balancers.
+	NoLBProbes bool
+	Timeline   *timeline.Writer
+	Logger     log.Logger
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
 	// (default 1s: /metrics is hundreds of kilobytes, and health is the
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s
@@ -45,9 +51,10 @@ type Cloud interface {
 
 // Observer runs the watchers until Stop.
 type Observer struct {
-	o      Options
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	o       Options
+	started time.Time
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 }
 
 // Start records observer.start and starts every watcher.
@@ -62,9 +69,8 @@ func Start(ctx context.Context, o Options) *Observer {
 		o.ProbeEvery = 500 * time.Millisecond
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	ob := &Observer{o: o, cancel: cancel}
-	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer", Attrs: map[string]string{
-		timeline.HealthEvery: o.HealthEvery.String(), timeline.MetricsEvery: o.MetricsEvery.String(), timeline.ProbeEvery: o.ProbeEvery.String()}})
+	ob := &Observer{o: o, cancel: cancel, started: time.Now()}
+	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer", Attrs: ob.declare()})
 	for _, run := range []func(context.Context){ob.watchKube, ob.pollHealth, ob.probeAPI, ob.probeLBs, ob.followCloud, ob.followAudit, ob.pollMetrics} {
 		ob.wg.Add(1)
 		go func(run func(context.Context)) {
@@ -73,6 +79,28 @@ func Start(ctx context.Context, o Options) *Observer {
 		}(run)
 	}
 	return ob
+}
+
+// declare says on observer.start how often the pollers sample and, where
+// the reach fixes them, which managers and API servers they owe samples of.
+func (ob *Observer) declare() map[string]string {
+	o := ob.o
+	attrs := map[string]string{timeline.HealthEvery: o.HealthEvery.String(), timeline.MetricsEvery: o.MetricsEvery.String(),
+		timeline.ProbeEvery: o.ProbeEvery.String()}
+	var eps []Endpoint
+	fixed := o.Reach == nil
+	if !fixed {
+		eps, fixed = o.Reach.Fixed()
+	}
+	if fixed {
+		names := make([]string, 0, len(eps))
+		for _, ep := range eps {
+			names = append(names, ep.Manager+"@"+ep.Instance)
+		}
+		sort.Strings(names)
+		attrs[timeline.FixedManagers] = strings.Join(names, ",")
+	}
+	return attrs
 }
 
 // Stop ends the watchers, records the end snapshot and observer.stop.

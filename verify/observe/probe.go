@@ -63,22 +63,20 @@ func (ob *Observer) probeAPI(ctx context.Context) {
 
 func (ob *Observer) apiTargets(fresh, kept *http.Client) []target {
 	out := []target{{kind: "api", name: "endpoint", url: ob.o.REST.Host + "/readyz", c: fresh}}
-	cps, err := ob.o.Cluster.ControlPlanes()
-	if err != nil {
+	if ob.o.Reach == nil {
 		return out
 	}
-	for _, n := range cps {
-		ip, _, err := n.IP()
-		if err != nil {
-			continue
-		}
-		out = append(out, target{kind: "api", name: n.String(), node: n.String(), url: "https://" + net.JoinHostPort(ip, "6443") + "/readyz", c: kept})
+	for _, a := range ob.o.Reach.APIServers() {
+		out = append(out, target{kind: "api", name: a.Instance, node: a.Instance, url: a.URL, c: kept})
 	}
 	return out
 }
 
 // probeLBs sends HTTP requests through every LoadBalancer Service's IP.
 func (ob *Observer) probeLBs(ctx context.Context) {
+	if ob.o.NoLBProbes {
+		return
+	}
 	c := probeClient(false)
 	var targets []target
 	refreshed := time.Time{}

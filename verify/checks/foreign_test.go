@@ -1,0 +1,97 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// fixedWindow is window() as a cluster observed from its kubeconfig
+// declares it: the managers it was given.
+func fixedWindow(managers string) []timeline.Event {
+	w := window(0, 60)
+	w[0].Attrs = map[string]string{timeline.FixedManagers: managers}
+	return w
+}
+
+// foreignProcedure is procedure() observed from outside: no API server
+// probed but the endpoint.
+func foreignProcedure(managers string) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range procedure() {
+		if e.Kind == timeline.ObserverStart || e.Kind == timeline.ObserverStop {
+			continue
+		}
+		out = append(out, e)
+	}
+	return join(fixedWindow(managers), out)
+}
+
+func managedWrite(sec float64, mgr string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "managed-fields", Kind: timeline.ManagedWrite, Manager: mgr, Controller: svc,
+		Attrs: map[string]string{"resource": "services/status", "name": "default/web"}}
+}
+
+func TestEvidenceHoldsTheGivenManagersToAccount(t *testing.T) {
+	given := "cloud-controller-manager@cp-1,kube-controller-manager@cp-1"
+	evs := join(foreignProcedure(given), runsFor(0, 30, kcm, "cp-1", svc), runsFor(30.5, 60, kcm, "cp-1"),
+		downFor(0, 30, ccm, "cp-1"), runsFor(30.5, 60, ccm, "cp-1", svc),
+		metricsFor(0, 60, kcm, "cp-1"), metricsFor(0, 60, ccm, "cp-1"))
+	rs := CheckEvidence(evs, cfg)
+	for _, name := range []string{"health", "metrics", "api probes"} {
+		if r := one(t, rs, name); !r.Passed {
+			t.Fatalf("%s: %+v (only the given managers and the endpoint are owed)", name, r)
+		}
+	}
+	// A given manager falls silent for 20 s: blind.
+	r := one(t, CheckEvidence(without(evs, timeline.Health, ccm, "cp-1", 20, 40), cfg), "health")
+	if r.Passed || !strings.Contains(r.Violations[0].Message, "cloud-controller-manager@cp-1") {
+		t.Fatalf("a silent given manager passed: %+v", r)
+	}
+}
+
+func TestAPIOnlyEvidenceProvesOverlapsNeverTheirAbsence(t *testing.T) {
+	evs := foreignProcedure("")
+	for _, name := range []string{"health", "metrics"} {
+		if r := one(t, CheckEvidence(evs, cfg), name); !r.Passed || !strings.Contains(r.Summary, "not asked") {
+			t.Fatalf("%s with no manager given: %+v", name, r)
+		}
+	}
+	// Nothing seen: mutual exclusion is unproven, not passed.
+	if r := one(t, CheckMutualExclusion(evs, cfg), svc); r.Passed {
+		t.Fatalf("mutual exclusion passed on API-only evidence showing nothing: %+v", r)
+	}
+	// Writes read off managedFields interleave: red, from that evidence.
+	double := join(evs, []timeline.Event{managedWrite(20, kcm), managedWrite(22, ccm), managedWrite(25, kcm)})
+	r := one(t, CheckMutualExclusion(double, cfg), svc)
+	if r.Passed || len(r.Violations) != 1 || r.Violations[0].Sources[0] != "managed-fields" {
+		t.Fatalf("interleaved managed writes: %+v", r)
+	}
+}
+
+// Without the cloud's side, what only the cloud can tell is unproven.
+func TestWithoutTheCloudItsChecksSaySo(t *testing.T) {
+	evs := foreignProcedure("")
+	deleted := node(30, timeline.NodeDeleted, "w1", "")
+	delete(deleted.Attrs, "instance")
+	r := one(t, CheckNodeDeletion(join(evs, []timeline.Event{deleted}), cfg), "w1")
+	if r.Passed || !strings.Contains(r.Summary, "unknown") {
+		t.Fatalf("a deletion judged without its instance: %+v", r)
+	}
+	// procedure()'s snapshot lists the cloud's load balancers ("": none);
+	// one taken without the cloud has no such list.
+	var noCloud []timeline.Event
+	for _, e := range evs {
+		if e.Kind == timeline.Snapshot {
+			e.Attrs = map[string]string{"services": ""}
+		}
+		noCloud = append(noCloud, e)
+	}
+	if r := one(t, CheckLBSingle(noCloud, cfg), "load balancers"); r.Passed {
+		t.Fatalf("single load balancers passed without the cloud: %+v", r)
+	}
+	if r := one(t, CheckLBSingle(evs, cfg), "load balancers"); !r.Passed {
+		t.Fatalf("an empty cloud: %+v", r)
+	}
+}

@@ -1,0 +1,133 @@
+package observe
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/clusters/nodeaccess"
+)
+
+// KindReach reaches a handover cluster's managers, API servers and audit
+// logs through its node containers: the managers on each node's loopback
+// from inside its network namespace, the audit log (auditLog, "" for none)
+// through its root filesystem. cert, when set, is presented to the
+// managers for /metrics.
+func KindReach(c *kindcluster.Cluster, auditLog string, cert *tls.Certificate) Reach {
+	return &kindReach{c: c, auditLog: auditLog,
+		health:  &managers.Clients{PID: c.PID},
+		metrics: &managers.Clients{PID: c.PID, Cert: cert},
+		pids:    map[string]int{}}
+}
+
+type kindReach struct {
+	c               *kindcluster.Cluster
+	auditLog        string
+	health, metrics *managers.Clients
+
+	mu   sync.Mutex
+	pids map[string]int
+}
+
+func (k *kindReach) Fixed() ([]Endpoint, bool) { return nil, false }
+func (k *kindReach) Health() ManagerReach      { return kindManagers{k, k.health} }
+func (k *kindReach) Metrics() ManagerReach     { return kindManagers{k, k.metrics} }
+
+// controlPlanes lists the control planes: from the engine's event-fed
+// cache, so asking at every tick costs nothing, and a node that joins or
+// goes is seen at the next tick.
+func (k *kindReach) controlPlanes() []string {
+	cps, err := k.c.ControlPlanes()
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(cps))
+	for _, n := range cps {
+		out = append(out, n.String())
+	}
+	return out
+}
+
+func (k *kindReach) APIServers() []APIServer {
+	cps, err := k.c.ControlPlanes()
+	if err != nil {
+		return nil
+	}
+	var out []APIServer
+	for _, n := range cps {
+		ip, _, err := n.IP()
+		if err != nil {
+			continue
+		}
+		out = append(out, APIServer{Instance: n.String(), URL: "https://" + net.JoinHostPort(ip, "6443") + "/readyz"})
+	}
+	return out
+}
+
+func (k *kindReach) AuditLogs() []AuditLog {
+	if k.auditLog == "" {
+		return nil
+	}
+	var out []AuditLog
+	for _, n := range k.controlPlanes() {
+		out = append(out, AuditLog{Instance: n, Path: func(ctx context.Context) (string, error) { return k.rootPath(ctx, n) },
+			Lost: func() { k.lost(n) }})
+	}
+	return out
+}
+
+// rootPath is the audit log's path through the node container's root
+// filesystem (/proc/PID/root), so no process runs in the node per poll.
+func (k *kindReach) rootPath(ctx context.Context, node string) (string, error) {
+	k.mu.Lock()
+	pid := k.pids[node]
+	k.mu.Unlock()
+	if pid == 0 {
+		var err error
+		if pid, err = k.c.PID(ctx, node); err != nil {
+			return "", err
+		}
+		k.mu.Lock()
+		k.pids[node] = pid
+		k.mu.Unlock()
+	}
+	return nodeaccess.Root(pid, k.auditLog), nil
+}
+
+// lost forgets a node's PID once its root is gone: the container stopped
+// or restarted under another PID.
+func (k *kindReach) lost(node string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if pid := k.pids[node]; pid != 0 {
+		if _, err := os.Stat(nodeaccess.Root(pid, "")); err != nil {
+			delete(k.pids, node)
+		}
+	}
+}
+
+// kindManagers samples both managers on every control plane.
+type kindManagers struct {
+	k       *kindReach
+	clients *managers.Clients
+}
+
+func (m kindManagers) Endpoints() []Endpoint {
+	var out []Endpoint
+	for _, n := range m.k.controlPlanes() {
+		for _, comp := range managers.Names() {
+			out = append(out, Endpoint{Manager: comp, Instance: n})
+		}
+	}
+	return out
+}
+
+func (m kindManagers) Stream(ctx context.Context, ep Endpoint, path string, timeout time.Duration, read func(int, io.Reader) error) error {
+	return m.clients.Stream(ctx, ep.Instance, ep.Manager, path, timeout, read)
+}

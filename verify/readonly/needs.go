@@ -1,0 +1,106 @@
+package readonly
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// Need is one thing an observer reads, and why.
+type Need struct {
+	Group, Resource string
+	// Namespace limits the check to one namespace ("" for all).
+	Namespace string
+	Why       string
+	list      func(ctx context.Context, c kubernetes.Interface, ns string) error
+}
+
+// one lists at most one object: enough to learn whether listing is allowed.
+var one = metav1.ListOptions{Limit: 1}
+
+// Needs are the resources the observers list and watch.
+var Needs = []Need{
+	{Group: "coordination.k8s.io", Resource: "leases", Namespace: "kube-system", Why: "who holds the managers' leases and the migration lease",
+		list: func(ctx context.Context, c kubernetes.Interface, ns string) error {
+			_, err := c.CoordinationV1().Leases(ns).List(ctx, one)
+			return err
+		}},
+	{Resource: "nodes", Why: "ProviderIDs, taints, pod CIDRs and deletions, and who wrote them (managedFields)",
+		list: func(ctx context.Context, c kubernetes.Interface, _ string) error {
+			_, err := c.CoreV1().Nodes().List(ctx, one)
+			return err
+		}},
+	{Resource: "services", Why: "LoadBalancer Services' addresses, and who wrote their status (managedFields)",
+		list: func(ctx context.Context, c kubernetes.Interface, ns string) error {
+			_, err := c.CoreV1().Services(ns).List(ctx, one)
+			return err
+		}},
+	{Resource: "events", Why: "which controller of which manager acted (reporting controller, managedFields)",
+		list: func(ctx context.Context, c kubernetes.Interface, ns string) error {
+			_, err := c.CoreV1().Events(ns).List(ctx, one)
+			return err
+		}},
+}
+
+// NonResourceURLs are read of the API servers (probes) and, through their
+// delegated authorization, of the managers.
+var NonResourceURLs = []string{"/healthz", "/livez", "/metrics", "/readyz", "/version"}
+
+// Preflight asks the cluster for its version and lists one object of each
+// need, all within timeout: an unreachable cluster or a missing
+// permission is an error naming it, before anything is observed.
+func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if _, err := c.Discovery().ServerVersion(); err != nil {
+		return fmt.Errorf("cannot reach the cluster: %w", err)
+	}
+	var denied []string
+	for _, n := range Needs {
+		err := n.list(ctx, c, n.Namespace)
+		switch {
+		case err == nil:
+		case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+			denied = append(denied, n.String())
+		default:
+			return fmt.Errorf("listing %s: %w", n, err)
+		}
+	}
+	if len(denied) > 0 {
+		sort.Strings(denied)
+		return &ErrDenied{Missing: denied}
+	}
+	return nil
+}
+
+// ErrDenied names the reads the cluster refused.
+type ErrDenied struct{ Missing []string }
+
+func (e *ErrDenied) Error() string {
+	return "the cluster refused to let this identity list and watch: " + strings.Join(e.Missing, "; ") +
+		" (handover observe --print-rbac prints the ClusterRole it needs)"
+}
+
+// IsDenied says whether err is a refused permission.
+func IsDenied(err error) bool {
+	var d *ErrDenied
+	return errors.As(err, &d)
+}
+
+func (n Need) String() string {
+	r := n.Resource
+	if n.Group != "" {
+		r += "." + n.Group
+	}
+	if n.Namespace != "" {
+		r += " in " + n.Namespace
+	}
+	return r
+}
