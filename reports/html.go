@@ -34,10 +34,7 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 `, html.EscapeString(r.Title), ColorViolation, color, html.EscapeString(r.Title), verdict,
 		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), costHTML(r), timelineSVG(r), probeDetailSVG(r))
 	for _, res := range r.Results {
-		mark := "pass"
-		if !res.Passed {
-			mark = `<span class="fail">FAIL</span>`
-		}
+		mark := resultMark(res, "pass", `<span class="fail">FAIL</span>`, "skipped")
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			html.EscapeString(res.Check), html.EscapeString(res.Subject), mark, html.EscapeString(res.Summary))
 	}

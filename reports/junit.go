@@ -25,6 +25,7 @@ type junitSuite struct {
 	Tests     int         `xml:"tests,attr"`
 	Failures  int         `xml:"failures,attr"`
 	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
 	Time      string      `xml:"time,attr"`
 	Timestamp string      `xml:"timestamp,attr,omitempty"`
 	Cases     []junitCase `xml:"testcase"`
@@ -35,7 +36,12 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -64,6 +70,9 @@ func WriteJUnit(w io.Writer, r Report) error {
 			if !res.Passed {
 				c.Failure = &junitFailure{Type: n, Message: firstMessage(res), Text: evidenceText(res)}
 				s.Failures++
+			} else if res.Skipped != "" {
+				c.Skipped = &junitSkipped{Message: res.Skipped}
+				s.Skipped++
 			}
 			s.Cases = append(s.Cases, c)
 			s.Tests++

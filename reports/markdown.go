@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/verify/checks"
 )
 
 // WriteMarkdown writes the summary: verdict, one row per check, the
@@ -16,18 +17,15 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	if !r.Passed() {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %d checks, %d failed\n\n",
+	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %d checks, %d failed%s\n\n",
 		r.Title, verdict, r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"),
-		r.End.Sub(r.Start).Round(1e9), len(r.Results), failed(r))
+		r.End.Sub(r.Start).Round(1e9), len(r.Results), failed(r), skippedNote(r))
 	if cost := r.Cost(); cost != "" {
 		fmt.Fprintf(&b, "Cost of observing: %s.\n\n", cost)
 	}
 	b.WriteString("| check | subject | result | summary |\n|---|---|---|---|\n")
 	for _, res := range r.Results {
-		mark := "pass"
-		if !res.Passed {
-			mark = "**FAIL**"
-		}
+		mark := resultMark(res, "pass", "**FAIL**", "skipped")
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", res.Check, res.Subject, mark, cell(res.Summary))
 	}
 	for _, res := range r.Results {
@@ -47,6 +45,32 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// resultMark picks the word for a result: passed, failed, or skipped (not
+// judged for want of evidence the observation could not have).
+func resultMark(res checks.Result, pass, fail, skipped string) string {
+	switch {
+	case !res.Passed:
+		return fail
+	case res.Skipped != "":
+		return skipped
+	}
+	return pass
+}
+
+// skippedNote counts the results not judged, when there are any.
+func skippedNote(r Report) string {
+	n := 0
+	for _, res := range r.Results {
+		if res.Passed && res.Skipped != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d not judged (evidence out of reach)", n)
 }
 
 func failed(r Report) int {

@@ -112,6 +112,29 @@ func TestJUnit(t *testing.T) {
 	validateJUnitSchema(t, buf.Bytes())
 }
 
+// A result not judged (its evidence out of the observation's reach) is a
+// skipped test case, neither a pass nor a failure.
+func TestJUnitSkipsWhatWasNotJudged(t *testing.T) {
+	r := sampleReport()
+	r.Results = append(r.Results, checks.Result{Check: checks.LBSingle, Subject: "load balancers", Passed: true,
+		Skipped: "the cloud is out of reach", Summary: "not judged: the cloud is out of reach"})
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `<skipped message="the cloud is out of reach"></skipped>`) || !strings.Contains(buf.String(), `skipped="1"`) {
+		t.Fatalf("no skipped case:\n%s", buf.String())
+	}
+	validateJUnitSchema(t, buf.Bytes())
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| lb-single | load balancers | skipped |") || !strings.Contains(md.String(), "1 not judged") {
+		t.Fatalf("summary:\n%s", md.String())
+	}
+}
+
 func TestMarkdownAndHTML(t *testing.T) {
 	r := sampleReport()
 	var md, page bytes.Buffer

@@ -91,19 +91,23 @@ func observeWhile(ctx context.Context, cluster, out string, args ...string) (int
 
 // failedIn names the failed checks of the reports in dir.
 func failedIn(dir string) []string {
-	evs, err := timeline.ReadFile(filepath.Join(dir, "timeline.jsonl"))
-	Expect(err).NotTo(HaveOccurred())
-	cfg, err := reports.ConfigFor(evs)
-	Expect(err).NotTo(HaveOccurred())
-	r := reports.New("observed", evs, cfg)
 	var out []string
-	for _, res := range r.Results {
+	for _, res := range resultsIn(dir) {
 		if !res.Passed {
 			out = append(out, res.Check)
 			AddReportEntry("failed", res.Check+" "+res.Subject+": "+res.Violations[0].Message)
 		}
 	}
 	return out
+}
+
+// resultsIn are the checks' results on the timeline in dir.
+func resultsIn(dir string) []checks.Result {
+	evs, err := timeline.ReadFile(filepath.Join(dir, "timeline.jsonl"))
+	Expect(err).NotTo(HaveOccurred())
+	cfg, err := reports.ConfigFor(evs)
+	Expect(err).NotTo(HaveOccurred())
+	return reports.New("observed", evs, cfg).Results
 }
 
 // handover runs the handover binary and expects it to succeed.

@@ -105,3 +105,9 @@ const (
 // comma-separated ("" when none could be reached). The API is then probed
 // at the kubeconfig's server alone.
 const FixedManagers = "fixedManagers"
+
+// CloudOutOfReach is an attribute of observer.start, "true" when the
+// observers cannot see the cloud by design (a cluster observed from its
+// kubeconfig): the checks that only the cloud can answer are skipped, not
+// failed for want of evidence.
+const CloudOutOfReach = "cloudOutOfReach"

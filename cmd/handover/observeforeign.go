@@ -179,7 +179,7 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	start := func(ctx context.Context) (stopper, error) {
 		ob := observe.Start(ctx, observe.Options{Reach: reach, Client: client, REST: rc, Timeline: tl, Logger: g.logger,
 			Leases:      []string{s.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
-			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, NoLBProbes: !f.probeLBs})
+			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, NoLBProbes: !f.probeLBs, CloudOutOfReach: true})
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}

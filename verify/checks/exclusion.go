@@ -55,7 +55,7 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 		}
 		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
 		if len(vs) == 0 {
-			summary = fmt.Sprintf("never ran in two managers at once (%d health and %d metrics intervals checked)", len(act.certain[c]), len(met.certain[c]))
+			summary = fmt.Sprintf("never ran in two managers at once (%d health and %d metrics intervals checked%s)", len(act.certain[c]), len(met.certain[c]), writesSeen(points[c]))
 		}
 		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
 	}
@@ -133,6 +133,19 @@ func pointActivity(evs []timeline.Event) map[string]map[string][]point {
 		}
 	}
 	return out
+}
+
+// writesSeen says how many attributed writes of each source were read
+// beside the intervals ("" for none).
+func writesSeen(bySrc map[string][]point) string {
+	var parts []string
+	for _, src := range sortedKeys(bySrc) {
+		parts = append(parts, fmt.Sprintf("%d %s", len(bySrc[src]), src))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; writes read: " + strings.Join(parts, ", ")
 }
 
 // corroborate names the sources with activity of two managers in a window.

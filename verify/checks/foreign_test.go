@@ -70,28 +70,36 @@ func TestAPIOnlyEvidenceProvesOverlapsNeverTheirAbsence(t *testing.T) {
 	}
 }
 
-// Without the cloud's side, what only the cloud can tell is unproven.
+// Without the cloud's side, what only the cloud can tell is not judged when
+// the observation said so at its start, and unproven when it did not.
 func TestWithoutTheCloudItsChecksSaySo(t *testing.T) {
-	evs := foreignProcedure("")
 	deleted := node(30, timeline.NodeDeleted, "w1", "")
 	delete(deleted.Attrs, "instance")
-	r := one(t, CheckNodeDeletion(join(evs, []timeline.Event{deleted}), cfg), "w1")
-	if r.Passed || !strings.Contains(r.Summary, "unknown") {
-		t.Fatalf("a deletion judged without its instance: %+v", r)
-	}
 	// procedure()'s snapshot lists the cloud's load balancers ("": none);
 	// one taken without the cloud has no such list.
 	var noCloud []timeline.Event
-	for _, e := range evs {
+	for _, e := range join(procedure(), []timeline.Event{deleted}) {
 		if e.Kind == timeline.Snapshot {
 			e.Attrs = map[string]string{"services": ""}
 		}
 		noCloud = append(noCloud, e)
 	}
-	if r := one(t, CheckLBSingle(noCloud, cfg), "load balancers"); r.Passed {
-		t.Fatalf("single load balancers passed without the cloud: %+v", r)
+	for _, r := range []Result{one(t, CheckNodeDeletion(noCloud, cfg), "w1"), one(t, CheckLBIdentity(noCloud, cfg), "no leaked load balancers"),
+		one(t, CheckLBSingle(noCloud, cfg), "load balancers")} {
+		if r.Passed || !r.Unproven() {
+			t.Errorf("%s judged without the cloud's evidence: %+v", r.Check, r)
+		}
 	}
-	if r := one(t, CheckLBSingle(evs, cfg), "load balancers"); !r.Passed {
-		t.Fatalf("an empty cloud: %+v", r)
+	declared := append([]timeline.Event(nil), noCloud...)
+	for i, e := range declared {
+		if e.Kind == timeline.ObserverStart {
+			declared[i].Attrs = map[string]string{timeline.CloudOutOfReach: "true"}
+		}
+	}
+	for _, r := range []Result{one(t, CheckNodeDeletion(declared, cfg), "w1"), one(t, CheckLBIdentity(declared, cfg), "load balancers"),
+		one(t, CheckLBSingle(declared, cfg), "load balancers")} {
+		if !r.Passed || r.Skipped == "" {
+			t.Errorf("%s with the cloud declared out of reach: %+v", r.Check, r)
+		}
 	}
 }

@@ -13,6 +13,9 @@ import (
 // (not deleted and recreated while the Service lives), and none is left in
 // the cloud without a Service at the end (leak).
 func CheckLBIdentity(evs []timeline.Event, cfg Config) []Result {
+	if cloudOutOfReach(evs) {
+		return []Result{notJudged(LBIdentity, "load balancers", noCloudWhy)}
+	}
 	byService := map[string][]timeline.Event{}
 	var snap *timeline.Event
 	for i, e := range evs {

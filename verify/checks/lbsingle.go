@@ -15,13 +15,16 @@ import (
 // scheme): it makes its own, the first stays in the cloud serving nobody
 // and billed, and the Service moves to the new address.
 func CheckLBSingle(evs []timeline.Event, cfg Config) []Result {
+	if cloudOutOfReach(evs) {
+		return []Result{notJudged(LBSingle, "load balancers", noCloudWhy)}
+	}
 	if countKind(evs, timeline.LBCreated) == 0 {
 		snap := snapshotOf(evs)
 		if snap == nil || snap.Attrs["loadBalancers"] != "" {
 			return []Result{unproven(evs, LBSingle, "load balancers", "no load balancer recorded by the cloud observer, and no end snapshot without one")}
 		}
 		if _, listed := snap.Attrs["loadBalancers"]; !listed {
-			return []Result{unproven(evs, LBSingle, "load balancers", "the cloud was not observed: its load balancers are unknown")}
+			return []Result{unproven(evs, LBSingle, "load balancers", "no load balancer recorded, and the end snapshot could not list the cloud's")}
 		}
 		return []Result{result(LBSingle, "load balancers", nil, "no load balancer in the cloud", nil)}
 	}

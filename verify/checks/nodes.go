@@ -117,8 +117,12 @@ func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
 			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"nodes", "cloud"},
 				Message: "Node deleted while its instance exists: " + deleter(evs, n, e.Time, cfg)})
 		}
-		if unknown > 0 && len(vs) == 0 {
-			out = append(out, unproven(evs, NodeDeletion, n, fmt.Sprintf("deleted %d time(s), but whether its instance still existed is unknown (the cloud was not observed)", unknown)))
+		switch {
+		case unknown > 0 && len(vs) == 0 && cloudOutOfReach(evs):
+			out = append(out, notJudged(NodeDeletion, n, fmt.Sprintf("deleted %d time(s); whether its instance still existed is unknown: %s", unknown, noCloudWhy)))
+			continue
+		case unknown > 0 && len(vs) == 0:
+			out = append(out, unproven(evs, NodeDeletion, n, fmt.Sprintf("deleted %d time(s), but the cloud observer did not say whether its instance still existed", unknown)))
 			continue
 		}
 		out = append(out, result(NodeDeletion, n, vs, fmt.Sprintf("%d deletion(s) checked", countKind(h[n], timeline.NodeDeleted)), nil))

@@ -15,6 +15,11 @@ type Result struct {
 	Violations []Violation
 	// Metrics are measured values (seconds, ratios) for the reports.
 	Metrics map[string]float64
+	// Skipped says why the subject was not judged at all: the observation
+	// declared it could not have the evidence (a cluster observed from its
+	// kubeconfig shows nothing of its cloud). Such a result blocks no
+	// verdict and the reports list it as skipped, never as passed.
+	Skipped string
 }
 
 // Violation is one breach, with its time span and evidence.
@@ -33,6 +38,12 @@ func (v Violation) String() string {
 // Unproven: the check failed for want of evidence, not on what it saw.
 func (r Result) Unproven() bool {
 	return !r.Passed && slices.ContainsFunc(r.Violations, func(v Violation) bool { return slices.Equal(v.Sources, []string{Evidence}) })
+}
+
+// notJudged is the skipped result of a check whose evidence the
+// observation said at its start it could not have.
+func notJudged(check, subject, why string) Result {
+	return Result{Check: check, Subject: subject, Passed: true, Skipped: why, Summary: "not judged: " + why}
 }
 
 func result(check, subject string, vs []Violation, summary string, metrics map[string]float64) Result {

@@ -16,6 +16,19 @@ func unproven(evs []timeline.Event, check, subject, what string, evidence ...str
 		"not judged: "+what, nil)
 }
 
+// cloudOutOfReach says whether the observation declared it could not see
+// the cloud.
+func cloudOutOfReach(evs []timeline.Event) bool {
+	for _, e := range evs {
+		if e.Kind == timeline.ObserverStart && e.Attrs[timeline.CloudOutOfReach] == "true" {
+			return true
+		}
+	}
+	return false
+}
+
+const noCloudWhy = "the cloud is out of reach of this observation (observed from a kubeconfig)"
+
 // noNodes: the node checks judge each Node the node watch recorded; with
 // none recorded they have judged nothing.
 func noNodes(evs []timeline.Event, check string) []Result {

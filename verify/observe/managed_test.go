@@ -114,10 +114,10 @@ func TestReportedEvent(t *testing.T) {
 
 func TestParseManagerURL(t *testing.T) {
 	for in, want := range map[string]Endpoint{
-		"https://10.0.0.1:10257":                   {Manager: "kube-controller-manager", Instance: "10.0.0.1:10257"},
-		"https://10.0.0.1:10258/":                  {Manager: "cloud-controller-manager", Instance: "10.0.0.1:10258"},
-		"ccm=https://127.0.0.1:40001":              {Manager: "cloud-controller-manager", Instance: "127.0.0.1:40001"},
-		"kcm@cp-1=https://127.0.0.1:40002":         {Manager: "kube-controller-manager", Instance: "cp-1"},
+		"https://10.0.0.1:10257":                    {Manager: "kube-controller-manager", Instance: "10.0.0.1:10257"},
+		"https://10.0.0.1:10258/":                   {Manager: "cloud-controller-manager", Instance: "10.0.0.1:10258"},
+		"ccm=https://127.0.0.1:40001":               {Manager: "cloud-controller-manager", Instance: "127.0.0.1:40001"},
+		"kcm@cp-1=https://127.0.0.1:40002":          {Manager: "kube-controller-manager", Instance: "cp-1"},
 		"cloud-controller-manager@cp-2=https://h:1": {Manager: "cloud-controller-manager", Instance: "cp-2"},
 	} {
 		got, err := ParseManagerURL(in)

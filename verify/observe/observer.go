@@ -33,8 +33,12 @@ type Options struct {
 	ManagedFields bool
 	// NoLBProbes sends no requests through the load balancers.
 	NoLBProbes bool
-	Timeline   *timeline.Writer
-	Logger     log.Logger
+	// CloudOutOfReach declares that the cloud cannot be seen by design
+	// (not merely that Cloud is nil): the checks only the cloud can
+	// answer are skipped rather than failed.
+	CloudOutOfReach bool
+	Timeline        *timeline.Writer
+	Logger          log.Logger
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
 	// (default 1s: /metrics is hundreds of kilobytes, and health is the
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s
@@ -87,6 +91,9 @@ func (ob *Observer) declare() map[string]string {
 	o := ob.o
 	attrs := map[string]string{timeline.HealthEvery: o.HealthEvery.String(), timeline.MetricsEvery: o.MetricsEvery.String(),
 		timeline.ProbeEvery: o.ProbeEvery.String()}
+	if o.CloudOutOfReach {
+		attrs[timeline.CloudOutOfReach] = "true"
+	}
 	var eps []Endpoint
 	fixed := o.Reach == nil
 	if !fixed {

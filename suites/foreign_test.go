@@ -1,0 +1,323 @@
+package suites_test
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	authnv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/clusters/nodeaccess"
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/verify/checks"
+)
+
+// A handover cluster observed as a stranger's: `handover observe` gets a
+// kubeconfig of a read-only service account (through a proxy that records
+// every request it sends) and the managers' URLs (tunnels this test holds
+// open, as an operator's SSH tunnels would), and no kind or Docker access,
+// while `handover migrate` runs the task doc from another process.
+var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe", "foreign"), Ordered, func() {
+	const name = "stranger"
+	var (
+		kc       *kindcluster.Cluster
+		kubecfg  string
+		api      *recordingProxy
+		tunnels  []string // --manager values
+		tunnelsM *tunnelSet
+	)
+	BeforeAll(func(ctx context.Context) {
+		handover(ctx, "cluster", "create", "--name", name, "--cloud", "in-tree", "--control-planes", "2", "--workers", "1")
+		DeferCleanup(func(ctx context.Context) {
+			if os.Getenv("HANDOVER_KEEP") != "1" {
+				handover(ctx, "cluster", "delete", "--name", name)
+			}
+		}, NodeTimeout(5*time.Minute))
+		var err error
+		kc, err = kindcluster.Open(name, ginkgoLogger{})
+		Expect(err).NotTo(HaveOccurred())
+		admin, err := kc.Client()
+		Expect(err).NotTo(HaveOccurred())
+		rc, err := kc.RESTConfig()
+		Expect(err).NotTo(HaveOccurred())
+		token := readOnlyToken(ctx, admin)
+		api = newRecordingProxy(rc.Host)
+		DeferCleanup(api.Close)
+		kubecfg = writeKubeconfig(api.URL(), token)
+		// Every control plane the task doc may ever have, by the names
+		// kind gives them: a tunnel to one not there yet is refused.
+		tunnelsM = &tunnelSet{kc: kc}
+		DeferCleanup(tunnelsM.Close)
+		for i := 1; i <= 8; i++ {
+			node := name + "-control-plane"
+			if i > 1 {
+				node += fmt.Sprint(i)
+			}
+			for _, comp := range managers.Names() {
+				tunnels = append(tunnels, fmt.Sprintf("%s@%s=https://%s", comp, node, tunnelsM.Open(node, managers.Ports[comp])))
+			}
+		}
+	}, NodeTimeout(15*time.Minute))
+
+	It("passes the task doc done right, having only read", func(ctx context.Context) {
+		code, dir, runErr := observeForeignWhile(ctx, kubecfg, tunnels, "foreign/taskdoc", "migrate", "--name", name, "--observe=false",
+			"--report-dir", reportsDir("foreign/taskdoc-runner"))
+		Expect(runErr).NotTo(HaveOccurred(), "the observed migration failed")
+		Expect(failedIn(dir)).To(BeEmpty(), "reports in %s", dir)
+		Expect(code).To(Equal(0), "observe exited %d; reports in %s", code, dir)
+		Expect(api.Writes()).To(BeEmpty(), "the observer sent writes")
+		Expect(api.Reads()).To(BeNumerically(">", 0))
+		AddReportEntry("requests the observer sent", api.Summary())
+	}, NodeTimeout(30*time.Minute))
+
+	It("fails the CCM started without leader migration, from the managers and from the API alone", func(ctx context.Context) {
+		handover(ctx, "migrate", "--name", name, "--rollback", "--observe=false", "--report-dir", reportsDir("foreign/rollback-runner"))
+		apiOnly := startForeignObserver(ctx, kubecfg, nil, "foreign/ccm-without-lm-api-only")
+		code, dir, runErr := observeForeignWhile(ctx, kubecfg, tunnels, "foreign/ccm-without-lm", "migrate", "--name", name, "--observe=false", "--force",
+			"--mistake", migrate.MistakeCCMWithoutLM, "--report-dir", reportsDir("foreign/ccm-without-lm-runner"))
+		if runErr != nil {
+			AddReportEntry("the observed run", runErr.Error())
+		}
+		apiCode, apiDir := apiOnly.stop()
+		Expect(code).NotTo(Equal(0), "observe passed a double run; reports in %s", dir)
+		Expect(provenOverlaps(dir)).NotTo(BeEmpty(), "no overlap proven from the managers' endpoints; reports in %s", dir)
+		Expect(apiCode).NotTo(Equal(0), "API-only observation passed a double run; reports in %s", apiDir)
+		Expect(failedIn(apiDir)).To(ContainElement(checks.MutualExclusion), "reports in %s", apiDir)
+		AddReportEntry("API-only mutual exclusion", fmt.Sprintf("proven overlaps: %v", provenOverlaps(apiDir)))
+		Expect(api.Writes()).To(BeEmpty(), "the observer sent writes")
+	}, NodeTimeout(40*time.Minute))
+})
+
+// readOnlyToken makes a service account bound to the ClusterRole `handover
+// observe --print-rbac` prints, and a token for it.
+func readOnlyToken(ctx context.Context, c kubernetes.Interface) string {
+	out, err := exec.CommandContext(ctx, self, "observe", "--print-rbac").Output()
+	Expect(err).NotTo(HaveOccurred())
+	var role rbacv1.ClusterRole
+	Expect(yaml.UnmarshalStrict(out, &role)).To(Succeed())
+	const ns, sa = "kube-system", "handover-observer"
+	_, err = c.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = c.RbacV1().ClusterRoles().Create(ctx, &role, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: sa},
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role.Name},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: ns, Name: sa}}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	hours := int64(4 * 3600)
+	tr, err := c.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa, &authnv1.TokenRequest{Spec: authnv1.TokenRequestSpec{ExpirationSeconds: &hours}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	return tr.Status.Token
+}
+
+func writeKubeconfig(server, token string) string {
+	p := filepath.Join(GinkgoT().TempDir(), "kubeconfig")
+	Expect(os.WriteFile(p, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "`+server+`", insecure-skip-tls-verify: true}}]
+users: [{name: observer, user: {token: "`+token+`"}}]
+contexts: [{name: c, context: {cluster: c, user: observer}}]
+current-context: c
+`), 0o600)).To(Succeed())
+	return p
+}
+
+// recordingProxy stands between the observer and the API server and
+// records the method and path of every request.
+type recordingProxy struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	seen map[string]int
+}
+
+func newRecordingProxy(target string) *recordingProxy {
+	u, err := url.Parse(target)
+	Expect(err).NotTo(HaveOccurred())
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.Transport = &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}} //nolint:gosec // test proxy to the test cluster
+	rp.FlushInterval = -1                                                                  // watches stream
+	p := &recordingProxy{seen: map[string]int{}}
+	p.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.seen[r.Method+" "+r.URL.Path]++
+		p.mu.Unlock()
+		rp.ServeHTTP(w, r)
+	}))
+	return p
+}
+
+func (p *recordingProxy) URL() string { return p.srv.URL }
+func (p *recordingProxy) Close()      { p.srv.Close() }
+
+// Writes are the requests that were not reads.
+func (p *recordingProxy) Writes() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for k := range p.seen {
+		if !strings.HasPrefix(k, "GET ") && !strings.HasPrefix(k, "HEAD ") {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p *recordingProxy) Reads() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for k, c := range p.seen {
+		if strings.HasPrefix(k, "GET ") {
+			n += c
+		}
+	}
+	return n
+}
+
+func (p *recordingProxy) Summary() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for k, c := range p.seen {
+		out = append(out, fmt.Sprintf("%s ×%d", k, c))
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// tunnelSet forwards local ports to a node's loopback port, as an
+// operator's SSH tunnel to a control plane would; a node not (yet) there
+// refuses the connection.
+type tunnelSet struct {
+	kc *kindcluster.Cluster
+	ls []net.Listener
+}
+
+func (t *tunnelSet) Open(node, port string) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	t.ls = append(t.ls, l)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go t.forward(c, node, port)
+		}
+	}()
+	return l.Addr().String()
+}
+
+func (t *tunnelSet) forward(c net.Conn, node, port string) {
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	pid, err := t.kc.PID(ctx, node)
+	if err != nil {
+		return
+	}
+	up, err := nodeaccess.Dial(ctx, pid, "tcp", "127.0.0.1:"+port)
+	if err != nil {
+		return
+	}
+	defer up.Close()
+	go func() { _, _ = io.Copy(up, c) }()
+	_, _ = io.Copy(c, up)
+}
+
+func (t *tunnelSet) Close() {
+	for _, l := range t.ls {
+		l.Close()
+	}
+}
+
+// foreignObserver is `handover observe --kubeconfig` in a process of its
+// own, with no way to Docker.
+type foreignObserver struct {
+	cmd *exec.Cmd
+	dir string
+}
+
+func startForeignObserver(ctx context.Context, kubeconfig string, managerURLs []string, out string) *foreignObserver {
+	dir := reportsDir(out)
+	Expect(os.RemoveAll(dir)).To(Succeed())
+	args := []string{"observe", "--kubeconfig", kubeconfig, "--out", dir, "--probe-lbs"}
+	for _, m := range managerURLs {
+		args = append(args, "--manager", m)
+	}
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Env = append(os.Environ(), "DOCKER_HOST=unix:///nonexistent/docker.sock", "KUBECONFIG=/nonexistent")
+	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
+	Expect(cmd.Start()).To(Succeed())
+	Eventually(func() bool { return hasRunStart(dir) }).WithTimeout(time.Minute).WithPolling(time.Second).Should(BeTrue(), "observe did not start")
+	return &foreignObserver{cmd: cmd, dir: dir}
+}
+
+func hasRunStart(dir string) bool {
+	evs, _ := timeline.ReadFile(filepath.Join(dir, "timeline.jsonl"))
+	for _, e := range evs {
+		if e.Kind == timeline.RunStart {
+			return true
+		}
+	}
+	return false
+}
+
+// stop ends the observation with Ctrl-C and returns its exit code.
+func (o *foreignObserver) stop() (int, string) {
+	Expect(o.cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
+	err := o.cmd.Wait()
+	AddReportEntry("reports", o.dir)
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), o.dir
+	}
+	Expect(err).NotTo(HaveOccurred())
+	return 0, o.dir
+}
+
+func observeForeignWhile(ctx context.Context, kubeconfig string, managerURLs []string, out string, args ...string) (int, string, error) {
+	ob := startForeignObserver(ctx, kubeconfig, managerURLs, out)
+	runErr := runHandover(ctx, args...)
+	time.Sleep(20 * time.Second) // the hand-off's aftermath: leases settle, load balancers resync
+	code, dir := ob.stop()
+	return code, dir, runErr
+}
+
+// provenOverlaps are the mutual-exclusion violations seen (not unproven).
+func provenOverlaps(dir string) []string {
+	var out []string
+	for _, r := range resultsIn(dir) {
+		if r.Check == checks.MutualExclusion && !r.Passed && !r.Unproven() {
+			for _, v := range r.Violations {
+				out = append(out, r.Subject+": "+v.Message+" ("+strings.Join(v.Sources, ", ")+")")
+			}
+		}
+	}
+	return out
+}
