@@ -69,7 +69,9 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 		DeferCleanup(api.Close)
 		kubecfg = writeKubeconfig(api.URL(), token)
 		// Every control plane the task doc may ever have, by the names
-		// kind gives them: a tunnel to one not there yet is refused.
+		// kind gives them: a tunnel to one not there (yet) closes at once,
+		// as an SSH tunnel to a port nothing listens on does, and the
+		// observer reads the manager as down.
 		tunnelsM = &tunnelSet{kc: kc}
 		DeferCleanup(tunnelsM.Close)
 		for i := 1; i <= 8; i++ {
@@ -211,8 +213,8 @@ func (p *recordingProxy) Summary() string {
 }
 
 // tunnelSet forwards local ports to a node's loopback port, as an
-// operator's SSH tunnel to a control plane would; a node not (yet) there
-// refuses the connection.
+// operator's SSH tunnel to a control plane would; to a node not (yet)
+// there, or a port nothing listens on, it closes the connection at once.
 type tunnelSet struct {
 	kc *kindcluster.Cluster
 	ls []net.Listener
@@ -262,6 +264,7 @@ func (t *tunnelSet) Close() {
 type foreignObserver struct {
 	cmd *exec.Cmd
 	dir string
+	log *lockedLog
 }
 
 func startForeignObserver(ctx context.Context, kubeconfig string, managerURLs []string, out string) *foreignObserver {
@@ -273,10 +276,29 @@ func startForeignObserver(ctx context.Context, kubeconfig string, managerURLs []
 	}
 	cmd := exec.CommandContext(ctx, self, args...)
 	cmd.Env = append(os.Environ(), "DOCKER_HOST=unix:///nonexistent/docker.sock", "KUBECONFIG=/nonexistent")
-	cmd.Stdout, cmd.Stderr = GinkgoWriter, GinkgoWriter
+	log := &lockedLog{}
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(GinkgoWriter, log), io.MultiWriter(GinkgoWriter, log)
 	Expect(cmd.Start()).To(Succeed())
 	Eventually(func() bool { return hasRunStart(dir) }).WithTimeout(time.Minute).WithPolling(time.Second).Should(BeTrue(), "observe did not start")
-	return &foreignObserver{cmd: cmd, dir: dir}
+	return &foreignObserver{cmd: cmd, dir: dir, log: log}
+}
+
+// lockedLog keeps a process's output for the spec to read.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func hasRunStart(dir string) bool {
@@ -294,6 +316,9 @@ func (o *foreignObserver) stop() (int, string) {
 	Expect(o.cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
 	err := o.cmd.Wait()
 	AddReportEntry("reports", o.dir)
+	// Its own guard refuses a write before it leaves the process, so the
+	// proxy never sees one: its log must not show one refused either.
+	Expect(o.log.String()).NotTo(ContainSubstring("read-only: refused"), "the observer tried to write")
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), o.dir
 	}

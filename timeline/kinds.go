@@ -4,7 +4,9 @@ package timeline
 const (
 	// Health is one poll of a manager's /healthz?verbose: Manager,
 	// Instance (node), Attrs "controllers" (comma-separated, started
-	// controllers) and "up" ("false" when the manager did not answer).
+	// controllers) and "up" ("false" when the manager did not answer, with
+	// "error", and "down" "true" when the error is how a manager that does
+	// not run answers: a refused or at once closed connection).
 	Health = "health"
 	// Metrics is one scrape of a manager's /metrics: Manager, Instance,
 	// Attrs "controllers" (running_managed_controllers, as controller

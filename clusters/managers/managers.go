@@ -16,6 +16,21 @@ import (
 // on its node's 127.0.0.1.
 var Ports = map[string]string{lmconfig.KCM: "10257", lmconfig.CCM: "10258"}
 
+// Manager names a client of the API as a manager from the name its user
+// agent starts with (which the API server also records as its field
+// manager): kube-controller-manager, or any cloud's cloud-controller-manager
+// (aws-cloud-controller-manager, openstack-cloud-controller-manager, …),
+// which all run the same controllers of k8s.io/cloud-provider.
+func Manager(binary string) (string, bool) {
+	switch {
+	case binary == lmconfig.KCM:
+		return lmconfig.KCM, true
+	case strings.HasSuffix(binary, lmconfig.CCM):
+		return lmconfig.CCM, true
+	}
+	return "", false
+}
+
 // Names lists the managers, sorted.
 func Names() []string {
 	out := make([]string, 0, len(Ports))

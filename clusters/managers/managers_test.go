@@ -31,3 +31,15 @@ func TestNames(t *testing.T) {
 		t.Fatalf("Names = %v", got)
 	}
 }
+
+func TestManagerFromItsBinary(t *testing.T) {
+	for bin, want := range map[string]string{
+		"kube-controller-manager": "kube-controller-manager", "cloud-controller-manager": "cloud-controller-manager",
+		"aws-cloud-controller-manager": "cloud-controller-manager", "openstack-cloud-controller-manager": "cloud-controller-manager",
+		"kubelet": "", "kube-scheduler": "", "k3s": "",
+	} {
+		if got, ok := Manager(bin); got != want || ok != (want != "") {
+			t.Errorf("Manager(%q) = %q, %v; want %q", bin, got, ok, want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func (f *foreignFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.managerToken, "manager-token", "", "with --manager: a file holding a bearer token for the managers (default: the kubeconfig's client certificate)")
 	fs.StringVar(&f.managerCA, "manager-ca", "", "with --manager: a CA file the managers' serving certificates are verified against (default: not verified; they are usually self-signed)")
 	fs.StringArrayVar(&f.auditLogs, "audit-log", nil, "with --kubeconfig: an API server's audit log file, followed as it grows (repeatable)")
-	fs.BoolVar(&f.probeLBs, "probe-lbs", false, "with --kubeconfig: send HTTP requests through every LoadBalancer Service's ingress address")
+	fs.BoolVar(&f.probeLBs, "probe-lbs", false, "with --kubeconfig: send HTTP GETs through every LoadBalancer Service's ingress address (your workloads answer them)")
 	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the ClusterRole a read-only observer needs, and exit")
 }
 
@@ -70,11 +70,16 @@ func (f *foreignFlags) foreign(fs *pflag.FlagSet) (bool, error) {
 // given before anything is observed.
 func (f *foreignFlags) reach(rc *rest.Config) (observe.Reach, error) {
 	o := observe.ForeignOptions{AuditLogs: f.auditLogs}
+	seen := map[observe.Endpoint]string{}
 	for _, m := range f.managers {
 		u, err := observe.ParseManagerURL(m)
 		if err != nil {
 			return nil, fmt.Errorf("--manager: %w", err)
 		}
+		if prev, dup := seen[u.Endpoint]; dup {
+			return nil, fmt.Errorf("--manager %q and %q are both %s on %s: name each instance (MANAGER@INSTANCE=URL)", prev, m, u.Manager, u.Instance)
+		}
+		seen[u.Endpoint] = m
 		o.Managers = append(o.Managers, u)
 	}
 	for _, p := range f.auditLogs {
@@ -105,6 +110,12 @@ func (f *foreignFlags) reach(rc *rest.Config) (observe.Reach, error) {
 		tc.Certificates = []tls.Certificate{*cert}
 	} else if rc.BearerToken != "" {
 		o.Token = rc.BearerToken
+	} else if rc.BearerTokenFile != "" {
+		b, err := os.ReadFile(rc.BearerTokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig token file: %w", err)
+		}
+		o.Token = strings.TrimSpace(string(b))
 	}
 	o.TLS = tc
 	return observe.Foreign(o), nil
@@ -159,6 +170,9 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	}
 	if err := readonly.Preflight(cmd.Context(), probe, preflightTimeout); err != nil {
 		return fmt.Errorf("%s (%s): %w", f.kubeconfig, rc.Host, err)
+	}
+	if err := observe.CheckManagers(cmd.Context(), reach); err != nil {
+		return fmt.Errorf("--manager: %w", err)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err

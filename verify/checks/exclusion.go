@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -44,11 +45,7 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 			vs = append(vs, interleavings(src, ps, vs)...)
 		}
 		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
-		if len(vs) == 0 && len(act.certain[c])+len(met.certain[c]) == 0 {
-			why := "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen"
-			if given, fixed := fixedManagers(evs); fixed && len(given) == 0 {
-				why = "no manager was given to sample (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager)"
-			}
+		if why := exclusionUnproven(evs, len(act.certain[c])+len(met.certain[c])); len(vs) == 0 && why != "" {
 			out = append(out, unproven(evs, MutualExclusion, c, why,
 				fmt.Sprintf("%d health samples, %d metrics samples", countKind(evs, timeline.Health), countKind(evs, timeline.Metrics))))
 			continue
@@ -60,6 +57,29 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
 	}
 	return out
+}
+
+// exclusionUnproven says why finding no overlap proves nothing ("" when it
+// proves there was none): no manager seen running the controller, or, where
+// the observers were given the managers, none or only one kind of them (the
+// other could run it unseen).
+func exclusionUnproven(evs []timeline.Event, intervals int) string {
+	given, fixed := fixedManagers(evs)
+	kinds := map[string]bool{}
+	for _, g := range given {
+		m, _, _ := strings.Cut(g, "@")
+		kinds[m] = true
+	}
+	switch {
+	case fixed && len(given) == 0:
+		return "no manager was given to sample (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager)"
+	case fixed && len(kinds) < len(managers.Names()):
+		return fmt.Sprintf("only %s was given to sample (%s): the other manager could run it unseen; give both managers of every control plane (--manager)",
+			strings.Join(sortedKeys(kinds), ", "), strings.Join(given, ", "))
+	case intervals == 0:
+		return "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen"
+	}
+	return ""
 }
 
 // overlapsWithin says whether two instances' intervals, clipped to the
@@ -129,7 +149,7 @@ func pointActivity(evs []timeline.Event) map[string]map[string][]point {
 	}
 	for _, bySrc := range out {
 		for _, ps := range bySrc {
-			sort.Slice(ps, func(i, j int) bool { return ps[i].at.Before(ps[j].at) })
+			sort.SliceStable(ps, func(i, j int) bool { return ps[i].at.Before(ps[j].at) })
 		}
 	}
 	return out
@@ -172,11 +192,11 @@ func interleavings(src string, ps []point, known []Violation) []Violation {
 	var out []Violation
 	for i := 0; i+2 < len(ps); i++ {
 		a, b := ps[i], ps[i+1]
-		if a.manager == b.manager {
+		if a.manager == b.manager || unordered(a, b) {
 			continue
 		}
 		for k := i + 2; k < len(ps) && ps[k].at.Sub(a.at) <= interleaveWindow; k++ {
-			if ps[k].manager != a.manager {
+			if ps[k].manager != a.manager || unordered(b, ps[k]) {
 				continue
 			}
 			if covered(known, a.at, ps[k].at) || covered(out, a.at, ps[k].at) {
@@ -193,6 +213,13 @@ func interleavings(src string, ps []point, known []Violation) []Violation {
 		}
 	}
 	return out
+}
+
+// unordered: writes read off managedFields and Events carry whole seconds,
+// and two of them in one second are in no known order.
+func unordered(x, y point) bool {
+	whole := func(t time.Time) bool { return t.Equal(t.Truncate(time.Second)) }
+	return whole(x.at) && whole(y.at) && x.at.Equal(y.at)
 }
 
 func covered(vs []Violation, from, to time.Time) bool {

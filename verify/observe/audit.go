@@ -70,11 +70,12 @@ func auditWrite(line []byte, node string) (timeline.Event, bool) {
 // into the manager and the client name its controller asked for.
 func managerClient(ua string) (manager, client string) {
 	bin, _, _ := strings.Cut(ua, "/")
-	if _, ok := managers.Ports[bin]; !ok {
+	m, ok := managers.Manager(bin)
+	if !ok {
 		return "", ""
 	}
 	client = ua[strings.LastIndex(ua, "/")+1:]
-	return bin, strings.TrimPrefix(client, "system:serviceaccount:kube-system:")
+	return m, strings.TrimPrefix(client, "system:serviceaccount:kube-system:")
 }
 
 // clientController names the controller behind a client. Both managers

@@ -36,6 +36,11 @@ func (ob *Observer) watchEvents(f informers.SharedInformerFactory) {
 	})
 }
 
+// clockSkew: the cluster's clock stamps managedFields, this process's the
+// observation's start; an Event written this much before the start still
+// counts, so a cluster clock behind ours loses none of the window.
+const clockSkew = 30 * time.Second
+
 func (ob *Observer) emitEvent(old, cur any) {
 	e, ok := cur.(*corev1.Event)
 	if !ok {
@@ -45,7 +50,7 @@ func (ob *Observer) emitEvent(old, cur any) {
 	if old != nil {
 		prev, _ = old.(*corev1.Event)
 	}
-	if ev, ok := reportedEvent(prev, e); ok && !ev.Time.Before(ob.started.Truncate(time.Second)) {
+	if ev, ok := reportedEvent(prev, e); ok && !ev.Time.Before(ob.started.Add(-clockSkew)) {
 		ob.emit(ev)
 	}
 }

@@ -3,12 +3,14 @@ package observe
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -35,8 +37,8 @@ func ParseManagerURL(s string) (ManagerURL, error) {
 		name, raw = "", s
 	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return ManagerURL{}, fmt.Errorf("manager %q: want https://HOST:PORT (a manager's secure port), optionally after MANAGER[@INSTANCE]=", s)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Port() == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return ManagerURL{}, fmt.Errorf("manager %q: want https://HOST:PORT (a manager's secure port; no query or user), optionally after MANAGER[@INSTANCE]=", s)
 	}
 	comp, inst, _ := strings.Cut(name, "@")
 	if c, ok := managerAliases[comp]; ok {
@@ -170,4 +172,52 @@ func (m urlManagers) Stream(ctx context.Context, ep Endpoint, path string, timeo
 	}
 	_, err = io.Copy(io.Discard, body)
 	return err
+}
+
+// managerCheckTimeout bounds the look at each given manager before
+// observing.
+const managerCheckTimeout = 5 * time.Second
+
+// CheckManagers asks each manager given for /healthz and /metrics once,
+// in parallel, before anything is observed: a manager that refuses this
+// identity, whose certificate is not trusted or that does not answer in
+// time would be no evidence at all, and the error says what to give. One
+// that is down (refused, closed at once: it may start later, on a node
+// still to join) is fine.
+func CheckManagers(ctx context.Context, r Reach) error {
+	eps, _ := r.Fixed()
+	errs := make([]error, len(eps))
+	var wg sync.WaitGroup
+	for i, ep := range eps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = checkManager(ctx, r.Metrics(), ep)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func checkManager(ctx context.Context, mr ManagerReach, ep Endpoint) error {
+	for _, path := range []string{"/healthz", "/metrics"} {
+		err := mr.Stream(ctx, ep, path, managerCheckTimeout, func(status int, _ io.Reader) error {
+			switch status {
+			case http.StatusOK:
+				return nil
+			case http.StatusUnauthorized, http.StatusForbidden:
+				return fmt.Errorf("HTTP %d: the manager refuses this identity (give --manager-token FILE, or bind the role of --print-rbac to the kubeconfig's identity)", status)
+			}
+			return fmt.Errorf("HTTP %d", status)
+		})
+		var uerr x509.UnknownAuthorityError
+		switch {
+		case err == nil || down(err):
+		case errors.As(err, &uerr) || strings.Contains(err.Error(), "x509:"):
+			return fmt.Errorf("%s at %s%s: %w (give --manager-ca FILE, or leave it out to skip verifying the managers' usually self-signed certificates)", ep.Manager, ep.Instance, path, err)
+		default:
+			return fmt.Errorf("%s at %s%s: %w", ep.Manager, ep.Instance, path, err)
+		}
+	}
+	return nil
 }

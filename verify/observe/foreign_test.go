@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"crypto/tls"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -94,5 +95,58 @@ func TestForeignObserverOnlyReads(t *testing.T) {
 	}
 	if n[timeline.Health] < 3 || n[timeline.Metrics] < 3 || n["probe"] < 3 {
 		t.Fatalf("samples %v: the given manager and the endpoint should be sampled every 20 ms", n)
+	}
+}
+
+// A given manager that refuses this identity is no evidence: its samples
+// are left out (the evidence check sees the hole), and the check before
+// observing says what to give. One that is down is fine, and sampled.
+func TestGivenManagersThatSayNothing(t *testing.T) {
+	forbidden := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusForbidden) }))
+	defer forbidden.Close()
+	closing, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closing.Close()
+	go func() {
+		for {
+			c, err := closing.Accept()
+			if err != nil {
+				return
+			}
+			c.Close() // an SSH tunnel to a port nothing listens on
+		}
+	}()
+	fu, _ := url.Parse(forbidden.URL)
+	du, _ := url.Parse("https://" + closing.Addr().String())
+	eps := []ManagerURL{{Endpoint: Endpoint{Manager: "kube-controller-manager", Instance: "refusing"}, URL: fu},
+		{Endpoint: Endpoint{Manager: "cloud-controller-manager", Instance: "down"}, URL: du}}
+	reach := Foreign(ForeignOptions{Managers: eps, TLS: &tls.Config{InsecureSkipVerify: true}}) //nolint:gosec // test server
+	err = CheckManagers(context.Background(), reach)
+	if err == nil || !strings.Contains(err.Error(), "refusing") || !strings.Contains(err.Error(), "--manager-token") || strings.Contains(err.Error(), "down") {
+		t.Fatalf("CheckManagers = %v", err)
+	}
+	var buf testenv.LockedBuffer
+	ob := Start(context.Background(), Options{Reach: reach, Client: fake.NewSimpleClientset(), REST: &rest.Config{Host: forbidden.URL},
+		Timeline: timeline.NewWriter(&buf), Controllers: []string{"service-lb-controller"}, HealthEvery: 20 * time.Millisecond,
+		MetricsEvery: 20 * time.Millisecond, NoLBProbes: true})
+	time.Sleep(200 * time.Millisecond)
+	ob.Stop()
+	evs, err := timeline.Read(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range evs {
+		if e.Kind == timeline.Health || e.Kind == timeline.Metrics {
+			n[e.Instance]++
+			if e.Instance == "down" && (e.Attrs["up"] != "false" || e.Attrs["down"] != "true") {
+				t.Fatalf("a manager down: %+v", e)
+			}
+		}
+	}
+	if n["refusing"] != 0 || n["down"] < 4 {
+		t.Fatalf("samples by instance %v: want none of the refusing manager, several of the one down", n)
 	}
 }

@@ -2,12 +2,14 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/handover-sh/handover/clusters/managers"
@@ -32,13 +34,37 @@ func (ob *Observer) pollManagers(ctx context.Context, d time.Duration, mr Manage
 			wg.Add(1)
 			go func(ep Endpoint) {
 				defer wg.Done()
-				if e := sample(ctx, mr, ep); ctx.Err() == nil {
+				if e := sample(ctx, mr, ep); ctx.Err() == nil && !ob.unknown(e) {
 					ob.emit(e)
 				}
 			}(ep)
 		}
 		wg.Wait()
 	})
+}
+
+// unknown says whether a sample says nothing of the manager: given
+// managers only (handover's own are always reachable, and a timeout there
+// has long been read as down), an error that is neither a refused
+// connection nor one closed at once — how a manager that is down, or an SSH
+// tunnel to it, answers.
+func (ob *Observer) unknown(e timeline.Event) bool {
+	return ob.given && e.Attrs["error"] != "" && e.Attrs["down"] != "true"
+}
+
+// down: the error is how a manager that does not run answers.
+func down(err error) bool {
+	return errors.Is(err, managers.ErrNotListening) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// failed records a sample's error, and whether it says the manager is down.
+func failed(e timeline.Event, err error) timeline.Event {
+	e.Attrs["error"] = err.Error()
+	if down(err) {
+		e.Attrs["down"] = "true"
+	}
+	return e
 }
 
 // healthTimeout: long enough that a loaded host's slow answer does not cost
@@ -59,8 +85,7 @@ func (ob *Observer) sample(ctx context.Context, mr ManagerReach, ep Endpoint) ti
 		return err
 	})
 	if err != nil {
-		e.Attrs["error"] = err.Error()
-		return e
+		return failed(e, err)
 	}
 	e.Attrs["up"] = "true"
 	e.Attrs["controllers"] = strings.Join(ob.watched(managers.Controllers(string(body))), ",")

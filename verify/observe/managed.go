@@ -128,20 +128,16 @@ func moved(old, cur []metav1.ManagedFieldsEntry, subresource string) []managedEn
 	}
 	var out []managedEntry
 	for _, e := range cur {
-		if e.Subresource != subresource || e.Time == nil || !isManager(e.Manager) {
+		m, ok := managers.Manager(e.Manager)
+		if e.Subresource != subresource || e.Time == nil || !ok {
 			continue
 		}
 		if t, ok := before[e.Manager+"|"+string(e.Operation)+"|"+e.Subresource]; ok && !e.Time.Time.After(t) {
 			continue
 		}
-		out = append(out, managedEntry{Manager: e.Manager, Operation: e.Operation, Time: e.Time.Time})
+		out = append(out, managedEntry{Manager: m, Operation: e.Operation, Time: e.Time.Time})
 	}
 	return out
-}
-
-func isManager(name string) bool {
-	_, ok := managers.Ports[name]
-	return ok
 }
 
 func objectName(o metav1.Object) string {

@@ -50,6 +50,11 @@ func TestManagedWritesAttributeTheWriter(t *testing.T) {
 	if evs := managedWrites("services", cur, other); len(evs) != 0 {
 		t.Fatalf("another manager's write attributed: %+v", evs)
 	}
+	// A cloud's own cloud-controller-manager is the cloud-controller-manager.
+	aws := lbService("10.0.0.9", kcm, entry("aws-cloud-controller-manager", "status", t0.Add(3*time.Second)))
+	if evs := managedWrites("services", old, aws); len(evs) != 1 || evs[0].Manager != "cloud-controller-manager" {
+		t.Fatalf("aws-cloud-controller-manager's write: %+v", evs)
+	}
 	// The first sight of an object says nothing of who changed it.
 	if evs := managedWrites("services", nil, cur); len(evs) != 0 {
 		t.Fatalf("first sight attributed: %+v", evs)

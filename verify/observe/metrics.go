@@ -42,8 +42,7 @@ func (ob *Observer) scrape(ctx context.Context, mr ManagerReach, ep Endpoint) ti
 		return err
 	})
 	if err != nil {
-		e.Attrs["error"] = err.Error()
-		return e
+		return failed(e, err)
 	}
 	e.Attrs["up"] = "true"
 	e.Attrs["controllers"] = strings.Join(controllers, ",")

@@ -57,8 +57,13 @@ type Cloud interface {
 type Observer struct {
 	o       Options
 	started time.Time
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	// given: the managers were given rather than found on the nodes, so an
+	// answer that is neither a reply nor a sign of a manager down (a
+	// refusal to this identity, a timeout, a certificate not trusted) is
+	// no sample: the evidence check then sees the hole.
+	given  bool
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 }
 
 // Start records observer.start and starts every watcher.
@@ -74,6 +79,9 @@ func Start(ctx context.Context, o Options) *Observer {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ob := &Observer{o: o, cancel: cancel, started: time.Now()}
+	if o.Reach != nil {
+		_, ob.given = o.Reach.Fixed()
+	}
 	ob.emit(timeline.Event{Kind: timeline.ObserverStart, Source: "observer", Attrs: ob.declare()})
 	for _, run := range []func(context.Context){ob.watchKube, ob.pollHealth, ob.probeAPI, ob.probeLBs, ob.followCloud, ob.followAudit, ob.pollMetrics} {
 		ob.wg.Add(1)

@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -19,32 +20,49 @@ type Need struct {
 	// Namespace limits the check to one namespace ("" for all).
 	Namespace string
 	Why       string
-	list      func(ctx context.Context, c kubernetes.Interface, ns string) error
+	list      func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error
 }
 
-// one lists at most one object: enough to learn whether listing is allowed.
-var one = metav1.ListOptions{Limit: 1}
+// one lists at most one object: enough to learn whether listing is
+// allowed; watchOnce opens a watch the server ends within a second.
+var (
+	one       = metav1.ListOptions{Limit: 1}
+	second    = int64(1)
+	watchOnce = metav1.ListOptions{Watch: true, TimeoutSeconds: &second}
+)
 
 // Needs are the resources the observers list and watch.
 var Needs = []Need{
 	{Group: "coordination.k8s.io", Resource: "leases", Namespace: "kube-system", Why: "who holds the managers' leases and the migration lease",
-		list: func(ctx context.Context, c kubernetes.Interface, ns string) error {
-			_, err := c.CoordinationV1().Leases(ns).List(ctx, one)
+		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
+			if o.Watch {
+				return stop(c.CoordinationV1().Leases(ns).Watch(ctx, o))
+			}
+			_, err := c.CoordinationV1().Leases(ns).List(ctx, o)
 			return err
 		}},
 	{Resource: "nodes", Why: "ProviderIDs, taints, pod CIDRs and deletions, and who wrote them (managedFields)",
-		list: func(ctx context.Context, c kubernetes.Interface, _ string) error {
-			_, err := c.CoreV1().Nodes().List(ctx, one)
+		list: func(ctx context.Context, c kubernetes.Interface, _ string, o metav1.ListOptions) error {
+			if o.Watch {
+				return stop(c.CoreV1().Nodes().Watch(ctx, o))
+			}
+			_, err := c.CoreV1().Nodes().List(ctx, o)
 			return err
 		}},
 	{Resource: "services", Why: "LoadBalancer Services' addresses, and who wrote their status (managedFields)",
-		list: func(ctx context.Context, c kubernetes.Interface, ns string) error {
-			_, err := c.CoreV1().Services(ns).List(ctx, one)
+		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
+			if o.Watch {
+				return stop(c.CoreV1().Services(ns).Watch(ctx, o))
+			}
+			_, err := c.CoreV1().Services(ns).List(ctx, o)
 			return err
 		}},
 	{Resource: "events", Why: "which controller of which manager acted (reporting controller, managedFields)",
-		list: func(ctx context.Context, c kubernetes.Interface, ns string) error {
-			_, err := c.CoreV1().Events(ns).List(ctx, one)
+		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
+			if o.Watch {
+				return stop(c.CoreV1().Events(ns).Watch(ctx, o))
+			}
+			_, err := c.CoreV1().Events(ns).List(ctx, o)
 			return err
 		}},
 }
@@ -64,13 +82,18 @@ func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duratio
 	}
 	var denied []string
 	for _, n := range Needs {
-		err := n.list(ctx, c, n.Namespace)
-		switch {
-		case err == nil:
-		case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
-			denied = append(denied, n.String())
-		default:
-			return fmt.Errorf("listing %s: %w", n, err)
+		for _, v := range []struct {
+			verb string
+			o    metav1.ListOptions
+		}{{"list", one}, {"watch", watchOnce}} {
+			err := n.list(ctx, c, n.Namespace, v.o)
+			switch {
+			case err == nil:
+			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+				denied = append(denied, v.verb+" "+n.String())
+			default:
+				return fmt.Errorf("%s %s: %w", v.verb, n, err)
+			}
 		}
 	}
 	if len(denied) > 0 {
@@ -80,11 +103,19 @@ func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duratio
 	return nil
 }
 
+// stop closes a watch opened only to learn that it may be.
+func stop(w watch.Interface, err error) error {
+	if err == nil {
+		w.Stop()
+	}
+	return err
+}
+
 // ErrDenied names the reads the cluster refused.
 type ErrDenied struct{ Missing []string }
 
 func (e *ErrDenied) Error() string {
-	return "the cluster refused to let this identity list and watch: " + strings.Join(e.Missing, "; ") +
+	return "the cluster refused this identity: " + strings.Join(e.Missing, "; ") +
 		" (handover observe --print-rbac prints the ClusterRole it needs)"
 }
 

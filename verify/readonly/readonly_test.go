@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/yaml"
@@ -56,13 +57,17 @@ func TestPreflightNamesWhatIsDenied(t *testing.T) {
 	c.PrependReactor("list", "leases", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}, "", errors.New("no"))
 	})
+	// Listing allowed, watching not: the informers would only retry.
+	c.PrependWatchReactor("nodes", func(k8stesting.Action) (bool, watch.Interface, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("no"))
+	})
 	err := Preflight(context.Background(), c, time.Second)
-	if !IsDenied(err) || !strings.Contains(err.Error(), "events; leases.coordination.k8s.io in kube-system") ||
+	if !IsDenied(err) || !strings.Contains(err.Error(), "list events; list leases.coordination.k8s.io in kube-system; watch nodes") ||
 		!strings.Contains(err.Error(), "--print-rbac") {
 		t.Fatalf("err = %v", err)
 	}
 	for _, a := range c.Actions() {
-		if v := a.GetVerb(); v != "list" && v != "get" {
+		if v := a.GetVerb(); v != "list" && v != "get" && v != "watch" {
 			t.Fatalf("preflight sent %s %s", a.GetVerb(), a.GetResource())
 		}
 	}
