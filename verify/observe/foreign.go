@@ -192,11 +192,31 @@ func CheckManagers(ctx context.Context, r Reach) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = checkManager(ctx, r.Metrics(), ep)
+			errs[i] = checkManagerRetrying(ctx, r.Metrics(), ep)
 		}()
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// managerCheckTries: a manager that has just restarted refuses every
+// identity for a second or two (its delegated authentication is not ready
+// yet), so a refusal is asked again before it is an error.
+const managerCheckTries = 3
+
+func checkManagerRetrying(ctx context.Context, mr ManagerReach, ep Endpoint) error {
+	var err error
+	for try := 1; try <= managerCheckTries; try++ {
+		if err = checkManager(ctx, mr, ep); err == nil || try == managerCheckTries {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Second):
+		}
+	}
+	return err
 }
 
 func checkManager(ctx context.Context, mr ManagerReach, ep Endpoint) error {
