@@ -31,6 +31,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/clusters/nodeaccess"
+	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
@@ -51,12 +52,7 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 		tunnelsM *tunnelSet
 	)
 	BeforeAll(func(ctx context.Context) {
-		handover(ctx, "cluster", "create", "--name", name, "--cloud", "in-tree", "--control-planes", "2", "--workers", "1")
-		DeferCleanup(func(ctx context.Context) {
-			if os.Getenv("HANDOVER_KEEP") != "1" {
-				handover(ctx, "cluster", "delete", "--name", name)
-			}
-		}, NodeTimeout(5*time.Minute))
+		inTreeCluster(ctx, name)
 		var err error
 		kc, err = kindcluster.Open(name, ginkgoLogger{})
 		Expect(err).NotTo(HaveOccurred())
@@ -264,7 +260,7 @@ func (t *tunnelSet) Close() {
 type foreignObserver struct {
 	cmd *exec.Cmd
 	dir string
-	log *lockedLog
+	log *testenv.LockedBuffer
 }
 
 func startForeignObserver(ctx context.Context, kubeconfig string, managerURLs []string, out string) *foreignObserver {
@@ -276,29 +272,11 @@ func startForeignObserver(ctx context.Context, kubeconfig string, managerURLs []
 	}
 	cmd := exec.CommandContext(ctx, self, args...)
 	cmd.Env = append(os.Environ(), "DOCKER_HOST=unix:///nonexistent/docker.sock", "KUBECONFIG=/nonexistent")
-	log := &lockedLog{}
+	log := &testenv.LockedBuffer{}
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(GinkgoWriter, log), io.MultiWriter(GinkgoWriter, log)
 	Expect(cmd.Start()).To(Succeed())
 	Eventually(func() bool { return hasRunStart(dir) }).WithTimeout(time.Minute).WithPolling(time.Second).Should(BeTrue(), "observe did not start")
 	return &foreignObserver{cmd: cmd, dir: dir, log: log}
-}
-
-// lockedLog keeps a process's output for the spec to read.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func hasRunStart(dir string) bool {

@@ -23,12 +23,7 @@ import (
 var _ = Describe("observing a migration run by another process", Label("observe"), Ordered, func() {
 	const name = "obs"
 	BeforeAll(func(ctx context.Context) {
-		handover(ctx, "cluster", "create", "--name", name, "--cloud", "in-tree", "--control-planes", "2", "--workers", "1")
-		DeferCleanup(func(ctx context.Context) {
-			if os.Getenv("HANDOVER_KEEP") != "1" {
-				handover(ctx, "cluster", "delete", "--name", name)
-			}
-		}, NodeTimeout(5*time.Minute))
+		inTreeCluster(ctx, name)
 	}, NodeTimeout(15*time.Minute))
 
 	It("passes the task doc done right", func(ctx context.Context) {
@@ -108,6 +103,18 @@ func resultsIn(dir string) []checks.Result {
 	cfg, err := reports.ConfigFor(evs)
 	Expect(err).NotTo(HaveOccurred())
 	return reports.New("observed", evs, cfg).Results
+}
+
+// inTreeCluster creates a cluster of 2 control planes and 1 worker on the
+// in-tree cloud for the specs of one container, deleted after them unless
+// HANDOVER_KEEP=1.
+func inTreeCluster(ctx context.Context, name string) {
+	handover(ctx, "cluster", "create", "--name", name, "--cloud", "in-tree", "--control-planes", "2", "--workers", "1")
+	DeferCleanup(func(ctx context.Context) {
+		if os.Getenv("HANDOVER_KEEP") != "1" {
+			handover(ctx, "cluster", "delete", "--name", name)
+		}
+	}, NodeTimeout(5*time.Minute))
 }
 
 // handover runs the handover binary and expects it to succeed.

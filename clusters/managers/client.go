@@ -76,13 +76,19 @@ func (c *Clients) Stream(ctx context.Context, node, comp, path string, timeout t
 		}
 		return err
 	}
+	return ReadAnswer(resp, read)
+}
+
+// ReadAnswer hands read a manager's answer (status, and at most 1 MiB of
+// body), then drains what read left so the connection is kept for the next
+// poll, and closes the body.
+func ReadAnswer(resp *http.Response, read func(status int, body io.Reader) error) error {
 	defer resp.Body.Close()
 	body := io.LimitReader(resp.Body, 1<<20)
 	if err := read(resp.StatusCode, body); err != nil {
 		return err
 	}
-	// Drain what read left so the connection is kept for the next poll.
-	_, err = io.Copy(io.Discard, body)
+	_, err := io.Copy(io.Discard, body)
 	return err
 }
 

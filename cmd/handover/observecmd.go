@@ -67,33 +67,16 @@ by a manager's cloud controller. Each check's report says which of these it had.
 			if err != nil {
 				return err
 			}
-			tl, path := run.tl, run.path
-			defer tl.Close()
-			ctx := cmd.Context()
-			// Its own cost beside the verdict, as a rehearsal reports it.
-			self := selfstat.Start(ctx, tl, 5*time.Second, nil)
-			if duration > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, duration)
-				defer cancel()
-			}
+			defer run.tl.Close()
 			start := func(ctx context.Context) (stopper, error) {
 				ob, err := run.observe(ctx)
 				if err == nil {
-					g.logger.V(0).Infof("Observing %s into %s (Ctrl-C to stop) ...", s.Cluster, path)
+					g.logger.V(0).Infof("Observing %s into %s (Ctrl-C to stop) ...", s.Cluster, run.path)
 				}
 				return ob, err
 			}
-			err = observeWindow(ctx, tl, "observed "+s.Cluster, s.Controllers(), start)
-			self.Stop()
-			if err != nil {
-				return err
-			}
-			if err := tl.Close(); err != nil {
-				return err
-			}
-			_, err = reports.Conclude(path, out, cmd.OutOrStdout())
-			return err
+			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, out: out, title: "observed " + s.Cluster,
+				controllers: s.Controllers(), duration: duration}, start)
 		},
 	}
 	f.add(c.Flags())
@@ -101,6 +84,38 @@ by a manager's cloud controller. Each check's report says which of these it had.
 	c.Flags().StringVar(&out, "out", filepath.Join(rehearsal.OutputDir, "observe"), "directory for the timeline and the reports")
 	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")
 	return c
+}
+
+// window is one observation: its timeline (path, in out), its title and
+// migrated controllers, and how long it lasts (0: until Ctrl-C).
+type window struct {
+	tl               *timeline.Writer
+	path, out, title string
+	controllers      []string
+	duration         time.Duration
+}
+
+// observeThenConclude observes one window, with handover's own cost
+// beside the verdict as a rehearsal reports it, then checks the timeline
+// and writes the reports.
+func observeThenConclude(cmd *cobra.Command, w window, start func(context.Context) (stopper, error)) error {
+	ctx := cmd.Context()
+	self := selfstat.Start(ctx, w.tl, 5*time.Second, nil)
+	if w.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, w.duration)
+		defer cancel()
+	}
+	err := observeWindow(ctx, w.tl, w.title, w.controllers, start)
+	self.Stop()
+	if err != nil {
+		return err
+	}
+	if err := w.tl.Close(); err != nil {
+		return err
+	}
+	_, err = reports.Conclude(w.path, w.out, cmd.OutOrStdout())
+	return err
 }
 
 // stopper is a running set of observers (*observe.Observer).

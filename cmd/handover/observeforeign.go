@@ -17,11 +17,9 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/readonly"
-	"github.com/handover-sh/handover/verify/selfstat"
 )
 
 // foreignFlags observe a cluster handover did not create.
@@ -183,13 +181,6 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 		return err
 	}
 	defer tl.Close()
-	ctx := cmd.Context()
-	self := selfstat.Start(ctx, tl, 5*time.Second, nil)
-	if duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, duration)
-		defer cancel()
-	}
 	start := func(ctx context.Context) (stopper, error) {
 		ob := observe.Start(ctx, observe.Options{Reach: reach, Client: client, REST: rc, Timeline: tl, Logger: g.logger,
 			Leases:      []string{s.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
@@ -197,14 +188,6 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}
-	err = observeWindow(ctx, tl, "observed "+rc.Host, s.Controllers(), start)
-	self.Stop()
-	if err != nil {
-		return err
-	}
-	if err := tl.Close(); err != nil {
-		return err
-	}
-	_, err = reports.Conclude(path, out, cmd.OutOrStdout())
-	return err
+	return observeThenConclude(cmd, window{tl: tl, path: path, out: out, title: "observed " + rc.Host,
+		controllers: s.Controllers(), duration: duration}, start)
 }

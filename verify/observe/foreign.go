@@ -165,13 +165,7 @@ func (m urlManagers) Stream(ctx context.Context, ep Endpoint, path string, timeo
 		}
 		return err
 	}
-	defer resp.Body.Close()
-	body := io.LimitReader(resp.Body, 1<<20)
-	if err := read(resp.StatusCode, body); err != nil {
-		return err
-	}
-	_, err = io.Copy(io.Discard, body)
-	return err
+	return managers.ReadAnswer(resp, read)
 }
 
 // managerCheckTimeout bounds the look at each given manager before
