@@ -81,6 +81,18 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 		}
 	}, NodeTimeout(15*time.Minute))
 
+	It("refuses, at once and naming them, to observe without the permissions it needs", func(ctx context.Context) {
+		admin, err := kc.Client()
+		Expect(err).NotTo(HaveOccurred())
+		noRole := writeKubeconfig(api.URL(), serviceAccountToken(ctx, admin, "handover-no-role"))
+		start := time.Now()
+		out, err := exec.CommandContext(ctx, self, "observe", "--kubeconfig", noRole, "--out", reportsDir("foreign/no-role"), "--for", "1m").CombinedOutput()
+		Expect(err).To(HaveOccurred(), "observe ran without permissions:\n%s", out)
+		Expect(string(out)).To(ContainSubstring("the cluster refused this identity: list events"), "%s", out)
+		Expect(string(out)).To(ContainSubstring("--print-rbac"))
+		Expect(time.Since(start)).To(BeNumerically("<", 15*time.Second))
+	}, NodeTimeout(5*time.Minute))
+
 	It("passes the task doc done right, having only read", func(ctx context.Context) {
 		code, dir, runErr := observeForeignWhile(ctx, kubecfg, tunnels, "foreign/taskdoc", "migrate", "--name", name, "--observe=false",
 			"--report-dir", reportsDir("foreign/taskdoc-runner"))
@@ -118,16 +130,23 @@ func readOnlyToken(ctx context.Context, c kubernetes.Interface) string {
 	var role rbacv1.ClusterRole
 	Expect(yaml.UnmarshalStrict(out, &role)).To(Succeed())
 	const ns, sa = "kube-system", "handover-observer"
-	_, err = c.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
-	Expect(err).NotTo(HaveOccurred())
+	token := serviceAccountToken(ctx, c, sa)
 	_, err = c.RbacV1().ClusterRoles().Create(ctx, &role, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: sa},
 		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role.Name},
 		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: ns, Name: sa}}}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
+	return token
+}
+
+// serviceAccountToken makes a service account in kube-system (bound to
+// nothing) and a token for it.
+func serviceAccountToken(ctx context.Context, c kubernetes.Interface, sa string) string {
+	_, err := c.CoreV1().ServiceAccounts("kube-system").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
 	hours := int64(4 * 3600)
-	tr, err := c.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa, &authnv1.TokenRequest{Spec: authnv1.TokenRequestSpec{ExpirationSeconds: &hours}}, metav1.CreateOptions{})
+	tr, err := c.CoreV1().ServiceAccounts("kube-system").CreateToken(ctx, sa, &authnv1.TokenRequest{Spec: authnv1.TokenRequestSpec{ExpirationSeconds: &hours}}, metav1.CreateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	return tr.Status.Token
 }
