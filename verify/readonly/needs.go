@@ -35,36 +35,35 @@ var (
 var Needs = []Need{
 	{Group: "coordination.k8s.io", Resource: "leases", Namespace: "kube-system", Why: "who holds the managers' leases and the migration lease",
 		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
-			if o.Watch {
-				return stop(c.CoordinationV1().Leases(ns).Watch(ctx, o))
-			}
-			_, err := c.CoordinationV1().Leases(ns).List(ctx, o)
-			return err
+			return read(ctx, c.CoordinationV1().Leases(ns), o)
 		}},
 	{Resource: "nodes", Why: "ProviderIDs, taints, pod CIDRs and deletions, and who wrote them (managedFields)",
 		list: func(ctx context.Context, c kubernetes.Interface, _ string, o metav1.ListOptions) error {
-			if o.Watch {
-				return stop(c.CoreV1().Nodes().Watch(ctx, o))
-			}
-			_, err := c.CoreV1().Nodes().List(ctx, o)
-			return err
+			return read(ctx, c.CoreV1().Nodes(), o)
 		}},
 	{Resource: "services", Why: "LoadBalancer Services' addresses, and who wrote their status (managedFields)",
 		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
-			if o.Watch {
-				return stop(c.CoreV1().Services(ns).Watch(ctx, o))
-			}
-			_, err := c.CoreV1().Services(ns).List(ctx, o)
-			return err
+			return read(ctx, c.CoreV1().Services(ns), o)
 		}},
 	{Resource: "events", Why: "which controller of which manager acted (reporting controller, managedFields)",
 		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
-			if o.Watch {
-				return stop(c.CoreV1().Events(ns).Watch(ctx, o))
-			}
-			_, err := c.CoreV1().Events(ns).List(ctx, o)
-			return err
+			return read(ctx, c.CoreV1().Events(ns), o)
 		}},
+}
+
+// reader is what every typed client of a resource can do to read it.
+type reader[L any] interface {
+	List(ctx context.Context, o metav1.ListOptions) (L, error)
+	Watch(ctx context.Context, o metav1.ListOptions) (watch.Interface, error)
+}
+
+// read lists, or opens and at once closes a watch when o asks for one.
+func read[L any](ctx context.Context, r reader[L], o metav1.ListOptions) error {
+	if o.Watch {
+		return stop(r.Watch(ctx, o))
+	}
+	_, err := r.List(ctx, o)
+	return err
 }
 
 // NonResourceURLs are read of the API servers (probes) and, through their
