@@ -41,6 +41,12 @@ func (e *Env) kubeletExternal(ctx context.Context, node string) (bool, error) {
 	return v == "external", nil
 }
 
+// KubeletExternal reports whether a node's kubelet runs with
+// --cloud-provider=external.
+func (e *Env) KubeletExternal(ctx context.Context, node string) (bool, error) {
+	return e.kubeletExternal(ctx, node)
+}
+
 // switchKubelet restarts a node's kubelet with --cloud-provider=external
 // and waits for the node to be Ready again.
 func (e *Env) switchKubelet(ctx context.Context, node string) error {

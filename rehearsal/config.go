@@ -15,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/verify/checks"
 )
 
@@ -45,6 +46,8 @@ type Config struct {
 	// Load is a profile name (none, light, moderate, heavy).
 	Load   string     `json:"load,omitempty"`
 	Faults FaultInput `json:"faults,omitempty"`
+	// Scale is a simulated fleet beside the cluster's real nodes.
+	Scale ScaleInput `json:"scale,omitempty"`
 	// ObserveAfter keeps observing this long once the procedure ended (a
 	// Go duration): what a new leader does after the hand-off, such as
 	// resyncing every load balancer, takes a while to show.
@@ -66,6 +69,15 @@ type CCMInput struct {
 	Form     string `json:"form,omitempty"`
 	Replicas int    `json:"replicas,omitempty"`
 	Manifest string `json:"manifest,omitempty"`
+}
+
+// ScaleInput is a simulated fleet as written: Nodes (0 = none), and what
+// else is not given takes its default for that many nodes.
+type ScaleInput struct {
+	Nodes       int      `json:"nodes,omitempty"`
+	Services    *int     `json:"services,omitempty"`
+	JoinEvery   string   `json:"joinEvery,omitempty"`
+	ThrottleQPS *float64 `json:"throttleQPS,omitempty"`
 }
 
 // FaultInput is a fault as written: a name, and optionally when.
@@ -116,6 +128,7 @@ type Plan struct {
 	Procedures   []*migrate.Procedure
 	Topology     topology.Topology
 	Load         load.Profile
+	Scale        scale.Profile
 	Fault        faults.Spec
 	ObserveAfter time.Duration
 	// Thresholds the checks judge by, as written, validated.
@@ -185,6 +198,13 @@ func (c Config) Validate() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	fleet, err := c.scale(fault)
+	if err != nil {
+		return nil, err
+	}
+	if !fleet.None() {
+		topo.PodSubnet = scalePodSubnet
+	}
 	if c.Out == "" {
 		return nil, fmt.Errorf("--out: a directory for the reports is needed")
 	}
@@ -196,7 +216,7 @@ func (c Config) Validate() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Fault: fault, ObserveAfter: after, Thresholds: thresholds}, nil
+	return &Plan{Config: c, Spec: s, Procedures: procs, Topology: topo, Load: prof, Scale: fleet, Fault: fault, ObserveAfter: after, Thresholds: thresholds}, nil
 }
 
 // Thresholds are the thresholds a run records: those given, validated,
@@ -222,6 +242,45 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 	}
 	out["max-gap"], out["max-gap"+checks.BasisSuffix] = d.String(), basis
 	return out, nil
+}
+
+// scalePodSubnet is the pod network of a cluster with a simulated fleet:
+// room for a /24 per node for two thousand nodes (the default /16 holds
+// 256), clear of the virtual instances' addresses.
+const scalePodSubnet = "10.240.0.0/13"
+
+// machine is the host a simulated fleet must fit on.
+var machine = scale.ThisMachine
+
+// scale resolves the simulated fleet and checks it fits the machine and
+// the rest of the plan.
+func (c Config) scale(fault faults.Spec) (scale.Profile, error) {
+	in := c.Scale
+	p := scale.ForNodes(in.Nodes)
+	if in.Services != nil {
+		p.Services = *in.Services
+	}
+	if in.ThrottleQPS != nil {
+		p.ThrottleQPS = *in.ThrottleQPS
+	}
+	if in.JoinEvery != "" {
+		d, err := time.ParseDuration(in.JoinEvery)
+		if err != nil {
+			return p, fmt.Errorf("scale.joinEvery %q: %w (e.g. 10s)", in.JoinEvery, err)
+		}
+		p.JoinEvery = d
+	}
+	m, err := machine()
+	if err != nil {
+		return p, err
+	}
+	if err := p.Validate(m); err != nil {
+		return p, err
+	}
+	if !p.None() && fault.Cloud() {
+		return p, fmt.Errorf("--scale with the fault %s: the fleet sets the cloud's throttle for the whole run and the fault its own; rehearse them apart", fault.Name)
+	}
+	return p, nil
 }
 
 // maxObserveAfter bounds observeAfter: the cluster, load and observers
@@ -276,8 +335,12 @@ func (p *Plan) String() string {
 	for _, pr := range p.Procedures {
 		names = append(names, pr.Name)
 	}
-	return fmt.Sprintf("%s on %d control planes + %d workers, %s → %s, load %s, faults %s",
-		strings.Join(names, " then "), p.Topology.ControlPlanes, p.Topology.Workers, p.Spec.From, p.Spec.To, p.Load.Name, p.Fault)
+	fleet := ""
+	if !p.Scale.None() {
+		fleet = fmt.Sprintf(" + %d simulated", p.Scale.Nodes)
+	}
+	return fmt.Sprintf("%s on %d control planes + %d workers%s, %s → %s, load %s, faults %s",
+		strings.Join(names, " then "), p.Topology.ControlPlanes, p.Topology.Workers, fleet, p.Spec.From, p.Spec.To, p.Load.Name, p.Fault)
 }
 
 func (c Config) intervals() (migrate.Intervals, error) {

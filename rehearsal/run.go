@@ -24,6 +24,7 @@ import (
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
 	"github.com/handover-sh/handover/verify/selfstat"
@@ -43,6 +44,7 @@ type Result struct {
 	Dir      string
 	Report   *reports.Report // nil when the run stopped before the checks
 	Load     load.Summary
+	Fleet    scale.Summary
 	Duration time.Duration
 }
 
@@ -64,7 +66,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 		return res, err
 	}
 	logger.V(0).Infof("Rehearsal: %s", p)
-	if err := buildImages(ctx, logger, o.Source, p.Spec.From, p.Spec.To); err != nil {
+	if err := buildImages(ctx, logger, o.Source, !p.Scale.None(), p.Spec.From, p.Spec.To); err != nil {
 		return res, err
 	}
 	// The user's manager flags, asked of the binaries just built, before
@@ -147,6 +149,14 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if err != nil {
 		return err
 	}
+	// The fleet comes up observed: its nodes' registrations are the
+	// in-tree half of what a scale rehearsal measures.
+	fleet, err := prepareFleet(ctx, p, kc, env, tl, logger)
+	if err != nil {
+		ob.Stop()
+		return err
+	}
+	fleet.Start(ctx)
 	gen := load.Start(ctx, lo, p.Load)
 	inj := faults.Start(ctx, faults.Options{Cluster: kc, Client: env.Client, Cloud: cloud, Timeline: tl, Logger: logger,
 		LeaderName: env.Spec.LeaderName}, p.Fault)
@@ -158,6 +168,10 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	faultErr := inj.Stop()
 	res.Load = gen.Stop()
 	logger.V(0).Infof(" • %s", res.Load)
+	res.Fleet = fleet.Stop()
+	if !p.Scale.None() {
+		logger.V(0).Infof(" • %s", res.Fleet)
+	}
 	if err := load.Settle(ctx, env.Client, 90*time.Second); err != nil {
 		logger.Warnf("load: %v", err) // the leak check judges what is left
 	}
@@ -170,7 +184,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	r, repErr := reports.Conclude(path, p.Config.Out, &verdict)
 	res.Report = r
 	logger.V(0).Info(strings.TrimSuffix(verdict.String(), "\n"))
-	return errors.Join(runErr, faultErr, res.Load.Err(), repErr)
+	return errors.Join(runErr, faultErr, res.Load.Err(), res.Fleet.Err(), repErr)
 }
 
 // observeAfter keeps the observers (and the load) going for d after the
@@ -197,7 +211,7 @@ func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate
 	return nil
 }
 
-func buildImages(ctx context.Context, logger log.Logger, source string, versions ...string) error {
+func buildImages(ctx context.Context, logger log.Logger, source string, kwok bool, versions ...string) error {
 	if source == "" {
 		wd, _ := os.Getwd()
 		s, err := nodeimage.FindSourceDir(wd)
@@ -210,8 +224,10 @@ func buildImages(ctx context.Context, logger log.Logger, source string, versions
 	if err != nil {
 		return err
 	}
-	_, err = b.Build(ctx, versions)
-	return err
+	if _, err = b.Build(ctx, versions); err != nil || !kwok {
+		return err
+	}
+	return b.BuildKwok(ctx)
 }
 
 // handedOff waits until the migration lease is held by the

@@ -5,6 +5,8 @@ import (
 	"html"
 	"io"
 	"strings"
+
+	"github.com/handover-sh/handover/verify/scalestat"
 )
 
 // WriteHTML writes a self-contained page: verdict, the SVG timeline, the
@@ -39,6 +41,9 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 			html.EscapeString(res.Check), html.EscapeString(res.Subject), mark, html.EscapeString(res.Summary))
 	}
 	b.WriteString("</table>\n")
+	if s, ok := scalestat.Summarize(r.Events); ok {
+		b.WriteString(scaleHTML(s))
+	}
 	for _, res := range r.Results {
 		if res.Passed {
 			continue

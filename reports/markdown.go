@@ -7,6 +7,7 @@ import (
 
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
+	"github.com/handover-sh/handover/verify/scalestat"
 )
 
 // WriteMarkdown writes the summary: verdict, one row per check, the
@@ -38,6 +39,9 @@ func WriteMarkdown(w io.Writer, r Report) error {
 				fmt.Fprintf(&b, "- %s\n", e)
 			}
 		}
+	}
+	if s, ok := scalestat.Summarize(r.Events); ok {
+		b.WriteString(scaleTables(s))
 	}
 	if steps := stepLines(r.Events); len(steps) > 0 {
 		b.WriteString("\n## Procedure steps\n\n| step | outcome | start | seconds |\n|---|---|---|---|\n")

@@ -38,7 +38,8 @@ const (
 	NodeChanged = "node.changed"
 	NodeDeleted = "node.deleted"
 	// LoadBalancer events from the cloud: Attrs "name", "service", "ip",
-	// and but for LBDeleted "backends" (node addresses); LBChanged is a
+	// and but for LBDeleted "backends" (node addresses, the first 16 and the count
+	// beyond that); LBChanged is a
 	// change of backends.
 	LBCreated = "lb.created"
 	LBChanged = "lb.changed"
@@ -113,3 +114,15 @@ const FixedManagers = "fixedManagers"
 // kubeconfig): the checks that only the cloud can answer are skipped, not
 // failed for want of evidence.
 const CloudOutOfReach = "cloudOutOfReach"
+
+// ScaleStart and ScaleStop bracket a simulated fleet (simulate/scale):
+// Attrs "nodes", "services", "joinEvery", "throttleQPS" and, on ScaleStop,
+// "registered", "joined" and "failed". ScaleJoin is a simulated node's
+// machine coming up, before its kubelet registers it: Node, Attrs "mode"
+// (in-tree or external: how its kubelet registers) and "phase" (prepare,
+// or procedure for the nodes joining while it runs).
+const (
+	ScaleStart = "scale.start"
+	ScaleJoin  = "scale.join"
+	ScaleStop  = "scale.stop"
+)

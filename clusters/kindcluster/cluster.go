@@ -163,6 +163,12 @@ func (c *Cluster) Kubeconfig() (string, error) {
 	return c.kubeconfig(false)
 }
 
+// InternalKubeconfig returns an admin kubeconfig reachable from containers
+// on the kind network (the cluster's balancer, or its one control plane).
+func (c *Cluster) InternalKubeconfig() (string, error) {
+	return c.kubeconfig(true)
+}
+
 // RESTConfig returns a client configuration through the cluster endpoint.
 func (c *Cluster) RESTConfig() (*rest.Config, error) {
 	kc, err := c.Kubeconfig()

@@ -13,6 +13,7 @@ import (
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
+	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/verify/checks"
 )
 
@@ -20,6 +21,8 @@ func newRehearseCommand(g *globals) *cobra.Command {
 	cfg := rehearsal.Default()
 	var file string
 	var cfgFiles []string
+	var scaleServices int
+	var scaleThrottle float64
 	c := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "rehearse",
@@ -32,6 +35,13 @@ the observers record everything on one timeline, checks the timeline and
 writes junit.xml, summary.md, report.html and timeline.jsonl into --out.
 Cluster logs are collected into --out/logs when anything failed. The cluster
 is deleted afterwards (also on Ctrl-C) unless --keep.
+
+--scale N adds a simulated fleet: N nodes with no kubelet (kwok keeps them
+Ready), each on a virtual instance of the cloud, with LoadBalancer Services on
+them and a node joining every few seconds during the procedure, against a cloud
+that throttles each caller. The cloud controllers do a large cluster's work;
+the report measures how long nodes wait for their ProviderID and load
+balancers for their reconciliation, in-tree and after the hand-off.
 
 Load profiles: ` + strings.Join(load.Names(), ", ") + ` (moderate fits a 2-core machine).
 Faults: ` + strings.Join(faults.Names(), ", ") + `.
@@ -50,6 +60,7 @@ full before anything runs:
   workers: 2
   load: moderate
   faults: {name: leader-kill, step: switch-to-external, delay: 10s}
+  scale: {nodes: 250, services: 50, joinEvery: 10s, throttleQPS: 10}  # a simulated fleet
   intervals: {settle: 5m}  # the procedure's waits, by name (below)
   thresholds: {max-outage: 5s}  # the checks' limits, by name (below)
   leaderMigration: {kcm: kcm.yaml, ccm: default}  # your files, or the built-in default
@@ -87,6 +98,12 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 				if cmd.Flags().Changed("out") {
 					cfg.Out = out
 				}
+			}
+			if cmd.Flags().Changed("scale-services") {
+				cfg.Scale.Services = &scaleServices
+			}
+			if cmd.Flags().Changed("scale-throttle") {
+				cfg.Scale.ThrottleQPS = &scaleThrottle
 			}
 			for _, arg := range cfgFiles {
 				side, path, ok := strings.Cut(arg, "=")
@@ -139,6 +156,10 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
+	fs.IntVar(&cfg.Scale.Nodes, "scale", 0, "simulated nodes (kwok, each on a virtual instance of the cloud) beside the real ones, registered before the procedure")
+	fs.IntVar(&scaleServices, "scale-services", 0, fmt.Sprintf("with --scale: LoadBalancer Services with endpoints on simulated nodes (default one per %d nodes)", scale.NodesPerService))
+	fs.StringVar(&cfg.Scale.JoinEvery, "scale-join-every", "", fmt.Sprintf("with --scale: one more simulated node joins at this interval while the procedure runs (default %s; 0s: none)", scale.DefaultJoinEvery))
+	fs.Float64Var(&scaleThrottle, "scale-throttle", 0, fmt.Sprintf("with --scale: the cloud's limit per caller, in requests a second (default %d; 0: none)", scale.DefaultThrottleQPS))
 	fs.StringVar(&cfg.Faults.Name, "faults", cfg.Faults.Name, "fault injected at the hand-off: "+strings.Join(faults.Names(), ", "))
 	fs.StringVar(&cfg.ObserveAfter, "observe-after", "", "keep observing this long after the procedure (e.g. 1m): a new leader's resyncs take a while to show")
 	fs.StringVar(&cfg.Out, "out", cfg.Out, "directory for the timeline, the reports and, on failure, the cluster logs (with --config, instead of the file's out)")

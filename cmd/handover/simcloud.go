@@ -43,6 +43,7 @@ starts it for you.`,
 				StatePath: filepath.Join(stateDir, "state.json"),
 				AuditPath: filepath.Join(stateDir, "audit.jsonl"),
 				Seed:      time.Now().UnixNano(),
+				Cluster:   cluster,
 			})
 			if err != nil {
 				return err

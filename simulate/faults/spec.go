@@ -37,8 +37,8 @@ var defaults = map[string]Spec{
 	None:           {Name: None},
 	LeaderKill:     {Name: LeaderKill, Delay: 5 * time.Second},
 	CPNodeStop:     {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
-	CloudThrottle:  {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second},
-	CloudOutage:    {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second},
+	CloudThrottle:  {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second, cloud: true},
+	CloudOutage:    {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second, cloud: true},
 	ServiceDelete:  {Name: ServiceDelete, Delay: 5 * time.Second},
 	NodeReregister: {Name: NodeReregister, Delay: 5 * time.Second},
 }
@@ -53,6 +53,8 @@ type Spec struct {
 	Delay time.Duration `json:"delay,omitempty"`
 	// Duration a node stays stopped or the cloud misbehaves.
 	Duration time.Duration `json:"duration,omitempty"`
+	// cloud: the fault sets the simulated cloud's own knobs.
+	cloud bool
 }
 
 // Names lists the faults.
@@ -111,3 +113,6 @@ func (s Spec) String() string {
 	}
 	return s.Name + " " + when
 }
+
+// Cloud says whether the fault sets the simulated cloud's own knobs.
+func (s Spec) Cloud() bool { return s.cloud }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -30,10 +32,17 @@ func openAudit(path string) (*auditLog, error) {
 	return a, nil
 }
 
+// record keeps entries in time order: a call is recorded when it ends but
+// timed when it began, so a slow call goes in before quicker later ones.
+// It belongs near the end, so the walk back is short.
 func (a *auditLog) record(e api.AuditEntry) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.entries = append(a.entries, e)
+	i := len(a.entries)
+	for i > 0 && a.entries[i-1].Time.After(e.Time) {
+		i--
+	}
+	a.entries = slices.Insert(a.entries, i, e)
 	if a.file != nil {
 		line, _ := json.Marshal(e)
 		_, _ = a.file.Write(append(line, '\n'))
@@ -43,13 +52,10 @@ func (a *auditLog) record(e api.AuditEntry) {
 func (a *auditLog) since(t time.Time) []api.AuditEntry {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := []api.AuditEntry{}
-	for _, e := range a.entries {
-		if !e.Time.Before(t) {
-			out = append(out, e)
-		}
-	}
-	return out
+	// The observers ask every second for what is new: a search, not a
+	// walk of the whole audit, keeps that flat as the audit grows.
+	i := sort.Search(len(a.entries), func(i int) bool { return !a.entries[i].Time.Before(t) })
+	return append([]api.AuditEntry{}, a.entries[i:]...)
 }
 
 func (a *auditLog) close() error {

@@ -3,6 +3,7 @@ package simcloud
 import (
 	"math/rand"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,8 +38,13 @@ func (in *injector) get() api.Faults {
 }
 
 // decide returns the added latency and, if the call must fail, its status
-// and the knob responsible.
-func (in *injector) decide(now time.Time, op, component string) (time.Duration, int, string) {
+// and the knob responsible. Throttling is the account's limit on the
+// cluster's callers (managers, kubelets); handover's own callers — the
+// network agents reading the route table as the fabric would, the
+// observers — are not held to it. Each kubelet is limited on its own: it
+// asks about its own machine, which clouds answer from the instance's
+// metadata service rather than the account's API.
+func (in *injector) decide(now time.Time, op, component, node string) (time.Duration, int, string) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	f := in.faults
@@ -47,11 +53,15 @@ func (in *injector) decide(now time.Time, op, component string) (time.Duration, 
 			return f.Latency.Duration, http.StatusServiceUnavailable, "outage"
 		}
 	}
-	if f.ThrottleQPS > 0 {
-		l := in.limiters[component]
+	if f.ThrottleQPS > 0 && !strings.HasPrefix(component, "handover") {
+		caller := component
+		if component == "kubelet" {
+			caller += "@" + node
+		}
+		l := in.limiters[caller]
 		if l == nil {
 			l = rate.NewLimiter(rate.Limit(f.ThrottleQPS), max(1, int(f.ThrottleQPS)))
-			in.limiters[component] = l
+			in.limiters[caller] = l
 		}
 		if !l.AllowN(now, 1) {
 			return f.Latency.Duration, http.StatusTooManyRequests, "throttle"

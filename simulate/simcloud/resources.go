@@ -41,7 +41,10 @@ func (s *Server) terminateInstance(r *http.Request) (any, error) {
 	if _, err := s.getInstance(r); err != nil {
 		return nil, err
 	}
-	if t, ok := s.opts.Backends.Instances.(Terminator); ok {
+	s.mu.Lock()
+	_, virtual := s.state.Virtual[r.PathValue("name")]
+	s.mu.Unlock()
+	if t, ok := s.opts.Backends.Instances.(Terminator); ok && !virtual {
 		if err := t.Terminate(r.Context(), r.PathValue("name")); err != nil {
 			return nil, err
 		}
@@ -100,7 +103,7 @@ func (s *Server) putLoadBalancer(r *http.Request, create bool) (any, error) {
 		lb = api.LoadBalancer{Name: name, Created: now}
 	}
 	lb.Spec, lb.Updated = spec, now
-	ip, err := s.opts.Backends.LoadBalancers.Ensure(r.Context(), lb)
+	ip, err := s.opts.Backends.LoadBalancers.Ensure(r.Context(), s.realBackends(lb))
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,8 @@ type Options struct {
 	AuditPath string // "" keeps the audit in memory only
 	Now       func() time.Time
 	Seed      int64 // for the error-rate dice
+	// Cluster names the cluster in the ProviderIDs of virtual instances.
+	Cluster string
 }
 
 // Server is the simcloud API.
@@ -62,6 +64,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /v1/instances/{name}", cloud("GetInstance", s.getInstance))
 	mux.Handle("GET /v1/instances-by-provider-id/{id}", cloud("GetInstanceByProviderID", s.getInstanceByProviderID))
 	mux.Handle("DELETE /v1/instances/{name}", admin("TerminateInstance", s.terminateInstance))
+	mux.Handle("PUT /v1/virtual-instances/{name}", admin("AddVirtualInstance", s.addVirtual))
 	mux.Handle("PUT /v1/instances/{name}/pod-cidr", cloud("AllocatePodCIDR", s.allocatePodCIDR))
 	mux.Handle("GET /v1/loadbalancers", cloud("ListLoadBalancers", s.listLoadBalancers))
 	mux.Handle("GET /v1/loadbalancers/{name}", cloud("GetLoadBalancer", s.getLoadBalancer))
@@ -112,7 +115,7 @@ func (s *Server) call(op string, injectable bool, h func(*http.Request) (any, er
 
 func (s *Server) serve(r *http.Request, op string, injectable bool, h func(*http.Request) (any, error), entry *api.AuditEntry) (int, any) {
 	if injectable {
-		latency, code, knob := s.faults.decide(s.opts.Now(), op, entry.Component)
+		latency, code, knob := s.faults.decide(s.opts.Now(), op, entry.Component, entry.Node)
 		if latency > 0 {
 			select {
 			case <-time.After(latency):
@@ -203,5 +206,5 @@ func (s *Server) instances(ctx context.Context) ([]api.Instance, error) {
 			out = append(out, in)
 		}
 	}
-	return out, nil
+	return append(out, s.virtualInstances()...), nil
 }

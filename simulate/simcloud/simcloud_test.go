@@ -292,6 +292,19 @@ func TestFaultKnobs(t *testing.T) {
 	if _, err := kcm.InstanceMetadata(ctx, node("c-worker")); err != nil {
 		t.Fatalf("throttling is per caller: %v", err)
 	}
+	for _, n := range []string{"c-worker", "c-worker2"} {
+		kubelet := api.NewClient(r.url, "kubelet")
+		kubelet.Node = n
+		if _, err := kubelet.Instance(ctx, "kubelet", n); err != nil {
+			t.Fatalf("each kubelet is a caller of its own: %s: %v", n, err)
+		}
+	}
+	fabric := api.NewClient(r.url, "handover-cni")
+	for range 3 {
+		if _, err := fabric.Routes(ctx, ""); err != nil {
+			t.Fatalf("handover's own callers are not the account's: %v", err)
+		}
+	}
 
 	window := api.Window{Start: r.now.Add(-time.Minute), End: r.now.Add(time.Minute)}
 	if err := admin.SetFaults(ctx, api.Faults{Outages: []api.Window{window}}); err != nil {

@@ -18,10 +18,12 @@ type state struct {
 	Faults     api.Faults      `json:"faults"`
 	// PodCIDRs are the instances' pod ranges, when the cloud does IPAM.
 	PodCIDRs map[string]string `json:"podCIDRs"`
+	// Virtual are the instances with no container behind them.
+	Virtual map[string]api.Instance `json:"virtual,omitempty"`
 }
 
 func newState() *state {
-	return &state{LoadBalancers: map[string]api.LoadBalancer{}, Routes: map[string]api.Route{}, Terminated: map[string]bool{}, PodCIDRs: map[string]string{}}
+	return &state{LoadBalancers: map[string]api.LoadBalancer{}, Routes: map[string]api.Route{}, Terminated: map[string]bool{}, PodCIDRs: map[string]string{}, Virtual: map[string]api.Instance{}}
 }
 
 func loadState(path string) (*state, error) {
@@ -50,6 +52,9 @@ func loadState(path string) (*state, error) {
 	}
 	if s.PodCIDRs == nil {
 		s.PodCIDRs = map[string]string{}
+	}
+	if s.Virtual == nil {
+		s.Virtual = map[string]api.Instance{}
 	}
 	return s, nil
 }

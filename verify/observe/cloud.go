@@ -54,7 +54,7 @@ func (ob *Observer) diffLBs(ctx context.Context, known map[string]api.LoadBalanc
 		seen[lb.Name] = true
 		before, ok := known[lb.Name]
 		known[lb.Name] = lb
-		attrs := map[string]string{"name": lb.Name, "service": lb.Spec.Service, "ip": lb.IP, "backends": strings.Join(lb.Spec.Nodes, ",")}
+		attrs := map[string]string{"name": lb.Name, "service": lb.Spec.Service, "ip": lb.IP, "backends": backendsAttr(lb.Spec.Nodes)}
 		switch {
 		case !ok:
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: attrs})
@@ -95,4 +95,16 @@ func (ob *Observer) snapshot(ctx context.Context) {
 		}
 	}
 	ob.emit(timeline.Event{Source: "observer", Kind: timeline.Snapshot, Attrs: attrs})
+}
+
+// maxBackendsListed bounds the "backends" attribute: a scale rehearsal's
+// load balancers have hundreds, and every change would write them all
+// again.
+const maxBackendsListed = 16
+
+func backendsAttr(nodes []string) string {
+	if len(nodes) <= maxBackendsListed {
+		return strings.Join(nodes, ",")
+	}
+	return strings.Join(nodes[:maxBackendsListed], ",") + ",… (" + strconv.Itoa(len(nodes)) + " in all)"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -108,5 +109,21 @@ func TestDiffLBsRecordsBackendChanges(t *testing.T) {
 	want := []string{"lb.created 10.0.0.1", "lb.changed 10.0.0.1,10.0.0.2", "lb.deleted "}
 	if strings.Join(kinds, "|") != strings.Join(want, "|") {
 		t.Fatalf("events = %q, want %q", kinds, want)
+	}
+}
+
+// A load balancer's backends on the timeline stay bounded however many
+// nodes it has, and say how many there are.
+func TestBackendsAttrIsBounded(t *testing.T) {
+	var nodes []string
+	for i := range 500 {
+		nodes = append(nodes, fmt.Sprintf("10.250.%d.%d", i/256, i%256))
+	}
+	got := backendsAttr(nodes)
+	if strings.Count(got, ",") != maxBackendsListed || !strings.HasSuffix(got, "(500 in all)") {
+		t.Fatalf("backends of 500: %q", got)
+	}
+	if got := backendsAttr(nodes[:2]); got != "10.250.0.0,10.250.0.1" {
+		t.Fatalf("backends of 2: %q", got)
 	}
 }

@@ -1,0 +1,146 @@
+package reports
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/verify/scalestat"
+)
+
+// scaleTables are a scale rehearsal's figures as Markdown (the HTML page
+// shows the same rows): node initialisation by mode, cloud calls by
+// manager, and load balancers reconciled after the hand-off.
+func scaleTables(s scalestat.Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## Scale: %d simulated nodes, %d Services, cloud throttled at %s QPS per caller\n\n", s.Nodes, s.Services, orDash(s.ThrottleQPS))
+	b.WriteString("| registered by | nodes | to ProviderID p50 / p90 / max | to initialised p50 / p90 / max | never initialised |\n|---|---|---|---|---|\n")
+	for _, l := range s.Latencies {
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d |\n", modeName(l.Mode), l.Nodes, spreadText(l.ProviderID), spreadText(l.Initialised), l.Unfinished)
+	}
+	b.WriteString("\n| manager | cloud calls | throttled | peak calls / minute |\n|---|---|---|---|\n")
+	for _, c := range s.Calls {
+		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d |\n", c.Manager, c.Total, c.Throttled, percent(c.Throttled, c.Total), peak(c.PerMinute))
+	}
+	b.WriteString("\n" + reconcileText(s.Reconcile) + "\n")
+	return b.String()
+}
+
+func modeName(mode string) string {
+	if mode == scalestat.InTree {
+		return "in-tree kubelet"
+	}
+	return "cloud-controller-manager (external kubelet)"
+}
+
+func spreadText(s scalestat.Spread) string {
+	if s == (scalestat.Spread{}) {
+		return "–"
+	}
+	r := func(d time.Duration) string { return d.Round(100 * time.Millisecond).String() }
+	return r(s.P50) + " / " + r(s.P90) + " / " + r(s.Max)
+}
+
+func percent(n, of int) string {
+	if of == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f %%", 100*float64(n)/float64(of))
+}
+
+func peak(per []int) int {
+	m := 0
+	for _, n := range per {
+		m = max(m, n)
+	}
+	return m
+}
+
+func orDash(s string) string {
+	if s == "" || s == "0" {
+		return "no"
+	}
+	return s
+}
+
+func reconcileText(r scalestat.Reconcile) string {
+	switch {
+	case r.HandOff.IsZero():
+		return "Load balancers after the hand-off: not measured (the cloud-controller-manager was never seen running the service controller)."
+	case len(r.Outstanding) > 0:
+		return fmt.Sprintf("Load balancers after the hand-off (%s): %d of %d reconciled by the cloud-controller-manager; never: %s.",
+			r.HandOff.UTC().Format("15:04:05"), r.Done, r.LBs, strings.Join(r.Outstanding, ", "))
+	}
+	return fmt.Sprintf("Load balancers after the hand-off (%s): all %d reconciled by the cloud-controller-manager within %s.",
+		r.HandOff.UTC().Format("15:04:05"), r.LBs, r.All.Round(100*time.Millisecond))
+}
+
+// scaleHTML is the scale section of report.html: the tables and a plot of
+// each node's wait for initialisation against when it joined.
+func scaleHTML(s scalestat.Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<h2>Scale: %d simulated nodes, %d Services, cloud throttled at %s QPS per caller</h2>\n", s.Nodes, s.Services, html.EscapeString(orDash(s.ThrottleQPS)))
+	b.WriteString("<table><tr><th>registered by</th><th>nodes</th><th>to ProviderID p50 / p90 / max</th><th>to initialised p50 / p90 / max</th><th>never initialised</th></tr>\n")
+	for _, l := range s.Latencies {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%d</td></tr>\n", modeName(l.Mode), l.Nodes, spreadText(l.ProviderID), spreadText(l.Initialised), l.Unfinished)
+	}
+	b.WriteString("</table>\n<table><tr><th>manager</th><th>cloud calls</th><th>throttled</th><th>peak calls / minute</th></tr>\n")
+	for _, c := range s.Calls {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d (%s)</td><td>%d</td></tr>\n", c.Manager, c.Total, c.Throttled, percent(c.Throttled, c.Total), peak(c.PerMinute))
+	}
+	b.WriteString("</table>\n<p>" + html.EscapeString(reconcileText(s.Reconcile)) + "</p>\n")
+	b.WriteString(initPlot(s))
+	return b.String()
+}
+
+// Colours of the plot's two modes.
+var modeColor = map[string]string{scalestat.InTree: "#1f77b4", scalestat.External: "#ff7f0e"}
+
+// initPlot plots every simulated node: when it joined (x) against how long
+// it waited to be initialised (y); a node never initialised sits on the
+// top edge in red.
+func initPlot(s scalestat.Summary) string {
+	const w, h, left, bottom = 900, 260, 60, 30
+	if len(s.Fleet) == 0 {
+		return ""
+	}
+	var last time.Time
+	var most time.Duration
+	for _, n := range s.Fleet {
+		if n.Joined.After(last) {
+			last = n.Joined
+		}
+		if !n.Initialised.IsZero() {
+			most = max(most, n.Initialised.Sub(n.Joined))
+		}
+	}
+	span := max(last.Sub(s.Start), time.Second)
+	most = max(most, time.Second)
+	x := func(t time.Time) float64 { return left + float64(w-left-10)*float64(t.Sub(s.Start))/float64(span) }
+	y := func(d time.Duration) float64 {
+		return float64(h-bottom) - float64(h-bottom-10)*float64(d)/float64(most)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg id="scale-plot" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", w, h)
+	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#999"/><line x1="%d" y1="10" x2="%d" y2="%d" stroke="#999"/>`+"\n", left, h-bottom, w-10, h-bottom, left, left, h-bottom)
+	fmt.Fprintf(&b, `<text x="4" y="14">%s</text><text x="4" y="%d">0</text><text x="%d" y="%d" text-anchor="end">joined at +%s (blue: in-tree kubelet, orange: cloud-controller-manager, red: never)</text>`+"\n",
+		most.Round(time.Second), h-bottom, w-10, h-8, span.Round(time.Second))
+	for _, n := range s.Fleet {
+		color, wait := modeColor[n.Mode], n.Initialised.Sub(n.Joined)
+		if n.Initialised.IsZero() {
+			color, wait = ColorViolation, most
+		}
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"><title>%s (%s): %s</title></circle>`+"\n",
+			x(n.Joined), y(wait), color, html.EscapeString(n.Name), n.Mode, waitText(n))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+func waitText(n scalestat.Node) string {
+	if n.Initialised.IsZero() {
+		return "never initialised"
+	}
+	return "initialised after " + n.Initialised.Sub(n.Joined).Round(100*time.Millisecond).String()
+}

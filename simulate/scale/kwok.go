@@ -1,0 +1,56 @@
+package scale
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/handover-sh/handover/clusters/engine"
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/simulate/simcloud"
+)
+
+// Simulated nodes carry kwok's annotation (kwok manages those only), a
+// label that keeps DaemonSets off them and a taint that keeps ordinary
+// pods off them.
+const (
+	KwokAnnotation = "kwok.x-k8s.io/node"
+	SimulatedLabel = "handover.sh/simulated"
+	kwokTaint      = "kwok.x-k8s.io/node"
+)
+
+// kwokLease is how long a simulated node's lease lasts: kwok renews it at a
+// quarter of that, as a kubelet renews its own every 10 s.
+const kwokLease = "40"
+
+// kwokContainer names the kwok controller of a cluster. It carries
+// simcloud's cluster label, so deleting the cluster removes it with the
+// load balancers.
+func kwokContainer(cluster string) string { return cluster + "-kwok" }
+
+// startKwok runs kwok on the kind network against the cluster's API (its
+// balancer, which outlives every control plane a procedure replaces),
+// managing the nodes with kwok's annotation.
+func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error {
+	path := filepath.Join(stateDir, "kwok.kubeconfig")
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
+		return fmt.Errorf("writing kwok's kubeconfig: %w", err)
+	}
+	name := kwokContainer(cluster)
+	if err := engine.Remove(ctx, name); err != nil {
+		return err
+	}
+	spec := engine.RunSpec{Name: name, Image: nodeimage.KwokImage, Network: "kind", RestartRetries: 5,
+		Labels: map[string]string{simcloud.ClusterLabel: cluster},
+		Binds:  []string{path + ":/etc/kwok/kubeconfig:ro"},
+		Cmd: []string{"--kubeconfig=/etc/kwok/kubeconfig", "--manage-nodes-with-annotation-selector=" + KwokAnnotation + "=fake",
+			"--node-lease-duration-seconds=" + kwokLease}}
+	if err := engine.Run(ctx, spec); err != nil {
+		return fmt.Errorf("starting kwok: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package scale
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/verify/observe"
+)
+
+// Namespace holds the fleet's Services and their simulated backends.
+const Namespace = "handover-scale"
+
+// NoTrafficLabel marks Services whose endpoints are simulated pods: their
+// load balancers are reconciled like any other, but nothing answers behind
+// them, so the observers send them no traffic.
+const NoTrafficLabel = observe.NoTrafficLabel
+
+var backendLabels = map[string]string{"app": "handover-scale-backend"}
+
+// createServices makes n LoadBalancer Services in front of n simulated
+// pods, one on each of n simulated nodes (kwok reports them running with
+// an address from the node's pod range, so every Service has endpoints).
+func createServices(ctx context.Context, c kubernetes.Interface, n int) error {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: Namespace}}
+	if _, err := c.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating namespace %s: %w", Namespace, err)
+	}
+	replicas := int32(n)
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "backend", Namespace: Namespace},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: backendLabels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: backendLabels},
+				Spec: corev1.PodSpec{
+					NodeSelector: map[string]string{SimulatedLabel: "true"},
+					Tolerations:  []corev1.Toleration{{Key: kwokTaint, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+					// One per node, so the endpoints spread over the fleet.
+					TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
+						WhenUnsatisfiable: corev1.ScheduleAnyway, LabelSelector: &metav1.LabelSelector{MatchLabels: backendLabels}}},
+					Containers: []corev1.Container{{Name: "echo", Image: nodeimage.EchoImage, Ports: []corev1.ContainerPort{{ContainerPort: 8080}}}},
+				},
+			},
+		},
+	}
+	if _, err := c.AppsV1().Deployments(Namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("creating the simulated backends: %w", err)
+	}
+	for i := range n {
+		if _, err := c.CoreV1().Services(Namespace).Create(ctx, service(i), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating Service %s/%s: %w", Namespace, service(i).Name, err)
+		}
+	}
+	return nil
+}
+
+func service(i int) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("scale-%03d", i), Namespace: Namespace,
+			Labels: map[string]string{NoTrafficLabel: "true"}},
+		Spec: corev1.ServiceSpec{
+			Type:     corev1.ServiceTypeLoadBalancer,
+			Selector: backendLabels,
+			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}},
+		},
+	}
+}
+
+// keepDaemonSetsOff gives every kube-system DaemonSet an affinity away from
+// simulated nodes, as a real cluster's node agents would not run on a
+// machine with no container runtime: kwok would report their pods running,
+// hundreds of pods that only load the scheduler.
+func keepDaemonSetsOff(ctx context.Context, c kubernetes.Interface) error {
+	dss, err := c.AppsV1().DaemonSets("kube-system").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return fmt.Errorf("listing kube-system DaemonSets: %w", err)
+	}
+	patch := []byte(`{"spec":{"template":{"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"` +
+		SimulatedLabel + `","operator":"DoesNotExist"}]}]}}}}}}}`)
+	for _, ds := range dss.Items {
+		if _, err := c.AppsV1().DaemonSets("kube-system").Patch(ctx, ds.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}); err != nil {
+			return fmt.Errorf("keeping DaemonSet kube-system/%s off simulated nodes: %w", ds.Name, err)
+		}
+	}
+	return nil
+}
+
+// readyTimeout is how long the fleet may take to come up: the cloud
+// controllers work through every node and load balancer at the throttled
+// rate.
+func readyTimeout(p Profile) time.Duration {
+	return 3*time.Minute + time.Duration(p.Nodes+p.Services)*time.Second
+}
+
+// waitReady waits until every simulated node is Ready, has its ProviderID
+// and no uninitialised taint, and every Service has its load balancer.
+func waitReady(ctx context.Context, c kubernetes.Interface, p Profile, logf func(string, ...any)) error {
+	timeout := readyTimeout(p)
+	var state string
+	last := time.Now()
+	err := wait.PollUntilContextTimeout(ctx, 5*time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+		nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: SimulatedLabel + "=true", ResourceVersion: "0"})
+		if err != nil {
+			return false, nil
+		}
+		svcs, err := c.CoreV1().Services(Namespace).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+		if err != nil {
+			return false, nil
+		}
+		ready, initialised, served := 0, 0, 0
+		for i := range nodes.Items {
+			n := &nodes.Items[i]
+			if isReady(n) {
+				ready++
+			}
+			if initialisedNode(n) {
+				initialised++
+			}
+		}
+		for _, s := range svcs.Items {
+			if len(s.Status.LoadBalancer.Ingress) > 0 {
+				served++
+			}
+		}
+		state = fmt.Sprintf("%d of %d simulated nodes Ready, %d initialised; %d of %d Services with a load balancer",
+			ready, p.Nodes, initialised, served, p.Services)
+		if time.Since(last) > 30*time.Second {
+			logf("%s", state)
+			last = time.Now()
+		}
+		return ready >= p.Nodes && initialised >= p.Nodes && served >= p.Services, nil
+	})
+	if err != nil {
+		return fmt.Errorf("the simulated fleet did not come up in %s (%s): %w", timeout, state, err)
+	}
+	logf("%s", state)
+	return nil
+}
+
+func isReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// initialisedNode: a ProviderID and no uninitialised taint.
+func initialisedNode(n *corev1.Node) bool {
+	if n.Spec.ProviderID == "" {
+		return false
+	}
+	for _, t := range n.Spec.Taints {
+		if t.Key == uninitializedTaint {
+			return false
+		}
+	}
+	return true
+}

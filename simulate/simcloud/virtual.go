@@ -1,0 +1,130 @@
+package simcloud
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// Virtual instances are machines of the cloud with no container behind
+// them: the instances of simulated nodes (kwok's), so the cloud controllers
+// do for hundreds of nodes the work they do for real ones without hundreds
+// of kubelets on the machine. Their addresses are in VirtualSubnet, which
+// nothing routes: load balancers list them as backends but carry traffic to
+// container instances only, as a cloud's health checks would drop a
+// backend that never answers.
+const (
+	VirtualSubnet = "10.250.0.0/16"
+	VirtualType   = "sim.virtual"
+)
+
+// addVirtual creates a virtual instance (or returns the one of that name).
+func (s *Server) addVirtual(r *http.Request) (any, error) {
+	name := r.PathValue("name")
+	if name == "" {
+		return nil, badRequest("a virtual instance needs a name")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in, ok := s.state.Virtual[name]; ok {
+		return in, nil
+	}
+	ip, err := virtualAddress(len(s.state.Virtual))
+	if err != nil {
+		return nil, err
+	}
+	in := api.Instance{Name: name, ProviderID: ProviderID(s.opts.Cluster, name), Type: VirtualType,
+		Region: Region, Zone: ZoneOf(name), State: api.StateRunning,
+		Addresses: []api.Address{{Type: "InternalIP", Address: ip}, {Type: "Hostname", Address: name}}}
+	s.state.Virtual[name] = in
+	if err := s.state.save(s.opts.StatePath); err != nil {
+		delete(s.state.Virtual, name)
+		return nil, err
+	}
+	return in, nil
+}
+
+// virtualAddress is the i-th address of VirtualSubnet, skipping its
+// network address.
+func virtualAddress(i int) (string, error) {
+	_, subnet, _ := net.ParseCIDR(VirtualSubnet)
+	ones, bits := subnet.Mask.Size()
+	if i+1 >= 1<<(bits-ones)-1 {
+		return "", &httpError{http.StatusConflict, "virtual subnet " + VirtualSubnet + " is exhausted"}
+	}
+	ip := make(net.IP, 4)
+	binary.BigEndian.PutUint32(ip, binary.BigEndian.Uint32(subnet.IP.To4())+uint32(i+1))
+	return ip.String(), nil
+}
+
+// virtualInstances lists the live virtual instances by name. Callers hold
+// s.mu.
+func (s *Server) virtualInstances() []api.Instance {
+	out := make([]api.Instance, 0, len(s.state.Virtual))
+	for name, in := range s.state.Virtual {
+		if !s.state.Terminated[name] {
+			out = append(out, in)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// realBackends is a load balancer as its data plane is programmed: backends
+// at virtual addresses dropped (nothing answers there). Callers hold s.mu.
+func (s *Server) realBackends(lb api.LoadBalancer) api.LoadBalancer {
+	if len(s.state.Virtual) == 0 {
+		return lb
+	}
+	virtual := make(map[string]bool, len(s.state.Virtual))
+	for _, in := range s.state.Virtual {
+		for _, a := range in.Addresses {
+			virtual[a.Address] = true
+		}
+	}
+	nodes := make([]string, 0, len(lb.Spec.Nodes))
+	for _, n := range lb.Spec.Nodes {
+		if !virtual[n] {
+			nodes = append(nodes, n)
+		}
+	}
+	lb.Spec.Nodes = nodes
+	return lb
+}
+
+// AddVirtualInstance asks the cloud at c for a virtual instance: an admin
+// call, as an operator's or an autoscaler's, never a cloud controller's.
+func AddVirtualInstance(ctx context.Context, c *api.Client, name string) (api.Instance, error) {
+	var in api.Instance
+	if err := adminCall(ctx, c, http.MethodPut, "/v1/virtual-instances/"+url.PathEscape(name), &in); err != nil {
+		return in, fmt.Errorf("adding virtual instance %s: %w", name, err)
+	}
+	return in, nil
+}
+
+// adminCall makes a call as handover, outside the cloud controllers' API.
+func adminCall(ctx context.Context, c *api.Client, method, path string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set(api.HeaderComponent, c.Component)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		var e api.Error
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		return &api.StatusError{Code: resp.StatusCode, Message: e.Message}
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}

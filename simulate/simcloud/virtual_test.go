@@ -1,0 +1,95 @@
+package simcloud
+
+import (
+	"context"
+	"net"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+)
+
+// Virtual instances are instances to every cloud controller — found by
+// name and ProviderID, terminated, kept across a restart — while load
+// balancers carry traffic to container instances only.
+func TestVirtualInstances(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, dir)
+	ctx := context.Background()
+	admin := api.NewClient(r.url, "handover")
+	v1, err := AddVirtualInstance(ctx, admin, "fake-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := AddVirtualInstance(ctx, admin, "fake-1")
+	if err != nil || again.Addresses[0] != v1.Addresses[0] {
+		t.Fatalf("adding the same name twice: %+v, %v", again, err)
+	}
+	v2, _ := AddVirtualInstance(ctx, admin, "fake-2")
+	_, subnet, _ := net.ParseCIDR(VirtualSubnet)
+	if ip := net.ParseIP(v2.Addresses[0].Address); v2.Addresses[0].Type != "InternalIP" || !subnet.Contains(ip) || v2.Addresses[0] == v1.Addresses[0] {
+		t.Fatalf("addresses %v and %v: want distinct InternalIPs in %s", v1.Addresses, v2.Addresses, VirtualSubnet)
+	}
+
+	md, err := r.cloud("cloud-controller-manager").InstanceMetadata(ctx, node("fake-2"))
+	if err != nil || md.ProviderID != v2.ProviderID || md.InstanceType != VirtualType {
+		t.Fatalf("the cloud-node controller's view of fake-2: %+v, %v", md, err)
+	}
+	byID, err := admin.InstanceByProviderID(ctx, "", v1.ProviderID)
+	if err != nil || byID.Name != "fake-1" {
+		t.Fatalf("by ProviderID: %+v, %v", byID, err)
+	}
+
+	lb, err := admin.EnsureLoadBalancer(ctx, "service-lb-controller", "lb", api.LoadBalancerSpec{
+		Ports: []api.Port{{Port: 80, NodePort: 30080, Protocol: "TCP"}},
+		Nodes: []string{"172.18.0.4", v1.Addresses[0].Address, v2.Addresses[0].Address}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lb.Spec.Nodes) != 3 {
+		t.Errorf("the cloud keeps every backend the caller asked for, got %v", lb.Spec.Nodes)
+	}
+	if got := r.fakes.lbs["lb"].Spec.Nodes; !slices.Equal(got, []string{"172.18.0.4"}) {
+		t.Errorf("data plane backends %v: want the container instance's only", got)
+	}
+
+	if err := admin.TerminateInstance(ctx, "fake-1"); err != nil {
+		t.Fatal(err)
+	}
+	exists, err := r.cloud("kube-controller-manager").InstanceExists(ctx, node("fake-1"))
+	if err != nil || exists {
+		t.Fatalf("terminated virtual instance: exists=%v, %v", exists, err)
+	}
+	r.server.Close()
+	restarted := newRig(t, dir)
+	all, err := api.NewClient(restarted.url, "handover").Instances(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, in := range all {
+		names = append(names, in.Name)
+	}
+	if !slices.Contains(names, "fake-2") || slices.Contains(names, "fake-1") {
+		t.Fatalf("after a restart: %v, want fake-2 kept and fake-1 still terminated", names)
+	}
+}
+
+// The audit keeps calls in the order they began, though a slow one is
+// recorded when it ends, and answers "since" from that order.
+func TestAuditSinceKeepsTimeOrder(t *testing.T) {
+	a, _ := openAudit("")
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, s := range []int{1, 2, 5, 3, 4, 6} {
+		a.record(api.AuditEntry{Time: base.Add(time.Duration(s) * time.Second), Resource: strconv.Itoa(s)})
+	}
+	var got []string
+	for _, e := range a.since(base.Add(3 * time.Second)) {
+		got = append(got, e.Resource)
+	}
+	if !slices.Equal(got, []string{"3", "4", "5", "6"}) {
+		t.Fatalf("since 3s: %v", got)
+	}
+}
