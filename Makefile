@@ -6,7 +6,7 @@ GO    ?= go
 # Kubernetes versions whose node images the tests need.
 TEST_VERSIONS ?= v1.30.14 v1.31.4
 
-.PHONY: help build host images unit test integration smoke suites matrix lint clean rehearse bench
+.PHONY: help build host images unit test integration smoke suites matrix scale lint clean rehearse bench
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -54,6 +54,12 @@ suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_L
 matrix: host ## the version matrix (images of every version, then the matrix suite)
 	$(BIN) images build --all
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='matrix' --timeout=8h --junit-report=suites-matrix.xml --output-dir=_output ./suites
+
+# The scale suite: the task doc beside 100, 250 and 500 simulated nodes
+# (kwok, built on demand and cached) under a throttled cloud. Figures:
+# _output/suites/scale/figures.md.
+scale: images ## the scale suite (simulated fleets of 100, 250 and 500 nodes)
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='scale' --timeout=4h --junit-report=suites-scale.xml --output-dir=_output ./suites
 
 # The unit tests run under the race detector here: the observers, load and
 # faults are goroutines sharing a timeline.

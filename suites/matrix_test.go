@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -159,22 +158,7 @@ func short(v string) string {
 
 const verdictHeader = "| pair | configuration | ran in both (longest overlap) | longest coverage gap | ProviderID | lint: in both | lint: orphaned | other red checks |\n|---|---|---|---|---|---|---|---|\n"
 
-// verdictsBegun: this run has started its table (an earlier run's goes).
-var verdictsBegun bool
+// verdicts is this run's table (an earlier run's goes).
+var verdicts = &table{path: filepath.Join("matrix", "verdicts.md"), header: verdictHeader}
 
-// appendVerdict adds a row to this run's verdict table.
-func appendVerdict(row string) {
-	path := filepath.Join(reportsDir("matrix"), "verdicts.md")
-	Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
-	flags := os.O_APPEND | os.O_WRONLY
-	if !verdictsBegun {
-		flags = os.O_CREATE | os.O_TRUNC | os.O_WRONLY
-		row = strings.TrimSuffix(verdictHeader, "\n") + "\n" + row
-		verdictsBegun = true
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	Expect(err).NotTo(HaveOccurred())
-	defer f.Close()
-	_, err = f.WriteString(row + "\n")
-	Expect(err).NotTo(HaveOccurred())
-}
+func appendVerdict(row string) { verdicts.append(row) }

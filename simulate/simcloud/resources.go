@@ -1,6 +1,7 @@
 package simcloud
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"sort"
@@ -103,7 +104,11 @@ func (s *Server) putLoadBalancer(r *http.Request, create bool) (any, error) {
 		lb = api.LoadBalancer{Name: name, Created: now}
 	}
 	lb.Spec, lb.Updated = spec, now
-	ip, err := s.opts.Backends.LoadBalancers.Ensure(r.Context(), s.realBackends(lb))
+	ensure := s.opts.Backends.LoadBalancers.Ensure
+	if s.virtualLB(lb) {
+		ensure = func(context.Context, api.LoadBalancer) (string, error) { return s.ensureVirtualLB(lb) }
+	}
+	ip, err := ensure(r.Context(), s.realBackends(lb))
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +141,10 @@ func (s *Server) deleteLoadBalancer(r *http.Request) (any, error) {
 	if _, ok := s.state.LoadBalancers[name]; !ok {
 		return nil, notFound("no load balancer %s", name)
 	}
-	if err := s.opts.Backends.LoadBalancers.Delete(r.Context(), name); err != nil {
-		return nil, err
+	if lb := s.state.LoadBalancers[name]; !s.virtualLB(lb) {
+		if err := s.opts.Backends.LoadBalancers.Delete(r.Context(), name); err != nil {
+			return nil, err
+		}
 	}
 	delete(s.state.LoadBalancers, name)
 	return nil, s.state.save(s.opts.StatePath)

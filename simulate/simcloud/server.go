@@ -65,6 +65,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /v1/instances-by-provider-id/{id}", cloud("GetInstanceByProviderID", s.getInstanceByProviderID))
 	mux.Handle("DELETE /v1/instances/{name}", admin("TerminateInstance", s.terminateInstance))
 	mux.Handle("PUT /v1/virtual-instances/{name}", admin("AddVirtualInstance", s.addVirtual))
+	mux.Handle("PUT /v1/virtual-lb-namespaces/{namespace}", admin("AddVirtualLBNamespace", s.addVirtualLBNamespace))
 	mux.Handle("PUT /v1/instances/{name}/pod-cidr", cloud("AllocatePodCIDR", s.allocatePodCIDR))
 	mux.Handle("GET /v1/loadbalancers", cloud("ListLoadBalancers", s.listLoadBalancers))
 	mux.Handle("GET /v1/loadbalancers/{name}", cloud("GetLoadBalancer", s.getLoadBalancer))

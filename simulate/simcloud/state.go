@@ -20,6 +20,10 @@ type state struct {
 	PodCIDRs map[string]string `json:"podCIDRs"`
 	// Virtual are the instances with no container behind them.
 	Virtual map[string]api.Instance `json:"virtual,omitempty"`
+	// VirtualLBNamespaces: load balancers of Services there run no proxy;
+	// VirtualLBsMade counts the addresses given them.
+	VirtualLBNamespaces []string `json:"virtualLBNamespaces,omitempty"`
+	VirtualLBsMade      int      `json:"virtualLBsMade,omitempty"`
 }
 
 func newState() *state {

@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
@@ -23,6 +25,8 @@ import (
 const (
 	VirtualSubnet = "10.250.0.0/16"
 	VirtualType   = "sim.virtual"
+	// VirtualLBSubnet holds the addresses of virtual load balancers.
+	VirtualLBSubnet = "10.251.0.0/16"
 )
 
 // addVirtual creates a virtual instance (or returns the one of that name).
@@ -36,7 +40,7 @@ func (s *Server) addVirtual(r *http.Request) (any, error) {
 	if in, ok := s.state.Virtual[name]; ok {
 		return in, nil
 	}
-	ip, err := virtualAddress(len(s.state.Virtual))
+	ip, err := nthAddress(VirtualSubnet, len(s.state.Virtual))
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +55,12 @@ func (s *Server) addVirtual(r *http.Request) (any, error) {
 	return in, nil
 }
 
-// virtualAddress is the i-th address of VirtualSubnet, skipping its
-// network address.
-func virtualAddress(i int) (string, error) {
-	_, subnet, _ := net.ParseCIDR(VirtualSubnet)
+// nthAddress is the i-th address of cidr, skipping its network address.
+func nthAddress(cidr string, i int) (string, error) {
+	_, subnet, _ := net.ParseCIDR(cidr)
 	ones, bits := subnet.Mask.Size()
 	if i+1 >= 1<<(bits-ones)-1 {
-		return "", &httpError{http.StatusConflict, "virtual subnet " + VirtualSubnet + " is exhausted"}
+		return "", &httpError{http.StatusConflict, "subnet " + cidr + " is exhausted"}
 	}
 	ip := make(net.IP, 4)
 	binary.BigEndian.PutUint32(ip, binary.BigEndian.Uint32(subnet.IP.To4())+uint32(i+1))
@@ -127,4 +130,48 @@ func adminCall(ctx context.Context, c *api.Client, method, path string, out any)
 		return &api.StatusError{Code: resp.StatusCode, Message: e.Message}
 	}
 	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// Virtual load balancers are those of the Services in a namespace handover
+// named (a scale rehearsal's, in front of simulated pods): the cloud keeps
+// them, addresses them and audits every call on them like any other, but
+// runs no proxy behind the address — nothing there would answer, and a
+// hundred proxy containers would cost the machine more than the cluster.
+func (s *Server) addVirtualLBNamespace(r *http.Request) (any, error) {
+	ns := r.PathValue("namespace")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.state.VirtualLBNamespaces, ns) {
+		s.state.VirtualLBNamespaces = append(s.state.VirtualLBNamespaces, ns)
+	}
+	return map[string]any{"namespaces": s.state.VirtualLBNamespaces}, s.state.save(s.opts.StatePath)
+}
+
+// virtualLB says whether lb is virtual. Callers hold s.mu.
+func (s *Server) virtualLB(lb api.LoadBalancer) bool {
+	ns, _, _ := strings.Cut(lb.Spec.Service, "/")
+	return slices.Contains(s.state.VirtualLBNamespaces, ns)
+}
+
+// ensureVirtualLB addresses a virtual load balancer: the address it has,
+// or the next of VirtualLBSubnet. Callers hold s.mu.
+func (s *Server) ensureVirtualLB(lb api.LoadBalancer) (string, error) {
+	if lb.IP != "" {
+		return lb.IP, nil
+	}
+	ip, err := nthAddress(VirtualLBSubnet, s.state.VirtualLBsMade)
+	if err == nil {
+		s.state.VirtualLBsMade++
+	}
+	return ip, err
+}
+
+// MakeLoadBalancersVirtual asks the cloud at c to run no proxy for the load
+// balancers of Services in namespace.
+func MakeLoadBalancersVirtual(ctx context.Context, c *api.Client, namespace string) error {
+	var out map[string]any
+	if err := adminCall(ctx, c, http.MethodPut, "/v1/virtual-lb-namespaces/"+url.PathEscape(namespace), &out); err != nil {
+		return fmt.Errorf("making the load balancers of namespace %s virtual: %w", namespace, err)
+	}
+	return nil
 }

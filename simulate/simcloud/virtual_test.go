@@ -93,3 +93,41 @@ func TestAuditSinceKeepsTimeOrder(t *testing.T) {
 		t.Fatalf("since 3s: %v", got)
 	}
 }
+
+// Load balancers of a namespace handover named are addressed, kept and
+// audited, with no proxy behind them; others still get one.
+func TestVirtualLoadBalancers(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ctx := context.Background()
+	admin := api.NewClient(r.url, "handover")
+	if err := MakeLoadBalancersVirtual(ctx, admin, "handover-scale"); err != nil {
+		t.Fatal(err)
+	}
+	spec := func(svc string) api.LoadBalancerSpec {
+		return api.LoadBalancerSpec{Service: svc, Ports: []api.Port{{Port: 80, NodePort: 30080, Protocol: "TCP"}}, Nodes: []string{"172.18.0.4"}}
+	}
+	v, err := admin.EnsureLoadBalancer(ctx, "service-lb-controller", "v", spec("handover-scale/scale-000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pool, _ := net.ParseCIDR(VirtualLBSubnet)
+	if !pool.Contains(net.ParseIP(v.IP)) {
+		t.Fatalf("virtual load balancer at %s, want an address in %s", v.IP, VirtualLBSubnet)
+	}
+	again, err := admin.UpdateLoadBalancer(ctx, "service-lb-controller", "v", spec("handover-scale/scale-000"))
+	if err != nil || again.IP != v.IP {
+		t.Fatalf("an update moved it: %+v, %v", again, err)
+	}
+	if _, err := admin.EnsureLoadBalancer(ctx, "service-lb-controller", "real", spec("handover-load/svc")); err != nil {
+		t.Fatal(err)
+	}
+	if _, proxied := r.fakes.lbs["v"]; proxied || r.fakes.lbs["real"].Name != "real" {
+		t.Fatalf("proxies %v: want the real one only", r.fakes.lbs)
+	}
+	if err := admin.DeleteLoadBalancer(ctx, "service-lb-controller", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.fakes.deleted) != 0 {
+		t.Fatalf("deleted proxies %v for a virtual load balancer", r.fakes.deleted)
+	}
+}

@@ -1,0 +1,90 @@
+package suites_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/verify/scalestat"
+	"github.com/handover-sh/handover/verify/selfstat"
+)
+
+// scaleSizes are the fleets the scale suite rehearses: simulated nodes and
+// LoadBalancer Services on them.
+var scaleSizes = []struct{ nodes, services int }{{100, 25}, {250, 50}, {500, 100}}
+
+const scaleHeader = "| nodes | Services | in-tree kubelet: to initialised p50 / p90 / max | CCM: to initialised p50 / p90 / max | never initialised | cloud calls CCM / KCM (throttled) | load balancers after the hand-off | timeline events | handover CPU | checks |\n|---|---|---|---|---|---|---|---|---|---|\n"
+
+var scaleTable = &table{path: "scale/figures.md", header: scaleHeader}
+
+// The scale suite: the task doc on 2 control planes and a worker beside a
+// simulated fleet of each size, the cloud throttled per caller, nodes
+// joining throughout. Every check must pass; each spec adds its figures to
+// _output/suites/scale/figures.md.
+var _ = Describe("scale", Label("scale"), func() {
+	for _, size := range scaleSizes {
+		It(fmt.Sprintf("migrates beside %d simulated nodes and %d Services with every check green", size.nodes, size.services), func(ctx context.Context) {
+			c := rehearsal.Default()
+			c.ControlPlanes, c.Workers, c.Load = 2, 1, "light"
+			c.Scale.Nodes, c.Scale.Services = size.nodes, &size.services
+			c.ObserveAfter = "2m" // the new leader's resync of every load balancer
+			name := fmt.Sprintf("scale-%d", size.nodes)
+			res, err := run(ctx, name, "scale/"+name, c)
+			Expect(res.Report).NotTo(BeNil(), "stopped before its checks: %v", err)
+			s, ok := scalestat.Summarize(res.Report.Events)
+			Expect(ok).To(BeTrue(), "no scale figures in %s", res.Dir)
+			row := scaleRow(s, res)
+			AddReportEntry("figures", row)
+			scaleTable.append(row)
+			Expect(err).NotTo(HaveOccurred(), "reports in %s", res.Dir)
+			Expect(res.Fleet.Registered).To(Equal(size.nodes))
+			Expect(res.Fleet.Joined).To(BeNumerically(">", 0), "no node joined during the procedure")
+		}, NodeTimeout(60*time.Minute))
+	}
+})
+
+func scaleRow(s scalestat.Summary, res *rehearsal.Result) string {
+	init := map[string]string{}
+	unfinished := 0
+	for _, l := range s.Latencies {
+		init[l.Mode] = fmt.Sprintf("%s (%d)", spreadCell(l.Initialised), l.Nodes)
+		unfinished += l.Unfinished
+	}
+	var calls []string
+	for _, c := range s.Calls {
+		calls = append(calls, fmt.Sprintf("%d (%d)", c.Total, c.Throttled))
+	}
+	lbs := "not measured"
+	if r := s.Reconcile; !r.HandOff.IsZero() {
+		lbs = fmt.Sprintf("%d of %d within %s", r.Done, r.LBs, r.All.Round(time.Second))
+	}
+	cpu := "–"
+	if u, ok := selfstat.Summarize(res.Report.Events); ok {
+		cpu = u.String()
+	}
+	failed := 0
+	for _, r := range res.Report.Results {
+		if !r.Passed {
+			failed++
+		}
+	}
+	return fmt.Sprintf("| %d | %d | %s | %s | %d | %s | %s | %d | %s | %d of %d failed |", s.Nodes, s.Services, orDash(init[scalestat.InTree]),
+		orDash(init[scalestat.External]), unfinished, strings.Join(calls, " / "), lbs, len(res.Report.Events), cpu, failed, len(res.Report.Results))
+}
+
+func spreadCell(s scalestat.Spread) string {
+	r := func(d time.Duration) string { return d.Round(100 * time.Millisecond).String() }
+	return r(s.P50) + " / " + r(s.P90) + " / " + r(s.Max)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
