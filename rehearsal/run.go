@@ -86,6 +86,11 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 			if lerr := cluster.CollectLogs(filepath.Join(p.Config.Out, "logs")); lerr != nil {
 				logger.Warnf("collecting logs: %v", lerr)
 			}
+			if !p.Scale.None() {
+				if lerr := scale.CollectLogs(context.Background(), p.Topology.Name, filepath.Join(p.Config.Out, "logs")); lerr != nil {
+					logger.Warnf("collecting kwok's logs: %v", lerr)
+				}
+			}
 		}
 		if p.Config.Keep {
 			logger.V(0).Infof("Cluster %s kept: KUBECONFIG=%s; delete it with `handover cluster delete --name %s --kubeconfig %s`", p.Topology.Name, kubeconfig, p.Topology.Name, kubeconfig)

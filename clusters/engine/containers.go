@@ -9,6 +9,7 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
+	"github.com/docker/docker/pkg/stdcopy"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -145,4 +146,23 @@ func own() (*client.Client, error) {
 		return nil, errors.New("the engine client is not the engine's own")
 	}
 	return cli, nil
+}
+
+// Logs copies a container's output (stdout and stderr, as the engine kept
+// them) to w, as `docker logs` does; a container without a TTY has its
+// streams multiplexed.
+func Logs(ctx context.Context, name string, w io.Writer) error {
+	cli, err := own()
+	if err != nil {
+		return err
+	}
+	rc, err := cli.ContainerLogs(ctx, name, container.LogsOptions{ShowStdout: true, ShowStderr: true, Timestamps: true})
+	if err != nil {
+		return fmt.Errorf("logs of %s: %w", name, err)
+	}
+	defer rc.Close()
+	if _, err := stdcopy.StdCopy(w, w, rc); err != nil {
+		return fmt.Errorf("logs of %s: %w", name, err)
+	}
+	return nil
 }

@@ -54,3 +54,13 @@ func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error 
 	}
 	return nil
 }
+
+// CollectLogs writes kwok's output into dir/kwok.log, if it ran.
+func CollectLogs(ctx context.Context, cluster, dir string) error {
+	f, err := os.Create(filepath.Join(dir, "kwok.log"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return engine.Logs(ctx, kwokContainer(cluster), f)
+}

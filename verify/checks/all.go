@@ -2,7 +2,8 @@ package checks
 
 import "github.com/handover-sh/handover/timeline"
 
-// All runs every check.
+// All runs every check; a scale rehearsal's simulated nodes are judged
+// together, one result per check.
 func All(evs []timeline.Event, cfg Config) []Result {
 	var out []Result
 	for _, check := range []func([]timeline.Event, Config) []Result{
@@ -11,7 +12,7 @@ func All(evs []timeline.Event, cfg Config) []Result {
 	} {
 		out = append(out, check(evs, cfg)...)
 	}
-	return out
+	return foldSimulated(evs, out)
 }
 
 // Passed is true when every result passed.
