@@ -153,6 +153,9 @@ func (f *Fleet) Start(ctx context.Context) {
 			// A join under way finishes on a context of its own: a node
 			// half registered says nothing.
 			f.joinCounted(context.WithoutCancel(ctx), f.nextName(), "procedure", &f.sum.Joined)
+			if err := keepDaemonSetsOff(ctx, f.o.Client); err != nil && ctx.Err() == nil {
+				f.o.Logger.Warnf("scale: %v", err)
+			}
 		}
 	}()
 }
@@ -177,8 +180,11 @@ func (f *Fleet) nextName() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.next++
-	return fmt.Sprintf("sim-node-%04d", f.next)
+	return nodeName(f.next)
 }
+
+// nodeName is the i-th simulated node's (from 1).
+func nodeName(i int) string { return fmt.Sprintf("sim-node-%04d", i) }
 
 // joinCounted joins one node, counting it in done or as a failure.
 func (f *Fleet) joinCounted(ctx context.Context, name, phase string, done *int) {

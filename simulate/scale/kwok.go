@@ -47,6 +47,7 @@ func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error 
 	spec := engine.RunSpec{Name: name, Image: nodeimage.KwokImage, Network: "kind", RestartRetries: 5,
 		Labels: map[string]string{simcloud.ClusterLabel: cluster},
 		Binds:  []string{path + ":/etc/kwok/kubeconfig:ro"},
+		Env:    []string{"HOME=/tmp"}, // kwok looks for ~/.kwok; the image has no home
 		Cmd: []string{"--kubeconfig=/etc/kwok/kubeconfig", "--manage-nodes-with-annotation-selector=" + KwokAnnotation + "=fake",
 			"--node-lease-duration-seconds=" + kwokLease}}
 	if err := engine.Run(ctx, spec); err != nil {

@@ -3,9 +3,10 @@ package scale
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,44 +27,39 @@ const Namespace = "handover-scale"
 // them, so the observers send them no traffic.
 const NoTrafficLabel = observe.NoTrafficLabel
 
-var backendLabels = map[string]string{"app": "handover-scale-backend"}
+// backendLabel names the Service a simulated pod is the endpoint of.
+const backendLabel = "handover.sh/scale-backend"
 
-// createServices makes n LoadBalancer Services in front of n simulated
-// pods, one on each of n simulated nodes (kwok reports them running with
-// an address from the node's pod range, so every Service has endpoints).
+// createServices makes n LoadBalancer Services, each in front of one pod
+// bound to its own simulated node (kwok reports it running with an address
+// from the node's pod range): every Service has an endpoint, and each real
+// node's proxy programs n endpoints rather than n².
 func createServices(ctx context.Context, c kubernetes.Interface, n int) error {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: Namespace}}
 	if _, err := c.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating namespace %s: %w", Namespace, err)
 	}
-	replicas := int32(n)
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "backend", Namespace: Namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: backendLabels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: backendLabels},
-				Spec: corev1.PodSpec{
-					NodeSelector: map[string]string{SimulatedLabel: "true"},
-					Tolerations:  []corev1.Toleration{{Key: kwokTaint, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
-					// One per node, so the endpoints spread over the fleet.
-					TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
-						WhenUnsatisfiable: corev1.ScheduleAnyway, LabelSelector: &metav1.LabelSelector{MatchLabels: backendLabels}}},
-					Containers: []corev1.Container{{Name: "echo", Image: nodeimage.EchoImage, Ports: []corev1.ContainerPort{{ContainerPort: 8080}}}},
-				},
-			},
-		},
-	}
-	if _, err := c.AppsV1().Deployments(Namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("creating the simulated backends: %w", err)
-	}
 	for i := range n {
+		if _, err := c.CoreV1().Pods(Namespace).Create(ctx, backend(i), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating the simulated backend %s/%s: %w", Namespace, backend(i).Name, err)
+		}
 		if _, err := c.CoreV1().Services(Namespace).Create(ctx, service(i), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			return fmt.Errorf("creating Service %s/%s: %w", Namespace, service(i).Name, err)
 		}
 	}
 	return nil
+}
+
+// backend is the i-th Service's pod, bound to the i-th simulated node.
+func backend(i int) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("backend-%03d", i), Namespace: Namespace, Labels: map[string]string{backendLabel: strconv.Itoa(i)}},
+		Spec: corev1.PodSpec{
+			NodeName:    nodeName(i + 1),
+			Tolerations: []corev1.Toleration{{Key: kwokTaint, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}},
+			Containers:  []corev1.Container{{Name: "echo", Image: nodeimage.EchoImage, Ports: []corev1.ContainerPort{{ContainerPort: 8080}}}},
+		},
+	}
 }
 
 func service(i int) *corev1.Service {
@@ -72,7 +68,7 @@ func service(i int) *corev1.Service {
 			Labels: map[string]string{NoTrafficLabel: "true"}},
 		Spec: corev1.ServiceSpec{
 			Type:     corev1.ServiceTypeLoadBalancer,
-			Selector: backendLabels,
+			Selector: map[string]string{backendLabel: strconv.Itoa(i)},
 			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}},
 		},
 	}
@@ -81,20 +77,42 @@ func service(i int) *corev1.Service {
 // keepDaemonSetsOff gives every kube-system DaemonSet an affinity away from
 // simulated nodes, as a real cluster's node agents would not run on a
 // machine with no container runtime: kwok would report their pods running,
-// hundreds of pods that only load the scheduler.
+// hundreds of pods that only load the scheduler. A procedure that renders a
+// DaemonSet again (kubeadm's kube-proxy at an upgrade) loses it, so the
+// fleet calls this again as it goes; DaemonSets that have it are left be.
 func keepDaemonSetsOff(ctx context.Context, c kubernetes.Interface) error {
-	dss, err := c.AppsV1().DaemonSets("kube-system").List(ctx, metav1.ListOptions{})
+	dss, err := c.AppsV1().DaemonSets("kube-system").List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 	if err != nil {
 		return fmt.Errorf("listing kube-system DaemonSets: %w", err)
 	}
 	patch := []byte(`{"spec":{"template":{"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"` +
 		SimulatedLabel + `","operator":"DoesNotExist"}]}]}}}}}}}`)
 	for _, ds := range dss.Items {
+		if keptOff(ds.Spec.Template.Spec.Affinity) {
+			continue
+		}
 		if _, err := c.AppsV1().DaemonSets("kube-system").Patch(ctx, ds.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}); err != nil {
 			return fmt.Errorf("keeping DaemonSet kube-system/%s off simulated nodes: %w", ds.Name, err)
 		}
 	}
 	return nil
+}
+
+// keptOff: every node selector term of a required node affinity excludes
+// simulated nodes.
+func keptOff(a *corev1.Affinity) bool {
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return false
+	}
+	terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	for _, t := range terms {
+		if !slices.ContainsFunc(t.MatchExpressions, func(r corev1.NodeSelectorRequirement) bool {
+			return r.Key == SimulatedLabel && r.Operator == corev1.NodeSelectorOpDoesNotExist
+		}) {
+			return false
+		}
+	}
+	return len(terms) > 0
 }
 
 // readyTimeout is how long the fleet may take to come up: the cloud
