@@ -265,7 +265,7 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 	}
 	var cloud observe.Cloud // stays nil (no cloud) unless it answers
 	if url, err := cloudcluster.URL(kc.Name); err == nil {
-		cloud = api.NewClient(url, "handover-observer")
+		cloud = observe.SimCloud(api.NewClient(url, "handover-observer"))
 	}
 	return observe.Start(ctx, observe.Options{
 		Reach: observe.KindReach(kc, cloudcluster.AuditLogPath, clientCert(rest)), Client: env.Client, REST: rest, Cloud: cloud, Timeline: tl, Logger: env.Logger,

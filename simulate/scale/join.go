@@ -9,7 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
@@ -46,16 +45,20 @@ func (f *Fleet) join(ctx context.Context, name, phase string) error {
 	node := f.node(inst, external)
 	if !external {
 		if err := f.inTreeRegistration(ctx, node); err != nil {
-			return err
+			return fmt.Errorf("asking the cloud as an in-tree kubelet: %w", err)
 		}
 	}
-	return retry(ctx, func(ctx context.Context) error {
+	err = retry(ctx, func(ctx context.Context) error {
 		_, err := f.o.Client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
 		if apierrors.IsAlreadyExists(err) {
 			return nil // an earlier try went through
 		}
 		return err
 	})
+	if err != nil {
+		return fmt.Errorf("registering the Node: %w", err)
+	}
+	return nil
 }
 
 // node is the Node a kubelet on inst registers: its own address (the
@@ -119,19 +122,20 @@ func (f *Fleet) inTreeRegistration(ctx context.Context, n *corev1.Node) error {
 	})
 }
 
-// retry does an action until it succeeds or ctx ends, backing off from 1 s
-// to 10 s between tries.
+// retry does an action until it succeeds or ctx ends, waiting 1 s after
+// the first failure and half as long again after each, up to 10 s.
 func retry(ctx context.Context, do func(context.Context) error) error {
-	var last error
-	backoff := wait.Backoff{Duration: time.Second, Factor: 1.5, Jitter: 0.2, Steps: 1 << 20, Cap: 10 * time.Second}
-	err := wait.ExponentialBackoffWithContext(ctx, backoff, func(ctx context.Context) (bool, error) {
-		if last = do(ctx); last != nil {
-			return false, nil
+	wait := time.Second
+	for {
+		last := do(ctx)
+		if last == nil {
+			return nil
 		}
-		return true, nil
-	})
-	if err != nil && last != nil {
-		return fmt.Errorf("%w (last: %v)", err, last)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last: %v)", ctx.Err(), last)
+		case <-time.After(wait):
+		}
+		wait = min(wait*3/2, 10*time.Second)
 	}
-	return err
 }

@@ -10,35 +10,54 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 )
 
-// DaemonSets stay off simulated nodes, and one rendered again without the
-// affinity gets it back; one that has it is not written again.
+// Node agents (tolerating every taint) stay off simulated nodes, keeping
+// their own affinity; one rendered again without it gets it back; one that
+// has it, or does not tolerate kwok's taint, is not written.
 func TestDaemonSetsKeptOffSimulatedNodes(t *testing.T) {
-	ds := func(name string) *appsv1.DaemonSet {
-		return &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "kube-system"}}
+	everywhere := []corev1.Toleration{{Operator: corev1.TolerationOpExists}}
+	ds := func(name string, tol []corev1.Toleration, terms ...corev1.NodeSelectorTerm) *appsv1.DaemonSet {
+		d := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "kube-system"}}
+		d.Spec.Template.Spec.Tolerations = tol
+		if len(terms) > 0 {
+			d.Spec.Template.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: terms}}}
+		}
+		return d
 	}
-	c := fake.NewSimpleClientset(ds("kube-proxy"), ds("handover-cni"))
+	linux := corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "kubernetes.io/os", Operator: corev1.NodeSelectorOpIn, Values: []string{"linux"}}}}
+	controlPlanes := []corev1.Toleration{{Key: "node-role.kubernetes.io/control-plane", Operator: corev1.TolerationOpExists}}
+	c := fake.NewSimpleClientset(ds("kube-proxy", everywhere), ds("handover-cni", everywhere, linux), ds("cloud-controller-manager", controlPlanes))
 	ctx := context.Background()
+	get := func(name string) *appsv1.DaemonSet {
+		got, _ := c.AppsV1().DaemonSets("kube-system").Get(ctx, name, metav1.GetOptions{})
+		return got
+	}
 	if err := keepDaemonSetsOff(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"kube-proxy", "handover-cni"} {
-		got, _ := c.AppsV1().DaemonSets("kube-system").Get(ctx, name, metav1.GetOptions{})
-		if !keptOff(got.Spec.Template.Spec.Affinity) {
-			t.Fatalf("%s: affinity %+v", name, got.Spec.Template.Spec.Affinity)
+		if !keptOff(get(name).Spec.Template.Spec.Affinity) {
+			t.Fatalf("%s: affinity %+v", name, get(name).Spec.Template.Spec.Affinity)
 		}
+	}
+	if terms := get("handover-cni").Spec.Template.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms; len(terms) != 1 || len(terms[0].MatchExpressions) != 2 {
+		t.Errorf("handover-cni's own term lost: %+v", terms)
+	}
+	if get("cloud-controller-manager").Spec.Template.Spec.Affinity != nil {
+		t.Error("the cloud-controller-manager's DaemonSet, on control planes only, was changed")
 	}
 	writes := len(c.Actions())
 	if err := keepDaemonSetsOff(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	if patched := len(c.Actions()) - writes - 1; patched != 0 {
-		t.Errorf("%d DaemonSets patched again", patched)
+	if written := len(c.Actions()) - writes - 1; written != 0 {
+		t.Errorf("%d DaemonSets written again", written)
 	}
-	if _, err := c.AppsV1().DaemonSets("kube-system").Update(ctx, ds("kube-proxy"), metav1.UpdateOptions{}); err != nil {
+	if _, err := c.AppsV1().DaemonSets("kube-system").Update(ctx, ds("kube-proxy", everywhere), metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_ = keepDaemonSetsOff(ctx, c)
-	if got, _ := c.AppsV1().DaemonSets("kube-system").Get(ctx, "kube-proxy", metav1.GetOptions{}); !keptOff(got.Spec.Template.Spec.Affinity) {
+	if !keptOff(get("kube-proxy").Spec.Template.Spec.Affinity) {
 		t.Fatal("kube-proxy rendered again kept no affinity")
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -32,17 +30,14 @@ func openAudit(path string) (*auditLog, error) {
 	return a, nil
 }
 
-// record keeps entries in time order: a call is recorded when it ends but
-// timed when it began, so a slow call goes in before quicker later ones.
-// It belongs near the end, so the walk back is short.
+// record appends an entry. Entries are kept in the order calls ended:
+// a call is timed when it began, so a slow one comes after quicker calls
+// that began later, and a reader that follows by time would miss it; one
+// that follows by position (after) misses nothing.
 func (a *auditLog) record(e api.AuditEntry) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	i := len(a.entries)
-	for i > 0 && a.entries[i-1].Time.After(e.Time) {
-		i--
-	}
-	a.entries = slices.Insert(a.entries, i, e)
+	a.entries = append(a.entries, e)
 	if a.file != nil {
 		line, _ := json.Marshal(e)
 		_, _ = a.file.Write(append(line, '\n'))
@@ -52,10 +47,22 @@ func (a *auditLog) record(e api.AuditEntry) {
 func (a *auditLog) since(t time.Time) []api.AuditEntry {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	// The observers ask every second for what is new: a search, not a
-	// walk of the whole audit, keeps that flat as the audit grows.
-	i := sort.Search(len(a.entries), func(i int) bool { return !a.entries[i].Time.Before(t) })
-	return append([]api.AuditEntry{}, a.entries[i:]...)
+	out := []api.AuditEntry{}
+	for _, e := range a.entries {
+		if !e.Time.Before(t) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// after returns the entries recorded after the first n, and how many
+// there are now: the position to ask from next.
+func (a *auditLog) after(n int) ([]api.AuditEntry, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n = min(max(n, 0), len(a.entries))
+	return append([]api.AuditEntry{}, a.entries[n:]...), len(a.entries)
 }
 
 func (a *auditLog) close() error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -180,7 +181,24 @@ func (s *Server) setFaults(r *http.Request) (any, error) {
 	return nil, s.state.save(s.opts.StatePath)
 }
 
+// HeaderAuditNext is the position to ask the audit from next (?after=).
+const HeaderAuditNext = "X-Simcloud-Audit-Next"
+
+// getAudit answers ?after=N (the entries recorded after the first N, with
+// the next position in HeaderAuditNext: what the observers follow) or
+// ?since=T (the calls that began at T or later).
 func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
+	if v := r.URL.Query().Get("after"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, api.Error{Message: "after: " + err.Error()})
+			return
+		}
+		entries, next := s.audit.after(n)
+		w.Header().Set(HeaderAuditNext, strconv.Itoa(next))
+		writeJSON(w, http.StatusOK, entries)
+		return
+	}
 	since := time.Time{}
 	if v := r.URL.Query().Get("since"); v != "" {
 		t, err := time.Parse(time.RFC3339Nano, v)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
@@ -174,4 +175,31 @@ func MakeLoadBalancersVirtual(ctx context.Context, c *api.Client, namespace stri
 		return fmt.Errorf("making the load balancers of namespace %s virtual: %w", namespace, err)
 	}
 	return nil
+}
+
+// AuditAfter reads the audit at c from position n on (AuditAfter(ctx, c,
+// 0) is all of it) and returns the position to read from next.
+func AuditAfter(ctx context.Context, c *api.Client, n int) ([]api.AuditEntry, int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL+"/v1/audit?after="+strconv.Itoa(n), nil)
+	if err != nil {
+		return nil, n, err
+	}
+	req.Header.Set(api.HeaderComponent, c.Component)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, n, fmt.Errorf("reading the cloud's audit: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, n, fmt.Errorf("reading the cloud's audit: %s", resp.Status)
+	}
+	next, err := strconv.Atoi(resp.Header.Get(HeaderAuditNext))
+	if err != nil {
+		return nil, n, fmt.Errorf("reading the cloud's audit: no %s: the cloud is older than this handover", HeaderAuditNext)
+	}
+	var out []api.AuditEntry
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, n, fmt.Errorf("reading the cloud's audit: %w", err)
+	}
+	return out, next, nil
 }

@@ -2,6 +2,7 @@ package simcloud
 
 import (
 	"context"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -77,20 +78,36 @@ func TestVirtualInstances(t *testing.T) {
 	}
 }
 
-// The audit keeps calls in the order they began, though a slow one is
-// recorded when it ends, and answers "since" from that order.
-func TestAuditSinceKeepsTimeOrder(t *testing.T) {
-	a, _ := openAudit("")
+// A reader that follows the audit by position misses no call, though a
+// slow one is recorded after quicker calls that began later; by time
+// (since), it would have to look back.
+func TestAuditAfterMissesNothing(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ctx := context.Background()
+	c := api.NewClient(r.url, "handover-observer")
+	_, next, err := AuditAfter(ctx, c, math.MaxInt)
+	if err != nil || next != 0 {
+		t.Fatalf("past the end of an empty audit: next %d, %v", next, err)
+	}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, s := range []int{1, 2, 5, 3, 4, 6} {
-		a.record(api.AuditEntry{Time: base.Add(time.Duration(s) * time.Second), Resource: strconv.Itoa(s)})
+	for _, s := range []int{1, 2, 5} {
+		r.server.audit.record(api.AuditEntry{Time: base.Add(time.Duration(s) * time.Second), Resource: strconv.Itoa(s)})
 	}
-	var got []string
-	for _, e := range a.since(base.Add(3 * time.Second)) {
-		got = append(got, e.Resource)
+	got, next, err := AuditAfter(ctx, c, next)
+	if err != nil || len(got) != 3 || next != 3 {
+		t.Fatalf("first read: %v next %d, %v", got, next, err)
 	}
-	if !slices.Equal(got, []string{"3", "4", "5", "6"}) {
-		t.Fatalf("since 3s: %v", got)
+	r.server.audit.record(api.AuditEntry{Time: base.Add(3 * time.Second), Resource: "3, slow"})
+	got, next, _ = AuditAfter(ctx, c, next)
+	if len(got) != 1 || got[0].Resource != "3, slow" || next != 4 {
+		t.Fatalf("the slow call: %v next %d", got, next)
+	}
+	var since []string
+	for _, e := range r.server.audit.since(base.Add(3 * time.Second)) {
+		since = append(since, e.Resource)
+	}
+	if !slices.Equal(since, []string{"5", "3, slow"}) {
+		t.Fatalf("since 3s: %v", since)
 	}
 }
 

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,19 +22,20 @@ func (ob *Observer) followCloud(ctx context.Context) {
 	if ob.o.Cloud == nil {
 		return
 	}
-	since := time.Now()
+	// From what the cloud holds now on, by position: a call recorded after
+	// one the observers read is never skipped, however long before it began
+	// (a call waiting on the cloud's lock). Asked from past the end, the
+	// cloud answers with where the end is.
+	next := math.MaxInt
+	if _, n, err := ob.o.Cloud.AuditAfter(ctx, next); err == nil {
+		next = n
+	}
 	lbs := map[string]api.LoadBalancer{}
 	every(ctx, time.Second, func(ctx context.Context) {
-		entries, err := ob.o.Cloud.Audit(ctx, since)
+		entries, n, err := ob.o.Cloud.AuditAfter(ctx, next)
 		if err == nil {
-			last := since
+			next = n
 			for _, a := range entries {
-				if !a.Time.After(last) {
-					continue // already recorded at the previous poll
-				}
-				if a.Time.After(since) {
-					since = a.Time
-				}
 				if a.Component == "kube-controller-manager" || a.Component == "cloud-controller-manager" {
 					ob.emit(timeline.Event{Time: a.Time, Source: "cloud-audit", Kind: timeline.CloudCall, Manager: a.Component,
 						Controller: a.Controller, Attrs: map[string]string{"operation": a.Operation, "resource": a.Resource, "status": strconv.Itoa(a.Status), "node": a.Node}})

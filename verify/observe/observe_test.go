@@ -89,7 +89,7 @@ func TestDiffLBsRecordsBackendChanges(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _ = json.NewEncoder(w).Encode(lbs) }))
 	defer srv.Close()
 	var buf bytes.Buffer
-	ob := &Observer{o: Options{Cloud: api.NewClient(srv.URL, "test"), Timeline: timeline.NewWriter(&buf)}}
+	ob := &Observer{o: Options{Cloud: SimCloud(api.NewClient(srv.URL, "test")), Timeline: timeline.NewWriter(&buf)}}
 	lb := func(nodes ...string) api.LoadBalancer {
 		return api.LoadBalancer{Name: "a1", IP: "172.18.0.10", Spec: api.LoadBalancerSpec{Service: "ns/web", Nodes: nodes}}
 	}

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -48,9 +49,20 @@ type Options struct {
 
 // Cloud is what the observers read from the cloud's API.
 type Cloud interface {
-	Audit(ctx context.Context, since time.Time) ([]api.AuditEntry, error)
+	// AuditAfter is the audit recorded after its first n entries, and
+	// the position to ask from next.
+	AuditAfter(ctx context.Context, n int) ([]api.AuditEntry, int, error)
 	LoadBalancers(ctx context.Context, controller string) ([]api.LoadBalancer, error)
 	Instance(ctx context.Context, controller, name string) (*api.Instance, error)
+}
+
+// SimCloud is the simulated cloud c talks to, as the observers ask it.
+func SimCloud(c *api.Client) Cloud { return simCloud{c} }
+
+type simCloud struct{ *api.Client }
+
+func (s simCloud) AuditAfter(ctx context.Context, n int) ([]api.AuditEntry, int, error) {
+	return simcloud.AuditAfter(ctx, s.Client, n)
 }
 
 // Observer runs the watchers until Stop.
