@@ -270,15 +270,21 @@ func (c Config) scale(fault faults.Spec) (scale.Profile, error) {
 		}
 		p.JoinEvery = d
 	}
-	m, err := machine()
-	if err != nil {
-		return p, err
+	var m scale.Machine
+	if !p.None() { // only a fleet asks the machine
+		var err error
+		if m, err = machine(); err != nil {
+			return p, err
+		}
 	}
 	if err := p.Validate(m); err != nil {
 		return p, err
 	}
-	if !p.None() && fault.Cloud() {
-		return p, fmt.Errorf("--scale with the fault %s: the fleet sets the cloud's throttle for the whole run and the fault its own; rehearse them apart", fault.Name)
+	if !p.None() && c.Workers < 1 {
+		return p, fmt.Errorf("--scale: simulated nodes register as the real workers' kubelets do; give --workers 1 or more")
+	}
+	if !p.None() && p.ThrottleQPS > 0 && fault.Cloud() {
+		return p, fmt.Errorf("--scale with the fault %s: the fleet throttles the cloud for the whole run and the fault sets the cloud's knobs too; give --scale-throttle 0 (scale.throttleQPS: 0) or rehearse them apart", fault.Name)
 	}
 	return p, nil
 }

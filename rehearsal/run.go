@@ -86,10 +86,8 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 			if lerr := cluster.CollectLogs(filepath.Join(p.Config.Out, "logs")); lerr != nil {
 				logger.Warnf("collecting logs: %v", lerr)
 			}
-			if !p.Scale.None() {
-				if lerr := scale.CollectLogs(context.Background(), p.Topology.Name, filepath.Join(p.Config.Out, "logs")); lerr != nil {
-					logger.Warnf("collecting kwok's logs: %v", lerr)
-				}
+			if lerr := scale.CollectLogs(context.Background(), p.Topology.Name, filepath.Join(p.Config.Out, "logs")); lerr != nil {
+				logger.Warnf("collecting kwok's logs: %v", lerr)
 			}
 		}
 		if p.Config.Keep {
@@ -166,6 +164,9 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	inj := faults.Start(ctx, faults.Options{Cluster: kc, Client: env.Client, Cloud: cloud, Timeline: tl, Logger: logger,
 		LeaderName: env.Spec.LeaderName}, p.Fault)
 	runErr := runProcedures(ctx, p.Procedures, env)
+	// No node joins once the procedure ended: the last ones get the
+	// observation after it to be initialised.
+	res.Fleet = fleet.Stop()
 	if runErr == nil {
 		inj.ProcedureEnded(ctx)
 		observeAfter(ctx, logger, p.ObserveAfter)
@@ -173,9 +174,8 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	faultErr := inj.Stop()
 	res.Load = gen.Stop()
 	logger.V(0).Infof(" • %s", res.Load)
-	res.Fleet = fleet.Stop()
-	if !p.Scale.None() {
-		logger.V(0).Infof(" • %s", res.Fleet)
+	if line := res.Fleet.String(); line != "" {
+		logger.V(0).Infof(" • %s", line)
 	}
 	if err := load.Settle(ctx, env.Client, 90*time.Second); err != nil {
 		logger.Warnf("load: %v", err) // the leak check judges what is left

@@ -1,10 +1,15 @@
 package rehearsal
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
@@ -28,9 +33,11 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *mi
 	}
 	o.CloudURL = url
 	if o.Kubeconfig, err = kc.InternalKubeconfig(); err != nil {
+		return nil, fmt.Errorf("a kubeconfig for kwok: %w", err)
+	}
+	if o.KubeletVersion, err = workerVersion(ctx, env); err != nil {
 		return nil, err
 	}
-	o.KubeletVersion = workerVersion(ctx, env)
 	f, err := scale.Prepare(ctx, o, p.Scale)
 	if err != nil {
 		return nil, fmt.Errorf("preparing the simulated fleet: %w", err)
@@ -39,9 +46,18 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *mi
 }
 
 // newestWorkerExternal: a simulated node registers as the cluster's newest
-// real worker's kubelet would.
+// real worker's kubelet would. Hundreds of nodes join in a minute while the
+// fleet comes up, so an answer is reused for a few seconds; a worker being
+// replaced (its file unreadable for a moment) leaves the last answer
+// standing.
 func newestWorkerExternal(kc *kindcluster.Cluster, env *migrate.Env) func(context.Context) (bool, error) {
-	return func(ctx context.Context) (bool, error) {
+	var (
+		mu    sync.Mutex
+		known bool
+		last  bool
+		at    time.Time
+	)
+	ask := func(ctx context.Context) (bool, error) {
 		ws, err := kc.Workers()
 		if err != nil {
 			return false, err
@@ -49,15 +65,43 @@ func newestWorkerExternal(kc *kindcluster.Cluster, env *migrate.Env) func(contex
 		if len(ws) == 0 {
 			return false, fmt.Errorf("the cluster has no worker to take the kubelets' mode from")
 		}
-		return env.KubeletExternal(ctx, ws[len(ws)-1].String())
+		// kind numbers workers worker, worker2, … worker10: the longest
+		// name, then the greatest, is the newest.
+		newest := slices.MaxFunc(ws, func(a, b nodes.Node) int {
+			return cmp.Or(cmp.Compare(len(a.String()), len(b.String())), cmp.Compare(a.String(), b.String()))
+		})
+		return env.KubeletExternal(ctx, newest.String())
+	}
+	return func(ctx context.Context) (bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if known && time.Since(at) < modeReuse {
+			return last, nil
+		}
+		ext, err := ask(ctx)
+		switch {
+		case err == nil:
+			known, last, at = true, ext, time.Now()
+		case known:
+			return last, nil
+		default:
+			return false, fmt.Errorf("how the workers' kubelets run: %w", err)
+		}
+		return last, nil
 	}
 }
 
+// modeReuse is how long an answer about the workers' kubelets stands.
+const modeReuse = 5 * time.Second
+
 // workerVersion is the kubelet version the real workers report.
-func workerVersion(ctx context.Context, env *migrate.Env) string {
-	nodes, err := env.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "!node-role.kubernetes.io/control-plane"})
-	if err != nil || len(nodes.Items) == 0 {
-		return ""
+func workerVersion(ctx context.Context, env *migrate.Env) (string, error) {
+	ns, err := env.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "!node-role.kubernetes.io/control-plane"})
+	if err != nil {
+		return "", fmt.Errorf("the workers' kubelet version: %w", err)
 	}
-	return nodes.Items[0].Status.NodeInfo.KubeletVersion
+	if len(ns.Items) == 0 {
+		return "", fmt.Errorf("the cluster has no worker whose kubelet version simulated nodes could report")
+	}
+	return ns.Items[0].Status.NodeInfo.KubeletVersion, nil
 }

@@ -1,6 +1,7 @@
 package rehearsal
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -52,9 +53,12 @@ func TestScaleRefusedBeforeAnythingRuns(t *testing.T) {
 	}{
 		{"negative", func(c *Config) { c.Scale.Nodes = -5 }, "must not be negative"},
 		{"negative services", func(c *Config) { c.Scale.Nodes, c.Scale.Services = 5, &neg }, "must not be negative"},
-		{"more than the machine holds", func(c *Config) { c.Scale.Nodes = 2000 }, "holds at most 500 simulated nodes"},
-		{"services without nodes", func(c *Config) { c.Scale.Services = &ten }, "give --scale N too"},
-		{"more services than nodes", func(c *Config) { c.Scale.Nodes, c.Scale.Services = 5, &ten }, "--scale-services 10 > --scale 5"},
+		{"more than the machine holds", func(c *Config) { c.Scale.Nodes = 1000 }, "holds at most 500 simulated nodes"},
+		{"more than the pod network holds", func(c *Config) { c.Scale.Nodes = 2000 }, "at most 1500"},
+		{"no worker to follow", func(c *Config) { c.Scale.Nodes, c.Workers, c.Load = 5, 0, "none" }, "give --workers 1 or more"},
+		{"a throttle of no number", func(c *Config) { nan := math.NaN(); c.Scale.Nodes, c.Scale.ThrottleQPS = 5, &nan }, "scale.throttleQPS"},
+		{"services without nodes", func(c *Config) { c.Scale.Services = &ten }, "give --scale N (scale.nodes) too"},
+		{"more services than nodes", func(c *Config) { c.Scale.Nodes, c.Scale.Services = 5, &ten }, "--scale-services (scale.services) 10 > --scale (scale.nodes) 5"},
 		{"join interval", func(c *Config) { c.Scale.Nodes, c.Scale.JoinEvery = 5, "soon" }, "scale.joinEvery"},
 		{"join too often", func(c *Config) { c.Scale.Nodes, c.Scale.JoinEvery = 5, "100ms" }, "below 1s"},
 		{"a cloud fault", func(c *Config) { c.Scale.Nodes, c.Faults.Name = 5, faults.CloudThrottle }, "rehearse them apart"},
@@ -71,5 +75,19 @@ func TestScaleRefusedBeforeAnythingRuns(t *testing.T) {
 	c.Scale.Nodes = 200
 	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "holds at most 128") {
 		t.Errorf("memory bounds the fleet too: %v", err)
+	}
+	zero := 0.0
+	c.Scale.Nodes, c.Scale.ThrottleQPS, c.Faults.Name = 5, &zero, faults.CloudThrottle
+	if _, err := c.Validate(); err != nil {
+		t.Errorf("an unthrottled fleet beside a cloud fault: %v", err)
+	}
+	was := machine
+	machine = func() (scale.Machine, error) {
+		t.Fatal("the machine asked without a fleet")
+		return scale.Machine{}, nil
+	}
+	defer func() { machine = was }()
+	if _, err := Default().Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

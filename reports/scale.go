@@ -14,7 +14,11 @@ import (
 // manager, and load balancers reconciled after the hand-off.
 func scaleTables(s scalestat.Summary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Scale: %d simulated nodes, %d Services, cloud throttled at %s QPS per caller\n\n", s.Nodes, s.Services, orDash(s.ThrottleQPS))
+	fmt.Fprintf(&b, "\n## Scale: %d simulated nodes, %d Services, cloud %s\n\n", s.Nodes, s.Services, throttleText(s.ThrottleQPS))
+	if len(s.Fleet) == 0 {
+		b.WriteString("No simulated node was seen joining: nothing measured.\n")
+		return b.String()
+	}
 	b.WriteString("| registered by | nodes | to ProviderID p50 / p90 / max | to initialised p50 / p90 / max | never initialised |\n|---|---|---|---|---|\n")
 	for _, l := range s.Latencies {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d |\n", modeName(l.Mode), l.Nodes, spreadText(l.ProviderID), spreadText(l.Initialised), l.Unfinished)
@@ -57,17 +61,20 @@ func peak(per []int) int {
 	return m
 }
 
-func orDash(s string) string {
-	if s == "" || s == "0" {
-		return "no"
+// throttleText is the cloud's per-caller limit as the heading says it.
+func throttleText(qps string) string {
+	if qps == "" || qps == "0" {
+		return "not throttled"
 	}
-	return s
+	return "throttled at " + qps + " QPS per caller"
 }
 
 func reconcileText(r scalestat.Reconcile) string {
 	switch {
 	case r.HandOff.IsZero():
 		return "Load balancers after the hand-off: not measured (the cloud-controller-manager was never seen running the service controller)."
+	case r.LBs == 0:
+		return "Load balancers after the hand-off: not measured (none existed at the hand-off)."
 	case len(r.Outstanding) > 0:
 		return fmt.Sprintf("Load balancers after the hand-off (%s): %d of %d reconciled by the cloud-controller-manager; never: %s.",
 			r.HandOff.UTC().Format("15:04:05"), r.Done, r.LBs, strings.Join(r.Outstanding, ", "))
@@ -80,7 +87,11 @@ func reconcileText(r scalestat.Reconcile) string {
 // each node's wait for initialisation against when it joined.
 func scaleHTML(s scalestat.Summary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<h2>Scale: %d simulated nodes, %d Services, cloud throttled at %s QPS per caller</h2>\n", s.Nodes, s.Services, html.EscapeString(orDash(s.ThrottleQPS)))
+	fmt.Fprintf(&b, "<h2>Scale: %d simulated nodes, %d Services, cloud %s</h2>\n", s.Nodes, s.Services, html.EscapeString(throttleText(s.ThrottleQPS)))
+	if len(s.Fleet) == 0 {
+		b.WriteString("<p>No simulated node was seen joining: nothing measured.</p>\n")
+		return b.String()
+	}
 	b.WriteString("<table><tr><th>registered by</th><th>nodes</th><th>to ProviderID p50 / p90 / max</th><th>to initialised p50 / p90 / max</th><th>never initialised</th></tr>\n")
 	for _, l := range s.Latencies {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%d</td></tr>\n", modeName(l.Mode), l.Nodes, spreadText(l.ProviderID), spreadText(l.Initialised), l.Unfinished)

@@ -44,6 +44,8 @@ var _ = Describe("scale", Label("scale"), func() {
 			Expect(err).NotTo(HaveOccurred(), "reports in %s", res.Dir)
 			Expect(res.Fleet.Registered).To(Equal(size.nodes))
 			Expect(res.Fleet.Joined).To(BeNumerically(">", 0), "no node joined during the procedure")
+			Expect(s.Fleet).To(HaveLen(res.Fleet.Registered+res.Fleet.Joined), "simulated nodes the observers did not see join")
+			Expect(s.Reconcile.HandOff.IsZero()).To(BeFalse(), "the hand-off to the cloud-controller-manager's service controller was not seen")
 		}, NodeTimeout(60*time.Minute))
 	}
 })

@@ -27,6 +27,8 @@ type Agent struct {
 	// (DesiredRoutes). A simulated cloud's route table plugs in here.
 	Routes func(nodes []*corev1.Node) ([]Route, error)
 	Logf   func(format string, args ...any)
+	// unreachable is how many routes the last sync left out.
+	unreachable int
 }
 
 // Run reconciles on every Node change and every resync period until ctx ends.
@@ -80,9 +82,14 @@ func (a *Agent) Reconcile(nodes []*corev1.Node) error {
 				return err
 			}
 		}
-		if err := SyncRoutes(want); err != nil {
+		unreachable, err := SyncRoutes(want)
+		if err != nil {
 			return err
 		}
+		if unreachable != a.unreachable && a.Logf != nil {
+			a.Logf("%d routes left out: their next hops are on no network of this node (simulated nodes, or a node cut off)", unreachable)
+		}
+		a.unreachable = unreachable
 	}
 	for _, n := range nodes {
 		if n.Name == a.NodeName {

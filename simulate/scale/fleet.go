@@ -38,6 +38,9 @@ type Options struct {
 
 // Summary counts what the fleet did.
 type Summary struct {
+	// Asked is how many nodes the profile registers before the procedure
+	// (0: there was no fleet).
+	Asked                      int
 	Registered, Joined, Failed int
 	// Failures are the first of the fleet's failed joins.
 	Failures []string
@@ -51,9 +54,12 @@ func (s Summary) Err() error {
 	return fmt.Errorf("the simulated fleet failed %d join(s), first: %s", s.Failed, s.Failures[0])
 }
 
-// String is an account of the fleet.
+// String is an account of the fleet ("" when there was none).
 func (s Summary) String() string {
-	return fmt.Sprintf("simulated fleet: %d nodes registered before the procedure, %d joined during it, %d failed", s.Registered, s.Joined, s.Failed)
+	if s.Asked == 0 {
+		return ""
+	}
+	return fmt.Sprintf("simulated fleet: %d of %d nodes registered before the procedure, %d joined during it, %d failed", s.Registered, s.Asked, s.Joined, s.Failed)
 }
 
 // Fleet is a running simulated fleet.
@@ -77,7 +83,7 @@ const registerWorkers = 8
 // kwok, the nodes, the Services and their endpoints, and waits until every
 // node is initialised and every Service has its load balancer.
 func Prepare(ctx context.Context, o Options, p Profile) (*Fleet, error) {
-	f := &Fleet{o: o, p: p, admin: api.NewClient(o.CloudURL, "handover-scale")}
+	f := &Fleet{o: o, p: p, admin: api.NewClient(o.CloudURL, "handover-scale"), sum: Summary{Asked: p.Nodes}}
 	if p.None() {
 		return f, nil
 	}
@@ -87,6 +93,7 @@ func Prepare(ctx context.Context, o Options, p Profile) (*Fleet, error) {
 		if err := f.admin.SetFaults(ctx, api.Faults{ThrottleQPS: p.ThrottleQPS}); err != nil {
 			return nil, fmt.Errorf("throttling the cloud: %w", err)
 		}
+		f.logf("The cloud now answers each caller at most %g times a second, until the cluster goes", p.ThrottleQPS)
 	}
 	f.logf("Starting kwok for %d simulated nodes ...", p.Nodes)
 	if err := startKwok(ctx, o.Cluster, o.StateDir, o.Kubeconfig); err != nil {
@@ -133,10 +140,11 @@ func (f *Fleet) registerAll(ctx context.Context) {
 	wg.Wait()
 }
 
-// Start joins a node every JoinEvery until Stop.
+// Start joins a node every JoinEvery until Stop (or ctx ends: a join under
+// way then stops too).
 func (f *Fleet) Start(ctx context.Context) {
-	ctx, f.stop = context.WithCancel(ctx)
-	f.done = make(chan struct{})
+	ticks, stop := context.WithCancel(ctx)
+	f.stop, f.done = stop, make(chan struct{})
 	go func() {
 		defer close(f.done)
 		if f.p.None() || f.p.JoinEvery == 0 {
@@ -146,13 +154,13 @@ func (f *Fleet) Start(ctx context.Context) {
 		defer t.Stop()
 		for {
 			select {
-			case <-ctx.Done():
+			case <-ticks.Done():
 				return
 			case <-t.C:
 			}
-			// A join under way finishes on a context of its own: a node
-			// half registered says nothing.
-			f.joinCounted(context.WithoutCancel(ctx), f.nextName(), "procedure", &f.sum.Joined)
+			// A join under way when Stop comes finishes: a node half
+			// registered says nothing.
+			f.joinCounted(ctx, f.nextName(), "procedure", &f.sum.Joined)
 			if err := keepDaemonSetsOff(ctx, f.o.Client); err != nil && ctx.Err() == nil {
 				f.o.Logger.Warnf("scale: %v", err)
 			}
@@ -161,19 +169,22 @@ func (f *Fleet) Start(ctx context.Context) {
 }
 
 // Stop ends the joins and says what the fleet did. kwok keeps the nodes
-// Ready until the cluster goes (a kept cluster keeps its fleet).
+// Ready, and the cloud stays throttled, until the cluster goes (a kept
+// cluster keeps its fleet).
 func (f *Fleet) Stop() Summary {
 	if f.stop != nil {
 		f.stop()
 		<-f.done
-	}
-	if !f.p.None() {
-		f.emit(timeline.Event{Kind: timeline.ScaleStop, Attrs: map[string]string{"registered": strconv.Itoa(f.sum.Registered),
-			"joined": strconv.Itoa(f.sum.Joined), "failed": strconv.Itoa(f.sum.Failed)}})
+		f.stop = nil
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.sum
+	sum := f.sum
+	f.mu.Unlock()
+	if !f.p.None() {
+		f.emit(timeline.Event{Kind: timeline.ScaleStop, Attrs: map[string]string{"registered": strconv.Itoa(sum.Registered),
+			"joined": strconv.Itoa(sum.Joined), "failed": strconv.Itoa(sum.Failed)}})
+	}
+	return sum
 }
 
 func (f *Fleet) nextName() string {

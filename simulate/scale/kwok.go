@@ -35,14 +35,14 @@ func kwokContainer(cluster string) string { return cluster + "-kwok" }
 func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error {
 	path := filepath.Join(stateDir, "kwok.kubeconfig")
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("kwok's state directory: %w", err)
 	}
 	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
 		return fmt.Errorf("writing kwok's kubeconfig: %w", err)
 	}
 	name := kwokContainer(cluster)
 	if err := engine.Remove(ctx, name); err != nil {
-		return err
+		return fmt.Errorf("removing an earlier kwok: %w", err)
 	}
 	spec := engine.RunSpec{Name: name, Image: nodeimage.KwokImage, Network: "kind", RestartRetries: 5,
 		Labels: map[string]string{simcloud.ClusterLabel: cluster},
@@ -58,6 +58,12 @@ func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error 
 
 // CollectLogs writes kwok's output into dir/kwok.log, if it ran.
 func CollectLogs(ctx context.Context, cluster, dir string) error {
+	if _, err := engine.Inspect(ctx, kwokContainer(cluster)); engine.IsNotFound(err) {
+		return nil // no fleet, or it never started
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	f, err := os.Create(filepath.Join(dir, "kwok.log"))
 	if err != nil {
 		return err

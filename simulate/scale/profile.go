@@ -2,6 +2,7 @@ package scale
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -28,6 +29,10 @@ const (
 	DefaultThrottleQPS = 10
 )
 
+// MaxNodes leaves room in a scale rehearsal's pod network (2048 ranges) for
+// the real nodes and the nodes joining during the procedure.
+const MaxNodes = 1500
+
 // ForNodes is the default profile for n simulated nodes.
 func ForNodes(n int) Profile {
 	if n == 0 {
@@ -45,14 +50,18 @@ func (p Profile) Validate(m Machine) error {
 	case p.Nodes < 0 || p.Services < 0 || p.JoinEvery < 0 || p.ThrottleQPS < 0:
 		return fmt.Errorf("--scale: counts, intervals and rates must not be negative (nodes %d, services %d, join every %s, throttle %g QPS)",
 			p.Nodes, p.Services, p.JoinEvery, p.ThrottleQPS)
+	case math.IsNaN(p.ThrottleQPS) || math.IsInf(p.ThrottleQPS, 0):
+		return fmt.Errorf("--scale-throttle (scale.throttleQPS) %g: give requests a second, or 0 for none", p.ThrottleQPS)
 	case p.None() && (p.Services > 0 || p.JoinEvery > 0 || p.ThrottleQPS > 0):
-		return fmt.Errorf("--scale-services, --scale-join-every and --scale-throttle describe simulated nodes: give --scale N too")
+		return fmt.Errorf("--scale-services, --scale-join-every and --scale-throttle (scale.services, .joinEvery, .throttleQPS) describe simulated nodes: give --scale N (scale.nodes) too")
 	case p.None():
 		return nil
+	case p.Nodes > MaxNodes:
+		return fmt.Errorf("--scale (scale.nodes) %d: at most %d, so the pod network keeps a range for every node that joins", p.Nodes, MaxNodes)
 	case p.Services > p.Nodes:
-		return fmt.Errorf("--scale-services %d > --scale %d: each Service's endpoints sit on their own simulated node", p.Services, p.Nodes)
+		return fmt.Errorf("--scale-services (scale.services) %d > --scale (scale.nodes) %d: each Service's endpoint sits on a simulated node of its own", p.Services, p.Nodes)
 	case p.JoinEvery > 0 && p.JoinEvery < time.Second:
-		return fmt.Errorf("--scale-join-every %s is below 1s", p.JoinEvery)
+		return fmt.Errorf("--scale-join-every (scale.joinEvery) %s is below 1s", p.JoinEvery)
 	}
 	if most := m.MostNodes(); p.Nodes > most {
 		return fmt.Errorf("--scale %d: this machine (%d cores, %.1f GiB available) holds at most %d simulated nodes (%d per core, %d MiB each beyond %.0f GiB for the cluster); give a smaller --scale",

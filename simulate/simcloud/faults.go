@@ -37,13 +37,37 @@ func (in *injector) get() api.Faults {
 	return in.faults
 }
 
-// decide returns the added latency and, if the call must fail, its status
-// and the knob responsible. Throttling is the account's limit on the
-// cluster's callers (managers, kubelets); handover's own callers — the
-// network agents reading the route table as the fabric would, the
-// observers — are not held to it. Each kubelet is limited on its own: it
+// throttled says whose budget a call spends when the cloud is throttled,
+// by the caller's component: the account's limit binds the cluster's
+// callers, each manager its own; each kubelet is limited on its own (it
 // asks about its own machine, which clouds answer from the instance's
-// metadata service rather than the account's API.
+// metadata service rather than the account's API); handover's own callers
+// — the network agents reading the route table as the fabric would, the
+// observers — are not held to it (ok false).
+var throttled = []struct {
+	prefix  string
+	perNode bool
+	exempt  bool
+}{
+	{prefix: "handover", exempt: true},
+	{prefix: "kubelet", perNode: true},
+}
+
+func budget(component, node string) (key string, ok bool) {
+	for _, t := range throttled {
+		switch {
+		case !strings.HasPrefix(component, t.prefix):
+		case t.exempt:
+			return "", false
+		case t.perNode:
+			return component + "@" + node, true
+		}
+	}
+	return component, true
+}
+
+// decide returns the added latency and, if the call must fail, its status
+// and the knob responsible.
 func (in *injector) decide(now time.Time, op, component, node string) (time.Duration, int, string) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -53,15 +77,11 @@ func (in *injector) decide(now time.Time, op, component, node string) (time.Dura
 			return f.Latency.Duration, http.StatusServiceUnavailable, "outage"
 		}
 	}
-	if f.ThrottleQPS > 0 && !strings.HasPrefix(component, "handover") {
-		caller := component
-		if component == "kubelet" {
-			caller += "@" + node
-		}
-		l := in.limiters[caller]
+	if key, ok := budget(component, node); f.ThrottleQPS > 0 && ok {
+		l := in.limiters[key]
 		if l == nil {
 			l = rate.NewLimiter(rate.Limit(f.ThrottleQPS), max(1, int(f.ThrottleQPS)))
-			in.limiters[caller] = l
+			in.limiters[key] = l
 		}
 		if !l.AllowN(now, 1) {
 			return f.Latency.Duration, http.StatusTooManyRequests, "throttle"

@@ -38,8 +38,7 @@ func (s *Server) allocatePodCIDR(r *http.Request) (any, error) {
 		}
 	}
 	s.state.PodCIDRs[name] = cidr
-	if err := s.state.save(s.opts.StatePath); err != nil {
-		delete(s.state.PodCIDRs, name)
+	if err := s.persist(); err != nil {
 		return nil, err
 	}
 	return api.PodCIDR{Instance: name, CIDR: cidr}, nil
@@ -64,13 +63,17 @@ func (s *Server) nextFreeCIDR(cluster string, mask int) (string, error) {
 	if mask < ones || mask > 30 {
 		return "", badRequest("maskSize %d: want between %d and 30", mask, ones)
 	}
+	held := make(map[string]bool, len(s.state.PodCIDRs))
+	for _, c := range s.state.PodCIDRs {
+		held[c] = true
+	}
 	base := binary.BigEndian.Uint32(ipnet.IP.To4())
 	step := uint32(1) << (32 - mask)
 	for i := uint32(0); i < uint32(1)<<(mask-ones); i++ {
 		ip := make(net.IP, 4)
 		binary.BigEndian.PutUint32(ip, base+i*step)
 		c := fmt.Sprintf("%s/%d", ip, mask)
-		if s.cidrOwner(c) == "" {
+		if !held[c] {
 			return c, nil
 		}
 	}

@@ -15,11 +15,17 @@ func (s *Server) listInstances(r *http.Request) (any, error) {
 
 func (s *Server) getInstanceByProviderID(r *http.Request) (any, error) {
 	id := r.PathValue("id")
+	if in, ok := s.virtualWithID(id); ok {
+		return in, nil
+	}
 	return s.findInstance(r, "ProviderID "+id, func(in api.Instance) bool { return in.ProviderID == id })
 }
 
 func (s *Server) getInstance(r *http.Request) (any, error) {
 	name := r.PathValue("name")
+	if in, ok := s.virtualNamed(name); ok {
+		return in, nil
+	}
 	return s.findInstance(r, name, func(in api.Instance) bool { return in.Name == name })
 }
 
@@ -53,7 +59,7 @@ func (s *Server) terminateInstance(r *http.Request) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state.Terminated[r.PathValue("name")] = true
-	return nil, s.state.save(s.opts.StatePath)
+	return nil, s.persist()
 }
 
 func (s *Server) listLoadBalancers(*http.Request) (any, error) {
@@ -114,7 +120,7 @@ func (s *Server) putLoadBalancer(r *http.Request, create bool) (any, error) {
 	}
 	lb.IP = ip
 	s.state.LoadBalancers[name] = lb
-	return lb, s.state.save(s.opts.StatePath)
+	return lb, s.persist()
 }
 
 func validateSpec(spec api.LoadBalancerSpec) error {
@@ -147,7 +153,7 @@ func (s *Server) deleteLoadBalancer(r *http.Request) (any, error) {
 		}
 	}
 	delete(s.state.LoadBalancers, name)
-	return nil, s.state.save(s.opts.StatePath)
+	return nil, s.persist()
 }
 
 func (s *Server) listRoutes(*http.Request) (any, error) {
@@ -202,5 +208,5 @@ func (s *Server) changeRoutes(r *http.Request, change func(map[string]api.Route)
 		s.state.Routes = before
 		return err
 	}
-	return s.state.save(s.opts.StatePath)
+	return s.persist()
 }

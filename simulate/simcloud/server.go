@@ -26,11 +26,16 @@ type Options struct {
 
 // Server is the simcloud API.
 type Server struct {
-	opts   Options
-	mu     sync.Mutex // guards state and backend changes
-	state  *state
-	audit  *auditLog
-	faults *injector
+	opts    Options
+	mu      sync.Mutex // guards state and backend changes
+	state   *state
+	virtual virtualIndex // of state.Virtual
+	audit   *auditLog
+	faults  *injector
+	// dirty: the state changed since it was last written; saveErr: the
+	// last write failed (the next change reports it).
+	dirty   bool
+	saveErr error
 }
 
 // New loads saved state and opens the audit log.
@@ -46,11 +51,17 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: o, state: st, audit: audit, faults: newInjector(st.Faults, o.Seed)}, nil
+	return &Server{opts: o, state: st, virtual: newVirtualIndex(st.Virtual), audit: audit, faults: newInjector(st.Faults, o.Seed)}, nil
 }
 
-// Close flushes the audit log.
-func (s *Server) Close() error { return s.audit.close() }
+// Close writes the state and closes the audit log.
+func (s *Server) Close() error {
+	s.flush()
+	s.mu.Lock()
+	err := s.saveErr
+	s.mu.Unlock()
+	return errors.Join(err, s.audit.close())
+}
 
 // Handler serves the API.
 func (s *Server) Handler() http.Handler {
@@ -178,7 +189,7 @@ func (s *Server) setFaults(r *http.Request) (any, error) {
 	defer s.mu.Unlock()
 	s.faults.set(f)
 	s.state.Faults = f
-	return nil, s.state.save(s.opts.StatePath)
+	return nil, s.persist()
 }
 
 // HeaderAuditNext is the position to ask the audit from next (?after=).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
@@ -68,7 +69,7 @@ func (s *state) save(path string) error {
 	if path == "" {
 		return nil
 	}
-	raw, err := json.MarshalIndent(s, "", "  ")
+	raw, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
@@ -80,4 +81,38 @@ func (s *state) save(path string) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// saveEvery bounds how often the state is written: at scale it holds
+// hundreds of instances, routes and load balancers listing hundreds of
+// backends, and the managers change it several times a second.
+const saveEvery = 200 * time.Millisecond
+
+// persist has the state written within saveEvery, once however many
+// changes come meanwhile; a write that failed is reported to the change
+// after it (and retried with it). Callers hold s.mu.
+func (s *Server) persist() error {
+	if s.opts.StatePath == "" {
+		return nil
+	}
+	err := s.saveErr
+	s.saveErr = nil
+	if !s.dirty {
+		s.dirty = true
+		time.AfterFunc(saveEvery, s.flush)
+	}
+	return err
+}
+
+// flush writes the state if it changed.
+func (s *Server) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.dirty {
+		return
+	}
+	s.dirty = false
+	if err := s.state.save(s.opts.StatePath); err != nil {
+		s.saveErr = fmt.Errorf("saving the cloud's state: %w", err)
+	}
 }

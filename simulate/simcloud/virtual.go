@@ -49,8 +49,8 @@ func (s *Server) addVirtual(r *http.Request) (any, error) {
 		Region: Region, Zone: ZoneOf(name), State: api.StateRunning,
 		Addresses: []api.Address{{Type: "InternalIP", Address: ip}, {Type: "Hostname", Address: name}}}
 	s.state.Virtual[name] = in
-	if err := s.state.save(s.opts.StatePath); err != nil {
-		delete(s.state.Virtual, name)
+	s.virtual.add(in)
+	if err := s.persist(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -81,21 +81,57 @@ func (s *Server) virtualInstances() []api.Instance {
 	return out
 }
 
+// virtualIndex finds virtual instances without a walk of them all: the
+// cloud controllers ask for one instance at a time, hundreds of times a
+// sweep.
+type virtualIndex struct {
+	byID  map[string]string // ProviderID -> name
+	addrs map[string]bool
+}
+
+func newVirtualIndex(vs map[string]api.Instance) virtualIndex {
+	x := virtualIndex{byID: map[string]string{}, addrs: map[string]bool{}}
+	for _, in := range vs {
+		x.add(in)
+	}
+	return x
+}
+
+func (x virtualIndex) add(in api.Instance) {
+	x.byID[in.ProviderID] = in.Name
+	for _, a := range in.Addresses {
+		x.addrs[a.Address] = true
+	}
+}
+
+// virtualNamed is the live virtual instance of that name.
+func (s *Server) virtualNamed(name string) (api.Instance, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in, ok := s.state.Virtual[name]
+	return in, ok && !s.state.Terminated[name]
+}
+
+// virtualWithID is the live virtual instance of that ProviderID.
+func (s *Server) virtualWithID(id string) (api.Instance, bool) {
+	s.mu.Lock()
+	name, ok := s.virtual.byID[id]
+	s.mu.Unlock()
+	if !ok {
+		return api.Instance{}, false
+	}
+	return s.virtualNamed(name)
+}
+
 // realBackends is a load balancer as its data plane is programmed: backends
 // at virtual addresses dropped (nothing answers there). Callers hold s.mu.
 func (s *Server) realBackends(lb api.LoadBalancer) api.LoadBalancer {
-	if len(s.state.Virtual) == 0 {
+	if len(s.virtual.addrs) == 0 {
 		return lb
-	}
-	virtual := make(map[string]bool, len(s.state.Virtual))
-	for _, in := range s.state.Virtual {
-		for _, a := range in.Addresses {
-			virtual[a.Address] = true
-		}
 	}
 	nodes := make([]string, 0, len(lb.Spec.Nodes))
 	for _, n := range lb.Spec.Nodes {
-		if !virtual[n] {
+		if !s.virtual.addrs[n] {
 			nodes = append(nodes, n)
 		}
 	}
@@ -145,7 +181,7 @@ func (s *Server) addVirtualLBNamespace(r *http.Request) (any, error) {
 	if !slices.Contains(s.state.VirtualLBNamespaces, ns) {
 		s.state.VirtualLBNamespaces = append(s.state.VirtualLBNamespaces, ns)
 	}
-	return map[string]any{"namespaces": s.state.VirtualLBNamespaces}, s.state.save(s.opts.StatePath)
+	return map[string]any{"namespaces": s.state.VirtualLBNamespaces}, s.persist()
 }
 
 // virtualLB says whether lb is virtual. Callers hold s.mu.

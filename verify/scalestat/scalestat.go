@@ -196,16 +196,39 @@ func calls(evs []timeline.Event, start time.Time) []Calls {
 	return out
 }
 
-// reconcile measures, from the moment the cloud-controller-manager first
-// ran the service controller, until its first successful call on each load
-// balancer that existed then.
-func reconcile(evs []timeline.Event) Reconcile {
-	var r Reconcile
-	for _, iv := range checks.Activity(evs)[serviceController] {
-		if iv.Manager == ccm && (r.HandOff.IsZero() || iv.From.Before(r.HandOff)) {
-			r.HandOff = iv.From
+// reconciling are the calls that put a load balancer in the state its
+// Service asks for.
+var reconciling = map[string]bool{"EnsureLoadBalancer": true, "UpdateLoadBalancer": true}
+
+// handOff is when the cloud-controller-manager began running the service
+// controller: its first call to the cloud as that controller (the sweep a
+// new leader starts with), or its first health sample showing it, whichever
+// came first.
+func handOff(evs []timeline.Event) time.Time {
+	var at time.Time
+	earlier := func(t time.Time) {
+		if at.IsZero() || t.Before(at) {
+			at = t
 		}
 	}
+	for _, iv := range checks.Activity(evs)[serviceController] {
+		if iv.Manager == ccm {
+			earlier(iv.From)
+		}
+	}
+	for _, e := range evs {
+		if e.Kind == timeline.CloudCall && e.Manager == ccm && e.Controller == serviceController {
+			earlier(e.Time)
+		}
+	}
+	return at
+}
+
+// reconcile measures, from the hand-off, until the cloud-controller-
+// manager's first successful ensure or update of each load balancer that
+// existed then.
+func reconcile(evs []timeline.Event) Reconcile {
+	r := Reconcile{HandOff: handOff(evs)}
 	if r.HandOff.IsZero() {
 		return r
 	}
@@ -217,8 +240,8 @@ func reconcile(evs []timeline.Event) Reconcile {
 			live[e.Attrs["name"]] = true
 		case !e.Time.After(r.HandOff) && e.Kind == timeline.LBDeleted:
 			delete(live, e.Attrs["name"])
-		case e.Time.After(r.HandOff) && e.Kind == timeline.CloudCall && e.Manager == ccm && e.Controller == serviceController &&
-			e.Attrs["status"] == "200" && live[e.Attrs["resource"]]:
+		case !e.Time.Before(r.HandOff) && e.Kind == timeline.CloudCall && e.Manager == ccm && e.Controller == serviceController &&
+			reconciling[e.Attrs["operation"]] && e.Attrs["status"] == "200" && live[e.Attrs["resource"]]:
 			// The audit is copied a second late, so calls are not in
 			// time order among the other events: the earliest counts.
 			if t, seen := done[e.Attrs["resource"]]; !seen || e.Time.Before(t) {

@@ -142,3 +142,20 @@ func TestNoHandOffNoReconcile(t *testing.T) {
 		t.Fatalf("reconcile %+v without a hand-off", s.Reconcile)
 	}
 }
+
+// A new leader's first sweep can come before the health poller sees it run
+// the controller: its first call is the hand-off. A read reconciles nothing.
+func TestHandOffAtTheFirstCallAndReadsDoNotReconcile(t *testing.T) {
+	evs := []timeline.Event{
+		ev(0, timeline.ObserverStart, nil), ev(0, timeline.ScaleStart, nil),
+		lb(1, timeline.LBCreated, "lb1"), lb(1, timeline.LBCreated, "lb2"),
+		call(18, ccm, serviceController, "GetLoadBalancer", "lb2", "200"),
+		call(19, ccm, serviceController, "UpdateLoadBalancer", "lb1", "200"),
+		health(20, ccm, serviceController), health(30, ccm, serviceController),
+		ev(40, timeline.ObserverStop, nil),
+	}
+	r := reconcile(evs)
+	if !r.HandOff.Equal(at(18)) || r.Done != 1 || r.All != time.Second || len(r.Outstanding) != 1 || r.Outstanding[0] != "lb2" {
+		t.Fatalf("%+v", r)
+	}
+}
