@@ -89,8 +89,9 @@ const (
 // SelfUsage samples what handover itself costs the machine it measures on
 // (verify/selfstat): Attrs "cpu_s" (CPU seconds its processes used since
 // they started, reaped children included), "wall_s" (seconds since the
-// rehearsal's process started) and "pressure_us" (the host's cumulative
-// CPU pressure stall, /proc/pressure/cpu "some" total, in µs).
+// rehearsal's process started), "pressure_us" (the host's cumulative
+// CPU pressure stall, /proc/pressure/cpu "some" total, in µs) and
+// "rss_bytes" (its processes' resident memory then).
 const SelfUsage = "self.usage"
 
 // The periods an observer.start declares (Attrs, Go durations): how often

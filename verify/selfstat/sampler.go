@@ -65,5 +65,6 @@ func (s *Sampler) sample() {
 		"cpu_s":       strconv.FormatFloat(u.CPU, 'f', 2, 64),
 		"wall_s":      strconv.FormatFloat(time.Since(s.start).Seconds(), 'f', 2, 64),
 		"pressure_us": strconv.FormatFloat(u.PressureUS, 'f', 0, 64),
+		"rss_bytes":   strconv.FormatInt(u.RSS, 10),
 	}})
 }

@@ -24,6 +24,8 @@ type Usage struct {
 	// PressureUS is the host's cumulative "some" CPU stall in µs; 0 where
 	// the kernel has no pressure stall information.
 	PressureUS float64
+	// RSS is the processes' resident memory now, in bytes.
+	RSS int64
 }
 
 // Read sums the CPU of pids (0 is this process) and reads the host's CPU
@@ -32,6 +34,7 @@ func Read(pids ...int) Usage {
 	var u Usage
 	for _, pid := range pids {
 		u.CPU += processCPU(pid)
+		u.RSS += processRSS(pid)
 	}
 	u.PressureUS = pressureTotal()
 	return u
@@ -57,6 +60,30 @@ func processCPU(pid int) float64 {
 		ticks += v
 	}
 	return ticks / clockTicks
+}
+
+// processRSS is a process's VmRSS, in bytes (0 when it is gone).
+func processRSS(pid int) int64 {
+	path := "/proc/self/status"
+	if pid != 0 {
+		path = "/proc/" + strconv.Itoa(pid) + "/status"
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return vmRSS(string(raw))
+}
+
+// vmRSS reads the VmRSS line of a /proc/PID/status ("VmRSS:  1234 kB").
+func vmRSS(status string) int64 {
+	for _, line := range strings.Split(status, "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // statFields splits /proc/PID/stat, whose second field (the command, in

@@ -2,6 +2,7 @@ package selfstat
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,29 @@ func TestSamplerWritesStartAndStop(t *testing.T) {
 	evs, err := timeline.Read(&buf)
 	if err != nil || len(evs) != 2 || evs[0].Kind != timeline.SelfUsage || evs[1].Attrs["cpu_s"] == "" {
 		t.Fatalf("%v %+v", err, evs)
+	}
+}
+
+func TestVmRSS(t *testing.T) {
+	if got := vmRSS("Name:\thandover\nVmPeak:\t 9000 kB\nVmRSS:\t  2048 kB\nThreads: 9\n"); got != 2048<<10 {
+		t.Fatalf("VmRSS 2048 kB read as %d bytes", got)
+	}
+	if got := vmRSS("Name:\tzombie\n"); got != 0 {
+		t.Fatalf("no VmRSS line read as %d", got)
+	}
+	if Read(0).RSS <= 0 {
+		t.Fatal("this process has no resident memory?")
+	}
+}
+
+func TestSummarizePeakMemory(t *testing.T) {
+	a, b := usage(0, "1", "10", "0"), usage(10, "2", "20", "0")
+	a.Attrs["rss_bytes"], b.Attrs["rss_bytes"] = strconv.Itoa(30<<20), strconv.Itoa(10<<20)
+	s, ok := Summarize([]timeline.Event{a, b})
+	if !ok || s.PeakRSS != 30<<20 || !strings.Contains(s.String(), "30 MiB resident at most") {
+		t.Fatalf("%+v: %s", s, s.String())
+	}
+	if s, _ := Summarize([]timeline.Event{usage(0, "1", "10", "0"), usage(10, "2", "20", "0")}); strings.Contains(s.String(), "resident") {
+		t.Fatalf("memory reported from samples without it: %s", s)
 	}
 }

@@ -28,6 +28,9 @@ type Summary struct {
 	Procedure Share
 	// HasProcedure says whether the timeline has a procedure to span.
 	HasProcedure bool
+	// PeakRSS is the most resident memory handover's processes held at
+	// any sample, in bytes (0 from timelines that did not sample it).
+	PeakRSS int64
 }
 
 type sample struct {
@@ -40,10 +43,12 @@ type sample struct {
 func Summarize(evs []timeline.Event) (Summary, bool) {
 	var ss []sample
 	var runFrom, runTo time.Time
+	var peak int64
 	for _, e := range evs {
 		switch e.Kind {
 		case timeline.SelfUsage:
 			ss = append(ss, sample{t: e.Time, cpu: num(e.Attrs["cpu_s"]), wall: num(e.Attrs["wall_s"]), stallUS: num(e.Attrs["pressure_us"])})
+			peak = max(peak, int64(num(e.Attrs["rss_bytes"])))
 		case timeline.RunStart:
 			if runFrom.IsZero() {
 				runFrom = e.Time
@@ -56,7 +61,7 @@ func Summarize(evs []timeline.Event) (Summary, bool) {
 		return Summary{}, false
 	}
 	first, last := ss[0], ss[len(ss)-1]
-	s := Summary{Whole: Share{From: last.t.Add(-time.Duration(last.wall * float64(time.Second))), To: last.t}}
+	s := Summary{Whole: Share{From: last.t.Add(-time.Duration(last.wall * float64(time.Second))), To: last.t}, PeakRSS: peak}
 	if last.wall > 0 {
 		s.Whole.CorePct = 100 * last.cpu / last.wall
 	}
@@ -76,6 +81,9 @@ func (s Summary) String() string {
 	line := fmt.Sprintf("handover used %.1f %% of one core over the whole run (%s)", s.Whole.CorePct, s.Whole.To.Sub(s.Whole.From).Round(time.Second))
 	if s.HasProcedure {
 		line += fmt.Sprintf(", %.1f %% during the procedure (%s)", s.Procedure.CorePct, s.Procedure.To.Sub(s.Procedure.From).Round(time.Second))
+	}
+	if s.PeakRSS > 0 {
+		line += fmt.Sprintf(", %d MiB resident at most", s.PeakRSS>>20)
 	}
 	line += fmt.Sprintf("; host CPU pressure %.0f %%", s.Whole.PressurePct)
 	if s.HasProcedure {
