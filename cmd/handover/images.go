@@ -13,7 +13,7 @@ import (
 func newImagesCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "images", Short: "Build node images offline"}
 	var source, cache string
-	var all bool
+	var all, kwok bool
 	build := &cobra.Command{
 		Use:   "build [VERSION...]",
 		Short: "Build kind node images for Kubernetes versions (default: " + strings.Join(nodeimage.DefaultVersions, ", ") + ")",
@@ -26,7 +26,10 @@ Every artifact is cached by the hash of its inputs (under --cache), and node
 images carry that hash as a label, so a re-run with nothing changed only checks.
 
 Supported versions (--all builds every one, for the version matrix):
-` + strings.Join(nodeimage.Known(), ", "),
+` + strings.Join(nodeimage.Known(), ", ") + `
+
+--kwok also builds ` + nodeimage.KwokImage + ` (kwok, for the simulated nodes of
+` + "`rehearse --scale`" + `, which otherwise builds it when first asked).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			versions := args
 			switch {
@@ -58,10 +61,18 @@ Supported versions (--all builds every one, for the version matrix):
 				return err
 			}
 			g.logger.V(0).Infof("Node images ready: %s", strings.Join(names, ", "))
+			if !kwok {
+				return nil
+			}
+			if err := b.BuildKwok(cmd.Context()); err != nil {
+				return err
+			}
+			g.logger.V(0).Infof("kwok ready: %s", nodeimage.KwokImage)
 			return nil
 		},
 	}
 	build.Flags().BoolVar(&all, "all", false, "build every supported version")
+	build.Flags().BoolVar(&kwok, "kwok", false, "also build the kwok image scale rehearsals run")
 	build.Flags().StringVar(&source, "source", "", "handover source tree (default: found from the working directory)")
 	build.Flags().StringVar(&cache, "cache", nodeimage.DefaultCacheDir(), "artifact cache directory")
 	c.AddCommand(build)
