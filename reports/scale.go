@@ -102,6 +102,39 @@ func scaleHTML(s scalestat.Summary) string {
 	}
 	b.WriteString("</table>\n<p>" + html.EscapeString(reconcileText(s.Reconcile)) + "</p>\n")
 	b.WriteString(initPlot(s))
+	b.WriteString(callsPlot(s.Calls))
+	return b.String()
+}
+
+// callsPlot draws each manager's cloud calls per minute of the
+// observation, the throttled part of each bar in red.
+func callsPlot(calls []scalestat.Calls) string {
+	const w, laneH, left = 900, 70, 170
+	minutes, most := 0, 1
+	for _, c := range calls {
+		minutes = max(minutes, len(c.PerMinute))
+		most = max(most, peak(c.PerMinute))
+	}
+	if minutes == 0 {
+		return ""
+	}
+	barW := float64(w-left-10) / float64(minutes)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg id="scale-calls" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", w, laneH*len(calls)+20)
+	for i, c := range calls {
+		base := float64(laneH*(i+1) - 5)
+		fmt.Fprintf(&b, `<text x="4" y="%.0f">%s</text>`+"\n", base-laneH/2, html.EscapeString(c.Manager))
+		for m, n := range c.PerMinute {
+			x, h, t := float64(left)+float64(m)*barW, float64(laneH-15)*float64(n)/float64(most), float64(laneH-15)*float64(c.Throttles[m])/float64(most)
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#1f77b4"><title>minute %d: %d calls, %d throttled</title></rect>`+"\n",
+				x, base-h, max(barW-1, 1), h, m+1, n, c.Throttles[m])
+			if t > 0 {
+				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`+"\n", x, base-t, max(barW-1, 1), t, ColorViolation)
+			}
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">cloud calls per minute (tallest %d; red: throttled)</text>`+"\n", w-10, laneH*len(calls)+15, most)
+	b.WriteString("</svg>\n")
 	return b.String()
 }
 

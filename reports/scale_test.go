@@ -38,6 +38,9 @@ func TestScaleSection(t *testing.T) {
 	if !strings.Contains(page.String(), `<svg id="scale-plot"`) || !strings.Contains(page.String(), "sim-node-0002 (external): never initialised") {
 		t.Errorf("report.html lacks the scale plot")
 	}
+	if !strings.Contains(page.String(), `<svg id="scale-calls"`) || !strings.Contains(page.String(), "minute 1: 1 calls, 1 throttled") {
+		t.Errorf("report.html lacks the calls plot")
+	}
 	md.Reset()
 	if err := WriteMarkdown(&md, sampleReport()); err != nil || strings.Contains(md.String(), "## Scale") {
 		t.Errorf("a scale section without a fleet (%v)", err)
