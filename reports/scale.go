@@ -9,26 +9,47 @@ import (
 	"github.com/handover-sh/handover/verify/scalestat"
 )
 
-// scaleTables are a scale rehearsal's figures as Markdown (the HTML page
-// shows the same rows): node initialisation by mode, cloud calls by
-// manager, and load balancers reconciled after the hand-off.
+// table is a header and rows of cells, rendered as Markdown or HTML.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+// scaleFigures are a scale rehearsal's figures as tables: node
+// initialisation by mode, and cloud calls by manager.
+func scaleFigures(s scalestat.Summary) []table {
+	nodes := table{header: []string{"registered by", "nodes", "to ProviderID p50 / p90 / max", "to initialised p50 / p90 / max", "never initialised"}}
+	for _, l := range s.Latencies {
+		nodes.rows = append(nodes.rows, []string{modeName(l.Mode), fmt.Sprint(l.Nodes), spreadText(l.ProviderID), spreadText(l.Initialised), fmt.Sprint(l.Unfinished)})
+	}
+	calls := table{header: []string{"manager", "cloud calls", "throttled", "peak calls / minute"}}
+	for _, c := range s.Calls {
+		calls.rows = append(calls.rows, []string{c.Manager, fmt.Sprint(c.Total), fmt.Sprintf("%d (%s)", c.Throttled, percent(c.Throttled, c.Total)), fmt.Sprint(peak(c.PerMinute))})
+	}
+	return []table{nodes, calls}
+}
+
+func scaleHeading(s scalestat.Summary) string {
+	return fmt.Sprintf("Scale: %d simulated nodes, %d Services, cloud %s", s.Nodes, s.Services, throttleText(s.ThrottleQPS))
+}
+
+const nothingMeasured = "No simulated node was seen joining: nothing measured."
+
+// scaleTables is the scale section of summary.md.
 func scaleTables(s scalestat.Summary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Scale: %d simulated nodes, %d Services, cloud %s\n\n", s.Nodes, s.Services, throttleText(s.ThrottleQPS))
+	b.WriteString("\n## " + scaleHeading(s) + "\n\n")
 	if len(s.Fleet) == 0 {
-		b.WriteString("No simulated node was seen joining: nothing measured.\n")
-		return b.String()
+		return b.String() + nothingMeasured + "\n"
 	}
-	b.WriteString("| registered by | nodes | to ProviderID p50 / p90 / max | to initialised p50 / p90 / max | never initialised |\n|---|---|---|---|---|\n")
-	for _, l := range s.Latencies {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d |\n", modeName(l.Mode), l.Nodes, spreadText(l.ProviderID), spreadText(l.Initialised), l.Unfinished)
+	for _, t := range scaleFigures(s) {
+		b.WriteString("| " + strings.Join(t.header, " | ") + " |\n|" + strings.Repeat("---|", len(t.header)) + "\n")
+		for _, r := range t.rows {
+			b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n| manager | cloud calls | throttled | peak calls / minute |\n|---|---|---|---|\n")
-	for _, c := range s.Calls {
-		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d |\n", c.Manager, c.Total, c.Throttled, percent(c.Throttled, c.Total), peak(c.PerMinute))
-	}
-	b.WriteString("\n" + reconcileText(s.Reconcile) + "\n")
-	return b.String()
+	return b.String() + reconcileText(s.Reconcile) + "\n"
 }
 
 func modeName(mode string) string {
@@ -83,59 +104,33 @@ func reconcileText(r scalestat.Reconcile) string {
 		r.HandOff.UTC().Format("15:04:05"), r.LBs, r.All.Round(100*time.Millisecond))
 }
 
-// scaleHTML is the scale section of report.html: the tables and a plot of
-// each node's wait for initialisation against when it joined.
+// scaleHTML is the scale section of report.html: the tables and plots of
+// each node's wait for initialisation and of the cloud calls.
 func scaleHTML(s scalestat.Summary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<h2>Scale: %d simulated nodes, %d Services, cloud %s</h2>\n", s.Nodes, s.Services, html.EscapeString(throttleText(s.ThrottleQPS)))
+	b.WriteString("<h2>" + html.EscapeString(scaleHeading(s)) + "</h2>\n")
 	if len(s.Fleet) == 0 {
-		b.WriteString("<p>No simulated node was seen joining: nothing measured.</p>\n")
-		return b.String()
+		return b.String() + "<p>" + nothingMeasured + "</p>\n"
 	}
-	b.WriteString("<table><tr><th>registered by</th><th>nodes</th><th>to ProviderID p50 / p90 / max</th><th>to initialised p50 / p90 / max</th><th>never initialised</th></tr>\n")
-	for _, l := range s.Latencies {
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%d</td></tr>\n", modeName(l.Mode), l.Nodes, spreadText(l.ProviderID), spreadText(l.Initialised), l.Unfinished)
+	for _, t := range scaleFigures(s) {
+		b.WriteString("<table><tr><th>" + strings.Join(escaped(t.header), "</th><th>") + "</th></tr>\n")
+		for _, r := range t.rows {
+			b.WriteString("<tr><td>" + strings.Join(escaped(r), "</td><td>") + "</td></tr>\n")
+		}
+		b.WriteString("</table>\n")
 	}
-	b.WriteString("</table>\n<table><tr><th>manager</th><th>cloud calls</th><th>throttled</th><th>peak calls / minute</th></tr>\n")
-	for _, c := range s.Calls {
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d (%s)</td><td>%d</td></tr>\n", c.Manager, c.Total, c.Throttled, percent(c.Throttled, c.Total), peak(c.PerMinute))
-	}
-	b.WriteString("</table>\n<p>" + html.EscapeString(reconcileText(s.Reconcile)) + "</p>\n")
+	b.WriteString("<p>" + html.EscapeString(reconcileText(s.Reconcile)) + "</p>\n")
 	b.WriteString(initPlot(s))
 	b.WriteString(callsPlot(s.Calls))
 	return b.String()
 }
 
-// callsPlot draws each manager's cloud calls per minute of the
-// observation, the throttled part of each bar in red.
-func callsPlot(calls []scalestat.Calls) string {
-	const w, laneH, left = 900, 70, 170
-	minutes, most := 0, 1
-	for _, c := range calls {
-		minutes = max(minutes, len(c.PerMinute))
-		most = max(most, peak(c.PerMinute))
+func escaped(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = html.EscapeString(c)
 	}
-	if minutes == 0 {
-		return ""
-	}
-	barW := float64(w-left-10) / float64(minutes)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id="scale-calls" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", w, laneH*len(calls)+20)
-	for i, c := range calls {
-		base := float64(laneH*(i+1) - 5)
-		fmt.Fprintf(&b, `<text x="4" y="%.0f">%s</text>`+"\n", base-laneH/2, html.EscapeString(c.Manager))
-		for m, n := range c.PerMinute {
-			x, h, t := float64(left)+float64(m)*barW, float64(laneH-15)*float64(n)/float64(most), float64(laneH-15)*float64(c.Throttles[m])/float64(most)
-			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#1f77b4"><title>minute %d: %d calls, %d throttled</title></rect>`+"\n",
-				x, base-h, max(barW-1, 1), h, m+1, n, c.Throttles[m])
-			if t > 0 {
-				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`+"\n", x, base-t, max(barW-1, 1), t, ColorViolation)
-			}
-		}
-	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">cloud calls per minute (tallest %d; red: throttled)</text>`+"\n", w-10, laneH*len(calls)+15, most)
-	b.WriteString("</svg>\n")
-	return b.String()
+	return out
 }
 
 // Colours of the plot's two modes.
@@ -187,4 +182,36 @@ func waitText(n scalestat.Node) string {
 		return "never initialised"
 	}
 	return "initialised after " + n.Initialised.Sub(n.Joined).Round(100*time.Millisecond).String()
+}
+
+// callsPlot draws each manager's cloud calls per minute of the
+// observation, the throttled part of each bar in red.
+func callsPlot(calls []scalestat.Calls) string {
+	const w, laneH, left = 900, 70, 170
+	minutes, most := 0, 1
+	for _, c := range calls {
+		minutes = max(minutes, len(c.PerMinute))
+		most = max(most, peak(c.PerMinute))
+	}
+	if minutes == 0 {
+		return ""
+	}
+	barW := float64(w-left-10) / float64(minutes)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg id="scale-calls" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", w, laneH*len(calls)+20)
+	for i, c := range calls {
+		base := float64(laneH*(i+1) - 5)
+		fmt.Fprintf(&b, `<text x="4" y="%.0f">%s</text>`+"\n", base-laneH/2, html.EscapeString(c.Manager))
+		for m, n := range c.PerMinute {
+			x, h, t := float64(left)+float64(m)*barW, float64(laneH-15)*float64(n)/float64(most), float64(laneH-15)*float64(c.Throttles[m])/float64(most)
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#1f77b4"><title>minute %d: %d calls, %d throttled</title></rect>`+"\n",
+				x, base-h, max(barW-1, 1), h, m+1, n, c.Throttles[m])
+			if t > 0 {
+				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`+"\n", x, base-t, max(barW-1, 1), t, ColorViolation)
+			}
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">cloud calls per minute (tallest %d; red: throttled)</text>`+"\n", w-10, laneH*len(calls)+15, most)
+	b.WriteString("</svg>\n")
+	return b.String()
 }

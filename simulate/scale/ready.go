@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/handover-sh/handover/clusters/kindcluster"
 )
 
 // readyTimeout is how long the fleet may take to come up: the cloud
@@ -36,7 +38,7 @@ func waitReady(ctx context.Context, c kubernetes.Interface, p Profile, logf func
 		ready, initialised, served := 0, 0, 0
 		for i := range nodes.Items {
 			n := &nodes.Items[i]
-			if isReady(n) {
+			if kindcluster.NodeReady(n) {
 				ready++
 			}
 			if initialisedNode(n) {
@@ -61,15 +63,6 @@ func waitReady(ctx context.Context, c kubernetes.Interface, p Profile, logf func
 	}
 	logf("%s", state)
 	return nil
-}
-
-func isReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // initialisedNode: a ProviderID and no uninitialised taint.

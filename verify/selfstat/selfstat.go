@@ -42,11 +42,7 @@ func Read(pids ...int) Usage {
 
 // processCPU is utime+stime+cutime+cstime of a process, in seconds.
 func processCPU(pid int) float64 {
-	path := "/proc/self/stat"
-	if pid != 0 {
-		path = "/proc/" + strconv.Itoa(pid) + "/stat"
-	}
-	raw, err := os.ReadFile(path)
+	raw, err := os.ReadFile(procFile(pid, "stat"))
 	if err != nil {
 		return 0
 	}
@@ -62,13 +58,17 @@ func processCPU(pid int) float64 {
 	return ticks / clockTicks
 }
 
+// procFile is a file of /proc/PID (pid 0: this process).
+func procFile(pid int, name string) string {
+	if pid == 0 {
+		return "/proc/self/" + name
+	}
+	return "/proc/" + strconv.Itoa(pid) + "/" + name
+}
+
 // processRSS is a process's VmRSS, in bytes (0 when it is gone).
 func processRSS(pid int) int64 {
-	path := "/proc/self/status"
-	if pid != 0 {
-		path = "/proc/" + strconv.Itoa(pid) + "/status"
-	}
-	raw, err := os.ReadFile(path)
+	raw, err := os.ReadFile(procFile(pid, "status"))
 	if err != nil {
 		return 0
 	}
