@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/verify/checks"
 	"github.com/handover-sh/handover/verify/scalestat"
 	"github.com/handover-sh/handover/verify/selfstat"
 )
@@ -18,7 +19,7 @@ import (
 // LoadBalancer Services on them.
 var scaleSizes = []struct{ nodes, services int }{{100, 25}, {250, 50}, {500, 100}}
 
-const scaleHeader = "| nodes | Services | in-tree kubelet: to initialised p50 / p90 / max | CCM: to initialised p50 / p90 / max | never initialised | cloud calls CCM / KCM (throttled) | load balancers after the hand-off | timeline events | handover CPU | checks |\n|---|---|---|---|---|---|---|---|---|---|\n"
+const scaleHeader = "| nodes | Services | in-tree kubelet: to initialised p50 / p90 / max (nodes) | CCM: to initialised p50 / p90 / max (nodes) | never initialised | cloud calls CCM / KCM (throttled) | load balancers after the hand-off | longest coverage gap | timeline events | handover | checks |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
 
 var scaleTable = &table{path: "scale/figures.md", header: scaleHeader}
 
@@ -69,14 +70,17 @@ func scaleRow(s scalestat.Summary, res *rehearsal.Result) string {
 	if u, ok := selfstat.Summarize(res.Report.Events); ok {
 		cpu = u.String()
 	}
-	failed := 0
+	failed, gap := 0, time.Duration(0)
 	for _, r := range res.Report.Results {
 		if !r.Passed {
 			failed++
 		}
+		if r.Check == checks.CoverageGap {
+			gap = max(gap, time.Duration(r.Metrics["longest_gap_seconds"]*float64(time.Second)))
+		}
 	}
-	return fmt.Sprintf("| %d | %d | %s | %s | %d | %s | %s | %d | %s | %d of %d failed |", s.Nodes, s.Services, orDash(init[scalestat.InTree]),
-		orDash(init[scalestat.External]), unfinished, strings.Join(calls, " / "), lbs, len(res.Report.Events), cpu, failed, len(res.Report.Results))
+	return fmt.Sprintf("| %d | %d | %s | %s | %d | %s | %s | %s | %d | %s | %d of %d failed |", s.Nodes, s.Services, orDash(init[scalestat.InTree]),
+		orDash(init[scalestat.External]), unfinished, strings.Join(calls, " / "), lbs, gap.Round(100*time.Millisecond), len(res.Report.Events), cpu, failed, len(res.Report.Results))
 }
 
 func spreadCell(s scalestat.Spread) string {
