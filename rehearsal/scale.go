@@ -9,6 +9,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/log"
 
@@ -23,7 +24,7 @@ import (
 // does nothing).
 func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *migrate.Env, tl *timeline.Writer, logger log.Logger) (*scale.Fleet, error) {
 	o := scale.Options{Client: env.Client, Cluster: p.Spec.Cluster, StateDir: cloudcluster.StateDir(p.Spec.Cluster),
-		Timeline: tl, Logger: logger, External: newestWorkerExternal(kc, env)}
+		Timeline: tl, Logger: logger, External: joiningKubeletExternal(kc, env)}
 	if p.Scale.None() {
 		return scale.Prepare(ctx, o, p.Scale)
 	}
@@ -32,6 +33,9 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *mi
 		return nil, fmt.Errorf("a simulated fleet needs the simulated cloud: %w", err)
 	}
 	o.CloudURL = url
+	if o.Client, err = fleetClient(kc); err != nil {
+		return nil, err
+	}
 	if o.Kubeconfig, err = kc.InternalKubeconfig(); err != nil {
 		return nil, fmt.Errorf("a kubeconfig for kwok: %w", err)
 	}
@@ -45,12 +49,17 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *mi
 	return f, nil
 }
 
-// newestWorkerExternal: a simulated node registers as the cluster's newest
-// real worker's kubelet would. Hundreds of nodes join in a minute while the
-// fleet comes up, so an answer is reused for a few seconds; a worker being
+// joiningKubeletExternal: a simulated node registers as a worker joining now
+// would, and a joining worker takes its kubelet's flags from a control
+// plane (kindcluster.AddNode); the fleet follows the newest: in-tree until
+// the procedure brings
+// control planes whose kubelets run --cloud-provider=external, external
+// from then on, so the cloud-controller-manager initialises the nodes
+// that join after. Hundreds of nodes join in a minute while the fleet
+// comes up, so an answer is reused for a few seconds; a node being
 // replaced (its file unreadable for a moment) leaves the last answer
 // standing.
-func newestWorkerExternal(kc *kindcluster.Cluster, env *migrate.Env) func(context.Context) (bool, error) {
+func joiningKubeletExternal(kc *kindcluster.Cluster, env *migrate.Env) func(context.Context) (bool, error) {
 	var (
 		mu    sync.Mutex
 		known bool
@@ -58,16 +67,17 @@ func newestWorkerExternal(kc *kindcluster.Cluster, env *migrate.Env) func(contex
 		at    time.Time
 	)
 	ask := func(ctx context.Context) (bool, error) {
-		ws, err := kc.Workers()
+		cps, err := kc.ControlPlanes()
 		if err != nil {
 			return false, err
 		}
-		if len(ws) == 0 {
-			return false, fmt.Errorf("the cluster has no worker to take the kubelets' mode from")
+		if len(cps) == 0 {
+			return false, fmt.Errorf("the cluster has no control plane to take the kubelets' flags from")
 		}
-		// kind numbers workers worker, worker2, … worker10: the longest
-		// name, then the greatest, is the newest.
-		newest := slices.MaxFunc(ws, func(a, b nodes.Node) int {
+		// kind numbers nodes control-plane, control-plane2, …
+		// control-plane10: the longest name, then the greatest, is the
+		// newest.
+		newest := slices.MaxFunc(cps, func(a, b nodes.Node) int {
 			return cmp.Or(cmp.Compare(len(a.String()), len(b.String())), cmp.Compare(a.String(), b.String()))
 		})
 		return env.KubeletExternal(ctx, newest.String())
@@ -85,7 +95,7 @@ func newestWorkerExternal(kc *kindcluster.Cluster, env *migrate.Env) func(contex
 		case known:
 			return last, nil
 		default:
-			return false, fmt.Errorf("how the workers' kubelets run: %w", err)
+			return false, fmt.Errorf("how a joining node's kubelet runs: %w", err)
 		}
 		return last, nil
 	}
@@ -104,4 +114,22 @@ func workerVersion(ctx context.Context, env *migrate.Env) (string, error) {
 		return "", fmt.Errorf("the cluster has no worker whose kubelet version simulated nodes could report")
 	}
 	return ns.Items[0].Status.NodeInfo.KubeletVersion, nil
+}
+
+// fleetQPS is the fleet's own client rate: hundreds of nodes, pods and
+// Services created while it comes up, beyond client-go's default 5 a
+// second (the procedure's client keeps that).
+const fleetQPS = 50
+
+func fleetClient(kc *kindcluster.Cluster) (kubernetes.Interface, error) {
+	cfg, err := kc.RESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("the fleet's API client: %w", err)
+	}
+	cfg.QPS, cfg.Burst, cfg.UserAgent = fleetQPS, fleetQPS, "handover-scale"
+	c, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("the fleet's API client: %w", err)
+	}
+	return c, nil
 }

@@ -10,5 +10,5 @@
 // asks the cloud for its instance and registers with its ProviderID; an
 // external one registers tainted uninitialised and leaves the rest to the
 // cloud-controller-manager. Which one a joining node is follows the
-// cluster's real workers.
+// newest control plane's kubelet, whose flags a joining worker takes.
 package scale

@@ -28,7 +28,7 @@ type Options struct {
 	// the kind network.
 	Cluster, StateDir, Kubeconfig string
 	// External says whether a node joining now registers as an external
-	// kubelet does; the fleet follows the cluster's real workers.
+	// kubelet does (the rehearsal: as the newest control plane's).
 	External func(ctx context.Context) (bool, error)
 	// KubeletVersion is what the simulated kubelets report.
 	KubeletVersion string
