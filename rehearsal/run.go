@@ -154,7 +154,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	}
 	// The fleet comes up observed: its nodes' registrations are the
 	// in-tree half of what a scale rehearsal measures.
-	fleet, err := prepareFleet(ctx, p, kc, env, tl, logger)
+	fleet, err := prepareFleet(ctx, p, kc, rc, env, tl, logger)
 	if err != nil {
 		ob.Stop()
 		return err

@@ -10,6 +10,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/log"
 
@@ -22,7 +23,7 @@ import (
 
 // prepareFleet brings up the plan's simulated fleet (none: a fleet that
 // does nothing).
-func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *migrate.Env, tl *timeline.Writer, logger log.Logger) (*scale.Fleet, error) {
+func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, rc *rest.Config, env *migrate.Env, tl *timeline.Writer, logger log.Logger) (*scale.Fleet, error) {
 	o := scale.Options{Client: env.Client, Cluster: p.Spec.Cluster, StateDir: cloudcluster.StateDir(p.Spec.Cluster),
 		Timeline: tl, Logger: logger, External: joiningKubeletExternal(kc, env)}
 	if p.Scale.None() {
@@ -33,7 +34,7 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, env *mi
 		return nil, fmt.Errorf("a simulated fleet needs the simulated cloud: %w", err)
 	}
 	o.CloudURL = url
-	if o.Client, err = fleetClient(kc); err != nil {
+	if o.Client, err = fleetClient(rc); err != nil {
 		return nil, err
 	}
 	if o.Kubeconfig, err = kc.InternalKubeconfig(); err != nil {
@@ -121,11 +122,8 @@ func workerVersion(ctx context.Context, env *migrate.Env) (string, error) {
 // second (the procedure's client keeps that).
 const fleetQPS = 50
 
-func fleetClient(kc *kindcluster.Cluster) (kubernetes.Interface, error) {
-	cfg, err := kc.RESTConfig()
-	if err != nil {
-		return nil, fmt.Errorf("the fleet's API client: %w", err)
-	}
+func fleetClient(rc *rest.Config) (kubernetes.Interface, error) {
+	cfg := rest.CopyConfig(rc)
 	cfg.QPS, cfg.Burst, cfg.UserAgent = fleetQPS, fleetQPS, "handover-scale"
 	c, err := kubernetes.NewForConfig(cfg)
 	if err != nil {

@@ -3,8 +3,8 @@
 // the uninitialised taint to go, by who initialised them (their in-tree
 // kubelet, or the cloud-controller-manager); the managers' cloud calls per
 // minute and how many the cloud throttled; and how long the new leader took
-// to reconcile every load balancer after the hand-off. One pass over the
-// events, so it stays linear in the timeline's size.
+// to reconcile every load balancer after the hand-off. A few passes over
+// the events, each linear, so it stays linear in the timeline's size.
 package scalestat
 
 import (
