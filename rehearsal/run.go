@@ -20,7 +20,6 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
-	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
@@ -135,10 +134,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if env.Spec, err = migrate.Resolve(ctx, env); err != nil {
 		return err
 	}
-	var cloud *api.Client
-	if url, err := cloudcluster.URL(p.Spec.Cluster); err == nil {
-		cloud = api.NewClient(url, "handover-load")
-	}
+	cloud, _ := cloudcluster.Client(p.Spec.Cluster, "handover-load") // nil: no cloud
 	rc, err := kc.RESTConfig()
 	if err != nil {
 		return fmt.Errorf("the load's client configuration: %w", err)
@@ -264,8 +260,8 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 		return nil, err
 	}
 	var cloud observe.Cloud // stays nil (no cloud) unless it answers
-	if url, err := cloudcluster.URL(kc.Name); err == nil {
-		cloud = observe.SimCloud(api.NewClient(url, "handover-observer"))
+	if c, err := cloudcluster.Client(kc.Name, "handover-observer"); err == nil {
+		cloud = observe.SimCloud(c)
 	}
 	return observe.Start(ctx, observe.Options{
 		Reach: observe.KindReach(kc, cloudcluster.AuditLogPath, clientCert(rest)), Client: env.Client, REST: rest, Cloud: cloud, Timeline: tl, Logger: env.Logger,

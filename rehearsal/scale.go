@@ -29,11 +29,11 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, rc *res
 	if p.Scale.None() {
 		return scale.Prepare(ctx, o, p.Scale)
 	}
-	url, err := cloudcluster.URL(p.Spec.Cluster)
+	cloud, err := cloudcluster.Config(p.Spec.Cluster)
 	if err != nil {
 		return nil, fmt.Errorf("a simulated fleet needs the simulated cloud: %w", err)
 	}
-	o.CloudURL = url
+	o.CloudURL, o.CloudToken = cloud.URL, cloud.Token
 	if o.Client, err = fleetClient(rc); err != nil {
 		return nil, err
 	}

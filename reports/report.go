@@ -1,11 +1,14 @@
 package reports
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
 	"github.com/handover-sh/handover/verify/selfstat"
@@ -44,26 +47,24 @@ const (
 	HTMLFile     = "report.html"
 )
 
-// WriteAll writes the JUnit, Markdown and HTML reports into dir.
+// WriteAll writes the JUnit, Markdown and HTML reports into dir. Each is
+// rendered whole, then replaces its file (a link planted at the name is
+// replaced, never written through).
 func WriteAll(dir string, r Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, write := range map[string]func(*os.File, Report) error{
-		JUnitFile:    func(f *os.File, r Report) error { return WriteJUnit(f, r) },
-		MarkdownFile: func(f *os.File, r Report) error { return WriteMarkdown(f, r) },
-		HTMLFile:     func(f *os.File, r Report) error { return WriteHTML(f, r) },
+	for name, write := range map[string]func(io.Writer, Report) error{
+		JUnitFile:    func(w io.Writer, r Report) error { return WriteJUnit(w, r) },
+		MarkdownFile: func(w io.Writer, r Report) error { return WriteMarkdown(w, r) },
+		HTMLFile:     func(w io.Writer, r Report) error { return WriteHTML(w, r) },
 	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		err = write(f, r)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		var buf bytes.Buffer
+		if err := write(&buf, r); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		if err := privatefs.WriteFileMode(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -3,6 +3,8 @@ package reports
 import (
 	"bytes"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -222,5 +224,27 @@ func TestConfigForThresholds(t *testing.T) {
 	evs[0].Attrs["max-outage"] = "forever"
 	if _, err := ConfigFor(evs); err == nil || !strings.Contains(err.Error(), "max-outage") {
 		t.Fatalf("a bad threshold: %v", err)
+	}
+}
+
+// `report --out` over a directory where someone planted junit.xml as a
+// link: the link is replaced, its target untouched.
+func TestWriteAllNeverWritesThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, JUnitFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAll(dir, Report{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if raw, _ := os.ReadFile(victim); string(raw) != "precious" {
+		t.Fatalf("the report was written through the link: %q", raw)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, JUnitFile)); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("junit.xml: %v %v", fi, err)
 	}
 }

@@ -92,7 +92,7 @@ func TestRoutesViaCloudTable(t *testing.T) {
 }
 
 func TestCloudRoutesManifest(t *testing.T) {
-	m := CloudRoutesManifest("img:v1", "10.244.0.0/16", "c-external-load-balancer:6443", "http://172.18.0.1:7777", "c")
+	m := CloudRoutesManifest("img:v1", "10.244.0.0/16", "c-external-load-balancer:6443", "/etc/kubernetes/cloud-config.json", "c")
 	docs := strings.Split(m, "\n---\n")
 	var ds struct {
 		Spec struct {
@@ -111,7 +111,7 @@ func TestCloudRoutesManifest(t *testing.T) {
 	}
 	c := ds.Spec.Template.Spec.Containers[0]
 	args := strings.Join(c.Args, " ")
-	if !strings.Contains(args, "--pod-network=10.244.0.0/16") || !strings.Contains(args, "--routes-from=http://172.18.0.1:7777") || !strings.Contains(args, "--cluster-name=c") {
+	if !strings.Contains(args, "--pod-network=10.244.0.0/16") || !strings.Contains(args, "--cloud-config=/etc/kubernetes/cloud-config.json") || !strings.Contains(args, "--cluster-name=c") {
 		t.Fatalf("args %v", c.Args)
 	}
 	if c.Env[0].Name != "CONTROL_PLANE_ENDPOINT" || c.Env[0].Value != "c-external-load-balancer:6443" {
@@ -119,5 +119,9 @@ func TestCloudRoutesManifest(t *testing.T) {
 	}
 	if strings.Contains(m, "{{") {
 		t.Fatal("template left unfilled")
+	}
+	if !strings.Contains(docs[3], "mountPath: /etc/kubernetes/cloud-config.json\n          readOnly: true") ||
+		!strings.Contains(docs[3], "path: /etc/kubernetes/cloud-config.json\n          type: File") {
+		t.Fatalf("the cloud configuration is not mounted read-only:\n%s", docs[3])
 	}
 }

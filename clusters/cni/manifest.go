@@ -10,10 +10,14 @@ func Manifest(image string) string {
 }
 
 // CloudRoutesManifest is the same agent installed directly (not by kind),
-// taking its routes from a simulated cloud's route table.
-func CloudRoutesManifest(image, podSubnet, endpoint, cloudURL, cluster string) string {
+// taking its routes from a simulated cloud's route table. cloudConfig is
+// the cloud configuration's path on every node (its address and token),
+// mounted read-only into the agent.
+func CloudRoutesManifest(image, podSubnet, endpoint, cloudConfig, cluster string) string {
 	m := strings.NewReplacer("IMAGE", image, "{{ .PodSubnet }}", podSubnet).Replace(manifest)
-	m = strings.Replace(m, "        - --conf-dir=/etc/cni/net.d\n", "        - --conf-dir=/etc/cni/net.d\n        - --routes-from="+cloudURL+"\n        - --cluster-name="+cluster+"\n", 1)
+	m = strings.Replace(m, "        - --conf-dir=/etc/cni/net.d\n", "        - --conf-dir=/etc/cni/net.d\n        - --cloud-config="+cloudConfig+"\n        - --cluster-name="+cluster+"\n", 1)
+	m = strings.Replace(m, "          mountPath: /etc/cni/net.d\n", "          mountPath: /etc/cni/net.d\n        - name: cloud-config\n          mountPath: "+cloudConfig+"\n          readOnly: true\n", 1)
+	m += "      - name: cloud-config\n        hostPath:\n          path: " + cloudConfig + "\n          type: File\n"
 	return strings.Replace(m, "        env:\n", "        env:\n        - name: CONTROL_PLANE_ENDPOINT\n          value: "+endpoint+"\n", 1)
 }
 

@@ -8,14 +8,17 @@ import (
 	"strings"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // A node whose add failed is removed at once (a half-joined node must not
 // linger in the cluster), but its logs are what explain the failure: they
-// are kept here until CollectLogs exports them with the rest, or the
-// cluster is deleted.
+// are kept here, in the cluster's private directory, until CollectLogs
+// exports them with the rest, or the cluster is deleted.
 func failedNodesDir(cluster string) string {
-	return filepath.Join(os.TempDir(), "handover-failed-nodes", cluster)
+	return filepath.Join(nodeimage.DefaultCacheDir(), "clusters", cluster, "failed-nodes")
 }
 
 // keepNodeLogs saves a node container's journal, console and pod logs
@@ -23,7 +26,7 @@ func failedNodesDir(cluster string) string {
 // errors.txt beside what could.
 func keepNodeLogs(cluster, node string) (string, error) {
 	dir := filepath.Join(failedNodesDir(cluster), node)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privatefs.MkdirAll(dir); err != nil {
 		return "", err
 	}
 	var problems bytes.Buffer
@@ -37,7 +40,7 @@ func keepNodeLogs(cluster, node string) (string, error) {
 		if err != nil {
 			fmt.Fprintf(&problems, "%s: %v\n", file, err)
 		}
-		if werr := os.WriteFile(filepath.Join(dir, file), []byte(strings.Join(append(out, ""), "\n")), 0o644); werr != nil {
+		if werr := privatefs.WriteFile(filepath.Join(dir, file), []byte(strings.Join(append(out, ""), "\n"))); werr != nil {
 			return dir, werr
 		}
 	}
@@ -45,7 +48,7 @@ func keepNodeLogs(cluster, node string) (string, error) {
 		fmt.Fprintf(&problems, "pods: %v\n", err)
 	}
 	if problems.Len() > 0 {
-		return dir, os.WriteFile(filepath.Join(dir, "errors.txt"), problems.Bytes(), 0o644)
+		return dir, privatefs.WriteFile(filepath.Join(dir, "errors.txt"), problems.Bytes())
 	}
 	return dir, nil
 }
@@ -62,7 +65,7 @@ func exportFailedNodes(cluster, dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if err := os.Rename(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+		if err := privatefs.Move(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
 			return fmt.Errorf("exporting the logs of failed node %s: %w", e.Name(), err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 // The logs kept of a node whose add failed go out with the cluster's logs,
 // and only once.
 func TestExportFailedNodes(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
 	cluster := "unit-" + filepath.Base(t.TempDir())
 	out := t.TempDir()
 	if err := exportFailedNodes(cluster, out); err != nil {

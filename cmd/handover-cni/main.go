@@ -4,7 +4,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"log"
 	"net"
 	"os"
@@ -22,8 +24,9 @@ import (
 )
 
 // cloudRoutes takes routes from the cloud's table: a route that the route
-// controller has not created (or that was removed) carries no traffic.
-func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string) func([]*corev1.Node) ([]cni.Route, error) {
+// controller has not created (or that was removed) carries no traffic. Only
+// routes into the pod network are taken, whatever the table says.
+func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string, podNetwork *net.IPNet) func([]*corev1.Node) ([]cni.Route, error) {
 	client.Node = self
 	return func(nodes []*corev1.Node) ([]cni.Route, error) {
 		table, err := client.Routes(ctx, "")
@@ -32,7 +35,7 @@ func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string) 
 		}
 		byCIDR := map[string]string{}
 		for _, r := range table {
-			if strings.HasPrefix(r.Name, cluster+"-") && !r.Blackhole {
+			if strings.HasPrefix(r.Name, cluster+"-") && !r.Blackhole && inside(podNetwork, r.DestinationCIDR) {
 				byCIDR[r.DestinationCIDR] = r.TargetInstance
 			}
 		}
@@ -40,12 +43,37 @@ func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string) 
 	}
 }
 
+func inside(network *net.IPNet, cidr string) bool {
+	_, dst, err := net.ParseCIDR(cidr)
+	if err != nil {
+		return false
+	}
+	outer, _ := network.Mask.Size()
+	inner, _ := dst.Mask.Size()
+	return inner >= outer && network.Contains(dst.IP)
+}
+
+// cloudClient reads the cloud configuration (address and token).
+func cloudClient(path string) (*api.Client, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cfg struct{ URL, Token string }
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c := api.NewClient(cfg.URL, "handover-cni")
+	c.Token = cfg.Token
+	return c, nil
+}
+
 func main() {
 	podNetwork := flag.String("pod-network", "10.244.0.0/16", "the cluster's pod CIDR")
 	confDir := flag.String("conf-dir", "/etc/cni/net.d", "CNI configuration directory")
 	routes := flag.Bool("routes", true, "program routes to other nodes' pod CIDRs")
-	routesFrom := flag.String("routes-from", "", "simcloud URL whose route table decides the routes (cloud route controller mode)")
-	clusterName := flag.String("cluster-name", "", "cluster whose routes to take from --routes-from")
+	cloudConfig := flag.String("cloud-config", "", "simulated cloud configuration whose route table decides the routes (cloud route controller mode)")
+	clusterName := flag.String("cluster-name", "", "cluster whose routes to take from the cloud")
 	flag.Parse()
 	_, network, err := net.ParseCIDR(*podNetwork)
 	if err != nil {
@@ -72,11 +100,13 @@ func main() {
 	if a.NodeName == "" {
 		log.Fatal("NODE_NAME is not set")
 	}
-	if *routesFrom != "" {
-		a.Routes = cloudRoutes(ctx, api.NewClient(*routesFrom, "handover-cni"), *clusterName, a.NodeName)
-	}
 	resync := 30 * time.Second
-	if *routesFrom != "" {
+	if *cloudConfig != "" {
+		cloud, err := cloudClient(*cloudConfig)
+		if err != nil {
+			log.Fatalf("--cloud-config: %v", err)
+		}
+		a.Routes = cloudRoutes(ctx, cloud, *clusterName, a.NodeName, network)
 		resync = 2 * time.Second // the cloud's table has no watch: poll it
 	}
 	if err := a.Run(ctx, resync); err != nil {

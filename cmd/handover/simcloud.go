@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,13 +16,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/provider"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud"
 )
 
 func newSimcloudCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "simcloud", Short: "Run the simulated cloud"}
-	var cluster, listen, stateDir string
+	var cluster, stateDir, cloudConfig, podNetwork string
+	var listen []string
 	serve := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "serve",
@@ -31,9 +34,18 @@ instances are the cluster's node containers, load balancers are handover-lb
 containers on the kind network, and the route table is pulled by each node's
 network agent. State (state.json) and the audit of every call (audit.jsonl) are
 kept in --state-dir, so a restart loses nothing. ` + "`cluster create --cloud in-tree`" + `
-starts it for you.`,
+starts it for you.
+
+Every call must carry the token of --cloud-config (Authorization: Bearer), the
+file the cluster's managers and kubelets read; calls without it are refused and
+not audited. Routes must lie inside --pod-network and point at the cluster's
+instances; load balancers relay only to the cluster's instances.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			guard, err := serveGuard(cloudConfig, podNetwork)
+			if err != nil {
+				return err
+			}
 			s, err := simcloud.New(simcloud.Options{
 				Backends: simcloud.Backends{
 					Instances:     simcloud.DockerInstances{Cluster: cluster},
@@ -42,34 +54,25 @@ starts it for you.`,
 				},
 				StatePath: filepath.Join(stateDir, "state.json"),
 				AuditPath: filepath.Join(stateDir, "audit.jsonl"),
-				Seed:      time.Now().UnixNano(),
-				Cluster:   cluster,
+				Seed:       time.Now().UnixNano(),
+				Cluster:    cluster,
+				Token:      guard.token,
+				PodNetwork: guard.podNetwork,
 			})
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			ln, err := net.Listen("tcp", listen)
-			if err != nil {
-				return err
-			}
-			g.logger.V(0).Infof("simcloud for cluster %q on %s, state in %s", cluster, ln.Addr(), stateDir)
-			srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-			go func() {
-				<-cmd.Context().Done()
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				_ = srv.Shutdown(ctx)
-			}()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			return serveOn(cmd.Context(), g, s.Handler(), listen, fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir))
 		},
 	}
 	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
-	serve.Flags().StringVar(&listen, "listen", "0.0.0.0:8080", "address to serve on")
+	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on (repeatable: e.g. loopback and the kind network's gateway)")
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
+	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
+	serve.Flags().StringVar(&podNetwork, "pod-network", "", "the cluster's pod network: routes outside it are refused")
+	_ = serve.MarkFlagRequired("cloud-config")
+	_ = serve.MarkFlagRequired("pod-network")
 	c.AddCommand(serve, newFaultsCommand(g))
 	return c
 }
@@ -93,11 +96,10 @@ func newFaultsCommand(g *globals) *cobra.Command {
 Every injected failure is recorded in the cloud's audit with the knob that caused it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			url, err := cloudcluster.URL(name)
+			client, err := cloudcluster.Client(name, "handover")
 			if err != nil {
 				return err
 			}
-			client := api.NewClient(url, "handover")
 			changed := clear || len(errorRates) > 0 || latency > 0 || outage > 0 || qps > 0
 			if changed {
 				f, err := faultsFromFlags(errorRates, latency, qps, outage, time.Now())
@@ -152,4 +154,64 @@ func faultsFromFlags(errorRates []string, latency time.Duration, qps float64, ou
 		f.Outages = []api.Window{{Start: now, End: now.Add(outage)}}
 	}
 	return f, nil
+}
+
+type cloudGuard struct {
+	token      string
+	podNetwork *net.IPNet
+}
+
+// serveGuard reads what the cloud requires of its callers.
+func serveGuard(cloudConfig, podNetwork string) (cloudGuard, error) {
+	var g cloudGuard
+	raw, err := os.ReadFile(cloudConfig)
+	if err != nil {
+		return g, fmt.Errorf("--cloud-config: %w", err)
+	}
+	var cfg provider.Config
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return g, fmt.Errorf("--cloud-config %s: %w", cloudConfig, err)
+	}
+	if len(cfg.Token) < 32 {
+		return g, fmt.Errorf("--cloud-config %s: the token is missing or shorter than 32 characters", cloudConfig)
+	}
+	g.token = cfg.Token
+	if _, g.podNetwork, err = net.ParseCIDR(podNetwork); err != nil {
+		return g, fmt.Errorf("--pod-network: %w", err)
+	}
+	return g, nil
+}
+
+// serveOn serves h on every address until ctx ends; one that fails to
+// listen or serve ends them all.
+func serveOn(ctx context.Context, g *globals, h http.Handler, addrs []string, what string) error {
+	var lns []net.Listener
+	for _, a := range addrs {
+		ln, err := net.Listen("tcp", a)
+		if err != nil {
+			for _, l := range lns {
+				l.Close()
+			}
+			return err
+		}
+		lns = append(lns, ln)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	g.logger.V(0).Infof("%s on %v", what, addrs)
+	errs := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errs <- srv.Serve(ln) }()
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errs:
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
 }

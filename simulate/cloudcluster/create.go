@@ -53,8 +53,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := kindcluster.Preflight(ctx, t); err != nil {
 		return nil, err
 	}
-	url, err := startSimcloud(ctx, self, t.Name)
-	if err != nil {
+	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet); err != nil {
 		return nil, err
 	}
 	if err := writeAuditPolicy(t.Name); err != nil {
@@ -67,7 +66,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		if err != nil {
 			return err
 		}
-		if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, url, t.Name)); err != nil {
+		if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, CloudConfigPath, t.Name)); err != nil {
 			return err
 		}
 		if mode == External {

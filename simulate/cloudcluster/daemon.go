@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +17,11 @@ import (
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/internal/procs"
+	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
+	"github.com/handover-sh/handover/simulate/simcloud"
 )
 
 // StateDir is where a cluster's simcloud keeps state, audit and logs.
@@ -52,25 +55,43 @@ func ensureNetwork(ctx context.Context) (string, error) {
 	return gateway()
 }
 
-// freePort asks the kernel for an unused TCP port.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "0.0.0.0:0")
-	if err != nil {
-		return 0, err
+// freePort asks the kernel for a TCP port unused on every one of hosts:
+// the cloud listens on the same port wherever its clients are.
+func freePort(hosts ...string) (int, error) {
+	for range 5 {
+		first, err := net.Listen("tcp", net.JoinHostPort(hosts[0], "0"))
+		if err != nil {
+			return 0, err
+		}
+		port := first.Addr().(*net.TCPAddr).Port
+		ok := true
+		for _, h := range hosts[1:] {
+			ln, err := net.Listen("tcp", net.JoinHostPort(h, strconv.Itoa(port)))
+			if err != nil {
+				ok = false
+				break
+			}
+			ln.Close()
+		}
+		first.Close()
+		if ok {
+			return port, nil
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	return 0, fmt.Errorf("no TCP port free on all of %v", hosts)
 }
 
 // startSimcloud runs `handover simcloud serve` for the cluster in the
-// background and writes the cloud configuration nodes mount. It returns the
-// URL nodes use.
-func startSimcloud(ctx context.Context, self, cluster string) (string, error) {
+// background and writes the cloud configuration nodes mount. The cloud
+// listens only where its clients are: the kind network's gateway (nodes)
+// and loopback (handover). Every call needs the token in the cloud
+// configuration, which only root can read. It returns the URL nodes use.
+func startSimcloud(ctx context.Context, self, cluster, podNetwork string) (string, error) {
 	gw, err := ensureNetwork(ctx)
 	if err != nil {
 		return "", err
 	}
-	port, err := freePort()
+	port, err := freePort("127.0.0.1", gw)
 	if err != nil {
 		return "", err
 	}
@@ -80,42 +101,66 @@ func startSimcloud(ctx context.Context, self, cluster string) (string, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privatefs.MkdirAll(dir); err != nil {
 		return "", err
 	}
-	url := "http://" + net.JoinHostPort(gw, strconv.Itoa(port))
-	cfg, _ := json.Marshal(provider.Config{URL: url})
-	if err := os.WriteFile(filepath.Join(dir, "cloud-config.json"), cfg, 0o644); err != nil {
-		return "", err
-	}
-	logf, err := os.OpenFile(filepath.Join(dir, "simcloud.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	token, err := simcloud.NewToken()
 	if err != nil {
 		return "", err
 	}
+	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token}
+	raw, _ := json.Marshal(cfg)
+	if err := privatefs.WriteFile(filepath.Join(dir, cloudConfigFile), raw); err != nil {
+		return "", err
+	}
+	pid, err := spawnSimcloud(self, cluster, dir, podNetwork, "127.0.0.1:"+strconv.Itoa(port), net.JoinHostPort(gw, strconv.Itoa(port)))
+	if err != nil {
+		return "", err
+	}
+	local := api.NewClient("http://127.0.0.1:"+strconv.Itoa(port), "handover")
+	local.Token = token
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
+		_, err := local.Faults(ctx)
+		return err == nil, nil
+	})
+	if err != nil {
+		stopSimcloud(cluster)
+		return "", fmt.Errorf("simcloud (pid %d) did not answer on %s within %s (log: %s)", pid, local.BaseURL, startTimeout, filepath.Join(dir, "simcloud.log"))
+	}
+	return cfg.URL, nil
+}
+
+// startTimeout bounds how long a new cloud may take to answer.
+const startTimeout = 20 * time.Second
+
+const cloudConfigFile = "cloud-config.json"
+
+// spawnSimcloud starts the server detached (its own session: it outlives
+// `cluster create`) and records its pid.
+func spawnSimcloud(self, cluster, dir, podNetwork string, listen ...string) (int, error) {
+	logf, err := privatefs.OpenAppend(filepath.Join(dir, "simcloud.log"))
+	if err != nil {
+		return 0, err
+	}
 	defer logf.Close()
-	cmd := exec.Command(self, "simcloud", "serve", "--cluster", cluster, "--listen", "0.0.0.0:"+strconv.Itoa(port), "--state-dir", dir)
+	args := []string{"simcloud", "serve", "--cluster", cluster, "--state-dir", dir,
+		"--cloud-config", filepath.Join(dir, cloudConfigFile), "--pod-network", podNetwork}
+	for _, l := range listen {
+		args = append(args, "--listen", l)
+	}
+	cmd := exec.Command(self, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("starting simcloud: %w", err)
+		return 0, fmt.Errorf("starting simcloud: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(cmd.Process.Pid)), 0o644); err != nil {
-		return "", err
-	}
+	pid := cmd.Process.Pid
 	_ = cmd.Process.Release()
-	local := "http://127.0.0.1:" + strconv.Itoa(port)
-	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 20*time.Second, true, func(context.Context) (bool, error) {
-		resp, err := http.Get(local + "/v1/faults")
-		if err != nil {
-			return false, nil
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK, nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("simcloud did not answer on %s (log: %s)", local, filepath.Join(dir, "simcloud.log"))
+	if err := privatefs.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(pid))); err != nil {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		return 0, err
 	}
-	return url, nil
+	return pid, nil
 }
 
 // stopSimcloud ends a cluster's simcloud, if one runs.
@@ -126,25 +171,46 @@ func stopSimcloud(cluster string) {
 }
 
 // ServerPID is the process serving a cluster's simcloud, as recorded when
-// it was started.
+// it was started, if that process still is the cluster's cloud: a pid file
+// outlives its process, and the pid may since belong to anything else.
 func ServerPID(cluster string) (int, bool) {
 	raw, err := os.ReadFile(filepath.Join(StateDir(cluster), "pid"))
 	if err != nil {
 		return 0, false
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	return pid, err == nil
+	if err != nil || pid <= 1 {
+		return 0, false
+	}
+	return pid, procs.Runs(pid, serverArgs(cluster))
 }
 
-// URL is the simcloud address of a cluster (reachable from nodes and host).
-func URL(cluster string) (string, error) {
-	raw, err := os.ReadFile(filepath.Join(StateDir(cluster), "cloud-config.json"))
-	if err != nil {
-		return "", fmt.Errorf("cluster %q has no simulated cloud: %w", cluster, err)
-	}
+// serverArgs are what a cluster's cloud has on its command line.
+func serverArgs(cluster string) []string {
+	return []string{"simcloud", "serve", "--cluster", cluster}
+}
+
+// Config is a cluster's cloud configuration: where its simcloud listens
+// (reachable from nodes and host) and the token it requires.
+func Config(cluster string) (provider.Config, error) {
 	var cfg provider.Config
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return "", err
+	raw, err := os.ReadFile(filepath.Join(StateDir(cluster), cloudConfigFile))
+	if err != nil {
+		return cfg, fmt.Errorf("cluster %q has no simulated cloud: %w", cluster, err)
 	}
-	return cfg.URL, nil
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return cfg, fmt.Errorf("reading cluster %q's cloud configuration: %w", cluster, err)
+	}
+	return cfg, nil
+}
+
+// Client calls a cluster's simcloud as component, with its token.
+func Client(cluster, component string) (*api.Client, error) {
+	cfg, err := Config(cluster)
+	if err != nil {
+		return nil, err
+	}
+	c := api.NewClient(cfg.URL, component)
+	c.Token = cfg.Token
+	return c, nil
 }

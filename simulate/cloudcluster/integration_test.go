@@ -56,11 +56,10 @@ func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, err := cloudcluster.URL(topo.Name)
+	cloud, err := cloudcluster.Client(topo.Name, "handover-test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cloud := api.NewClient(url, "handover-test")
 	start := time.Now()
 
 	t.Run("every node has its ProviderID, zone and instance type", func(t *testing.T) {

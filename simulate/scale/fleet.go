@@ -23,6 +23,8 @@ type Options struct {
 	// handover's (virtual instances, the throttle), the simulated kubelets'
 	// are each its own node's.
 	CloudURL string
+	// CloudToken is the cloud's credential for the cluster.
+	CloudToken string
 	// Cluster, StateDir and Kubeconfig are where kwok runs: the cluster's
 	// name, a directory of its own, and an admin kubeconfig reachable from
 	// the kind network.
@@ -83,7 +85,7 @@ const registerWorkers = 8
 // kwok, the nodes, the Services and their endpoints, and waits until every
 // node is initialised and every Service has its load balancer.
 func Prepare(ctx context.Context, o Options, p Profile) (*Fleet, error) {
-	f := &Fleet{o: o, p: p, admin: api.NewClient(o.CloudURL, "handover-scale"), sum: Summary{Asked: p.Nodes}}
+	f := &Fleet{o: o, p: p, admin: o.cloudClient("handover-scale"), sum: Summary{Asked: p.Nodes}}
 	if p.None() {
 		return f, nil
 	}
@@ -232,4 +234,11 @@ func (f *Fleet) emit(e timeline.Event) {
 	if err := f.o.Timeline.Write(e); err != nil && f.o.Logger != nil {
 		f.o.Logger.Warnf("scale: %v", err)
 	}
+}
+
+// cloudClient calls the simulated cloud as component.
+func (o Options) cloudClient(component string) *api.Client {
+	c := api.NewClient(o.CloudURL, component)
+	c.Token = o.CloudToken
+	return c
 }

@@ -90,7 +90,7 @@ func (f *Fleet) node(inst api.Instance, external bool) *corev1.Node {
 // onto the Node. A throttled call is retried, as the kubelet retries its
 // registration.
 func (f *Fleet) inTreeRegistration(ctx context.Context, n *corev1.Node) error {
-	client := api.NewClient(f.o.CloudURL, "kubelet")
+	client := f.o.cloudClient("kubelet")
 	client.Node = n.Name
 	client.UserAgent = "kubelet/" + provider.Name + "-provider"
 	cloud := provider.NewWithClient(client, n.Name)

@@ -12,7 +12,7 @@ import (
 func TestPodCIDRAllocation(t *testing.T) {
 	dir := t.TempDir()
 	r := newRig(t, dir)
-	c := api.NewClient(r.url, "cloud-controller-manager")
+	c := r.client("cloud-controller-manager")
 	ctx := context.Background()
 	req := api.PodCIDRRequest{ClusterCIDR: "10.244.0.0/16", MaskSize: 24}
 
@@ -46,7 +46,7 @@ func TestPodCIDRAllocation(t *testing.T) {
 	}
 	// A restart keeps the allocations.
 	r2 := newRig(t, dir)
-	c2 := api.NewClient(r2.url, "cloud-controller-manager")
+	c2 := r2.client("cloud-controller-manager")
 	if got, _ := c2.AllocatePodCIDR(ctx, "node-ipam-controller", "c-worker", req); got != "10.244.0.0/24" {
 		t.Fatalf("after restart: %q", got)
 	}

@@ -98,6 +98,9 @@ func (s *Server) putLoadBalancer(r *http.Request, create bool) (any, error) {
 	if err := validateSpec(spec); err != nil {
 		return nil, err
 	}
+	if err := s.checkBackends(r, spec); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := r.PathValue("name")
@@ -176,8 +179,8 @@ func (s *Server) createRoute(r *http.Request) (any, error) {
 	if err := decode(r, &rt); err != nil {
 		return nil, err
 	}
-	if _, _, err := net.ParseCIDR(rt.DestinationCIDR); err != nil {
-		return nil, badRequest("destinationCIDR %q: %v", rt.DestinationCIDR, err)
+	if err := s.checkRoute(r, rt); err != nil {
+		return nil, err
 	}
 	rt.Name = r.PathValue("name")
 	return nil, s.changeRoutes(r, func(routes map[string]api.Route) { routes[rt.Name] = rt })

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
@@ -22,6 +24,11 @@ type Options struct {
 	Seed      int64 // for the error-rate dice
 	// Cluster names the cluster in the ProviderIDs of virtual instances.
 	Cluster string
+	// Token, when set, is required of every call (Authorization: Bearer).
+	// Only in-process tests leave it empty.
+	Token string
+	// PodNetwork, when set, bounds the routes the cloud accepts.
+	PodNetwork *net.IPNet
 }
 
 // Server is the simcloud API.
@@ -36,6 +43,8 @@ type Server struct {
 	// last write failed (the next change reports it).
 	dirty   bool
 	saveErr error
+	seen    map[string]bool // addresses instances were listed with
+	refused atomic.Int64    // calls without the token
 }
 
 // New loads saved state and opens the audit log.
@@ -51,7 +60,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: o, state: st, virtual: newVirtualIndex(st.Virtual), audit: audit, faults: newInjector(st.Faults, o.Seed)}, nil
+	return &Server{opts: o, state: st, virtual: newVirtualIndex(st.Virtual), audit: audit, faults: newInjector(st.Faults, o.Seed), seen: map[string]bool{}}, nil
 }
 
 // Close writes the state and closes the audit log.
@@ -90,7 +99,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /v1/faults", admin("GetFaults", func(*http.Request) (any, error) { return s.faults.get(), nil }))
 	mux.Handle("PUT /v1/faults", admin("SetFaults", s.setFaults))
 	mux.HandleFunc("GET /v1/audit", s.getAudit)
-	return mux
+	return s.guard(mux)
 }
 
 // httpError is an error with a status code.
@@ -170,6 +179,10 @@ func decode(r *http.Request, into any) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", tooBig.Limit)}
+		}
 		return badRequest("malformed request body: %v", err)
 	}
 	return nil
@@ -230,6 +243,7 @@ func (s *Server) instances(ctx context.Context) ([]api.Instance, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.see(all)
 	out := []api.Instance{}
 	for _, in := range all {
 		if !s.state.Terminated[in.Name] {

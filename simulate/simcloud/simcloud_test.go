@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -41,11 +42,12 @@ func (f *fakeBackends) Terminate(_ context.Context, name string) error {
 }
 
 func newFakes() *fakeBackends {
-	inst := func(name, zone string) api.Instance {
+	inst := func(name, zone, ip string) api.Instance {
 		return api.Instance{Name: name, ProviderID: "kind://docker/c/" + name, Type: "sim.worker", Region: "region-1",
-			Zone: zone, State: api.StateRunning, Addresses: []api.Address{{Type: "InternalIP", Address: "172.18.0.9"}}}
+			Zone: zone, State: api.StateRunning, Addresses: []api.Address{{Type: "InternalIP", Address: ip}}}
 	}
-	return &fakeBackends{instances: []api.Instance{inst("c-worker", "zone-a"), inst("c-worker2", "zone-b")}, lbs: map[string]api.LoadBalancer{}}
+	return &fakeBackends{instances: []api.Instance{inst("c-worker", "zone-a", "172.18.0.4"), inst("c-worker2", "zone-b", "172.18.0.5")},
+		lbs: map[string]api.LoadBalancer{}}
 }
 
 func (f *fakeBackends) List(context.Context) ([]api.Instance, error) {
@@ -79,6 +81,9 @@ func (f *fakeBackends) Sync(_ context.Context, routes []api.Route) error {
 	return nil
 }
 
+// rigToken is the test cloud's credential.
+const rigToken = "test-token"
+
 type rig struct {
 	server *Server
 	fakes  *fakeBackends
@@ -91,7 +96,7 @@ func newRig(t *testing.T, dir string) *rig {
 	r := &rig{fakes: newFakes(), now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	s, err := New(Options{Backends: Backends{Instances: r.fakes, LoadBalancers: r.fakes, Routes: r.fakes},
 		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"),
-		Now: func() time.Time { return r.now }})
+		Now: func() time.Time { return r.now }, Token: rigToken, PodNetwork: mustCIDR(t, "10.244.0.0/16")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +106,24 @@ func newRig(t *testing.T, dir string) *rig {
 	return r
 }
 
+// client calls the rig's cloud with its token, as component.
+func (r *rig) client(component string) *api.Client {
+	c := api.NewClient(r.url, component)
+	c.Token = rigToken
+	return c
+}
+
 func (r *rig) cloud(component string) *provider.Cloud {
-	return provider.NewWithClient(api.NewClient(r.url, component), "c-worker")
+	return provider.NewWithClient(r.client(component), "c-worker")
+}
+
+func mustCIDR(t *testing.T, s string) *net.IPNet {
+	t.Helper()
+	_, n, err := net.ParseCIDR(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func node(name string) *v1.Node { return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}} }
@@ -136,7 +157,7 @@ func TestInstancesAttributedToCaller(t *testing.T) {
 func TestTerminatedInstanceIsGone(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	kcm := r.cloud("kube-controller-manager")
-	if err := api.NewClient(r.url, "handover").TerminateInstance(context.Background(), "c-worker2"); err != nil {
+	if err := r.client("handover").TerminateInstance(context.Background(), "c-worker2"); err != nil {
 		t.Fatal(err)
 	}
 	exists, err := kcm.InstanceExists(context.Background(), node("c-worker2"))
@@ -146,7 +167,7 @@ func TestTerminatedInstanceIsGone(t *testing.T) {
 	if len(r.fakes.stopped) != 1 || r.fakes.stopped[0] != "c-worker2" {
 		t.Fatalf("the machine was not stopped: %v", r.fakes.stopped)
 	}
-	if err := api.NewClient(r.url, "handover").TerminateInstance(context.Background(), "nope"); !api.IsNotFound(err) {
+	if err := r.client("handover").TerminateInstance(context.Background(), "nope"); !api.IsNotFound(err) {
 		t.Fatalf("terminating a missing instance: %v", err)
 	}
 }
@@ -236,7 +257,7 @@ func TestRoutes(t *testing.T) {
 	if len(r.fakes.routes) != 1 || r.fakes.routes[0].TargetInstance != "c-worker" {
 		t.Fatalf("programmed %+v", r.fakes.routes)
 	}
-	other := &cloudprovider.Route{TargetNode: "x", DestinationCIDR: "10.9.0.0/24"}
+	other := &cloudprovider.Route{TargetNode: "c-worker2", DestinationCIDR: "10.244.9.0/24"}
 	if err := kcm.CreateRoute(ctx, "other", "h", other); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +281,7 @@ func TestRoutes(t *testing.T) {
 func TestFaultKnobs(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	ctx := context.Background()
-	admin := api.NewClient(r.url, "handover")
+	admin := r.client("handover")
 	ccm := r.cloud("cloud-controller-manager")
 	code := func(err error) int {
 		var se *api.StatusError
@@ -293,13 +314,13 @@ func TestFaultKnobs(t *testing.T) {
 		t.Fatalf("throttling is per caller: %v", err)
 	}
 	for _, n := range []string{"c-worker", "c-worker2"} {
-		kubelet := api.NewClient(r.url, "kubelet")
+		kubelet := r.client("kubelet")
 		kubelet.Node = n
 		if _, err := kubelet.Instance(ctx, "kubelet", n); err != nil {
 			t.Fatalf("each kubelet is a caller of its own: %s: %v", n, err)
 		}
 	}
-	fabric := api.NewClient(r.url, "handover-cni")
+	fabric := r.client("handover-cni")
 	for range 3 {
 		if _, err := fabric.Routes(ctx, ""); err != nil {
 			t.Fatalf("handover's own callers are not the account's: %v", err)
@@ -346,23 +367,23 @@ func TestStateSurvivesRestartAndAuditIsJSONL(t *testing.T) {
 	if _, err := ccm.EnsureLoadBalancer(ctx, "c", service(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := api.NewClient(r.url, "handover").SetFaults(ctx, api.Faults{Latency: api.Duration{Duration: time.Millisecond}}); err != nil {
+	if err := r.client("handover").SetFaults(ctx, api.Faults{Latency: api.Duration{Duration: time.Millisecond}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := api.NewClient(r.url, "handover").TerminateInstance(ctx, "c-worker2"); err != nil {
+	if err := r.client("handover").TerminateInstance(ctx, "c-worker2"); err != nil {
 		t.Fatal(err)
 	}
 	r.server.Close()
 
 	again := newRig(t, dir)
-	lbs, err := api.NewClient(again.url, "x").LoadBalancers(ctx, "")
+	lbs, err := again.client("x").LoadBalancers(ctx, "")
 	if err != nil || len(lbs) != 1 || lbs[0].IP != "172.18.100.1" {
 		t.Fatalf("load balancers after restart: %+v %v", lbs, err)
 	}
-	if f, _ := api.NewClient(again.url, "x").Faults(ctx); f.Latency.Duration != time.Millisecond {
+	if f, _ := again.client("x").Faults(ctx); f.Latency.Duration != time.Millisecond {
 		t.Fatalf("faults after restart: %+v", f)
 	}
-	if _, err := api.NewClient(again.url, "x").Instance(ctx, "", "c-worker2"); !api.IsNotFound(err) {
+	if _, err := again.client("x").Instance(ctx, "", "c-worker2"); !api.IsNotFound(err) {
 		t.Fatalf("terminated instance came back: %v", err)
 	}
 

@@ -155,7 +155,7 @@ func adminCall(ctx context.Context, c *api.Client, method, path string, out any)
 	if err != nil {
 		return err
 	}
-	req.Header.Set(api.HeaderComponent, c.Component)
+	c.Sign(req)
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
 		return err
@@ -220,7 +220,7 @@ func AuditAfter(ctx context.Context, c *api.Client, n int) ([]api.AuditEntry, in
 	if err != nil {
 		return nil, n, err
 	}
-	req.Header.Set(api.HeaderComponent, c.Component)
+	c.Sign(req)
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
 		return nil, n, fmt.Errorf("reading the cloud's audit: %w", err)

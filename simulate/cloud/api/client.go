@@ -32,7 +32,10 @@ type Client struct {
 	Component string
 	Node      string
 	UserAgent string
-	HTTP      *http.Client
+	// Token is the cloud's credential for this cluster, sent as a bearer
+	// token on every call (the cloud refuses calls without it).
+	Token string
+	HTTP  *http.Client
 }
 
 // NewClient returns a client with a bounded per-call timeout.
@@ -53,7 +56,7 @@ func (c *Client) do(ctx context.Context, controller, method, path string, in, ou
 	if err != nil {
 		return err
 	}
-	req.Header.Set(HeaderComponent, c.Component)
+	c.Sign(req)
 	req.Header.Set(HeaderController, controller)
 	if c.Node != "" {
 		req.Header.Set(HeaderNode, c.Node)
@@ -82,6 +85,15 @@ func (c *Client) do(ctx context.Context, controller, method, path string, in, ou
 		return nil
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// Sign sets what every call carries: the caller's name and the cloud's
+// token.
+func (c *Client) Sign(req *http.Request) {
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	req.Header.Set(HeaderComponent, c.Component)
 }
 
 // Instances lists every instance.

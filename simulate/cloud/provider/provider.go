@@ -24,6 +24,9 @@ const Name = "kind"
 type Config struct {
 	// URL of the simcloud API, e.g. http://handover-simcloud:8080.
 	URL string `json:"url"`
+	// Token authenticates every call: the cloud generates one per cluster
+	// and refuses calls without it.
+	Token string `json:"token,omitempty"`
 }
 
 // Cloud implements cloudprovider.Interface against simcloud.
@@ -65,6 +68,7 @@ func New(component string, config io.Reader) (*Cloud, error) {
 	host, _ := os.Hostname()
 	c := api.NewClient(cfg.URL, component)
 	c.UserAgent = component + "/" + Name + "-provider"
+	c.Token = cfg.Token
 	if component == "kubelet" {
 		c.Node = host
 	}
