@@ -7,30 +7,52 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 )
 
 // maxLine bounds one event; observers never write anything near it.
 const maxLine = 1 << 20
 
+// LineError is what is wrong with one line of a timeline.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("timeline line %d: %v", e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
+
 // Read parses a timeline. Blank lines are allowed; anything else that is not
-// an event is an error naming its line.
-func Read(r io.Reader) ([]Event, error) {
+// an event, or that no run of handover can write (see validate.go), is a
+// *LineError naming its line. The events before it are returned with it.
+func Read(r io.Reader) ([]Event, error) { return read(r, time.Now()) }
+
+// read is Read with the reader's clock, against which times from the
+// future are judged.
+func read(r io.Reader, now time.Time) ([]Event, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
+	v := newValidator(now)
 	var out []Event
-	for n := 1; sc.Scan(); n++ {
+	n := 0
+	for sc.Scan() {
+		n++
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
 		}
 		e, err := parse(line)
+		if err == nil {
+			err = v.check(n, e)
+		}
 		if err != nil {
-			return out, fmt.Errorf("timeline line %d: %w", n, err)
+			return out, &LineError{Line: n, Err: err}
 		}
 		out = append(out, e)
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("reading timeline after line %d: %w", len(out), err)
+		return out, fmt.Errorf("reading timeline after line %d: %w", n, err)
 	}
 	return out, nil
 }

@@ -2,6 +2,8 @@ package timeline
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,18 +12,18 @@ import (
 func TestRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := w.Write(Event{Time: at, Source: "runner", Kind: StepStart, Step: "grant"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(Event{Source: "runner", Kind: StepEnd, Step: "grant", Outcome: OK}); err != nil {
-		t.Fatal(err)
+	at := time.Now().UTC().Add(-time.Minute)
+	for _, e := range []Event{{Time: at, Source: "runner", Kind: RunStart}, {Source: "runner", Kind: StepStart, Step: "grant"},
+		{Source: "runner", Kind: StepEnd, Step: "grant", Outcome: OK}} {
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got, err := Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || !got[0].Time.Equal(at) || got[1].Time.IsZero() || got[1].Outcome != OK {
+	if len(got) != 3 || !got[0].Time.Equal(at) || got[2].Time.IsZero() || got[2].Outcome != OK {
 		t.Fatalf("round trip: %+v", got)
 	}
 }
@@ -40,9 +42,25 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 	}
 }
 
+// FuzzRead: Read never panics, names the line of what it refuses, and
+// what it accepts holds the invariants.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte("{\"time\":\"2026-01-02T03:04:05Z\",\"source\":\"a\",\"kind\":\"k\"}\n"))
 	f.Add([]byte("\n{\"time\":1}\n"))
+	f.Add([]byte(`{"time":"2026-01-02T03:04:05Z","source":"runner","kind":"run.start","message":"m"}
+{"time":"2026-01-02T03:04:06Z","source":"runner","kind":"step.start","step":"a","index":1}
+{"time":"2026-01-02T03:04:07Z","source":"runner","kind":"step.end","step":"a","index":1,"outcome":"ok"}
+{"time":"2026-01-02T03:04:08Z","source":"health","kind":"health","attrs":{"up":"true"}}
+{"time":"2026-01-02T03:04:06Z","source":"probe","kind":"probe","attrs":{"kind":"api","ok":"true","ms":"3"}}
+{"time":"2026-01-02T03:04:09Z","source":"runner","kind":"run.end","outcome":"ok"}
+`))
+	// A short real run, and it joined to itself: the fuzzer minimizes
+	// each new input it finds, for up to a minute, so large seeds stall it.
+	var buf bytes.Buffer
+	p := newProcess(f, &buf, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	p.run("Migrate", OK, false, "grant")
+	f.Add(buf.Bytes())
+	f.Add(bytes.Repeat(buf.Bytes(), 2))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		evs, err := Read(bytes.NewReader(b))
 		if err != nil {
@@ -56,5 +74,27 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("accepted an incomplete event: %+v", e)
 			}
 		}
+		if err := invariants(evs, time.Now()); err != nil {
+			t.Fatalf("accepted, but %v", err)
+		}
 	})
+}
+
+func TestCreateRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "timeline.jsonl")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := Create(link); err == nil {
+		w.Close()
+		t.Fatal("Create followed a symbolic link")
+	}
+	if raw, _ := os.ReadFile(victim); string(raw) != "precious" {
+		t.Fatalf("victim changed: %q", raw)
+	}
 }

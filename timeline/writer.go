@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"sync"
 	"time"
 )
@@ -33,10 +34,15 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: w, now: func() time.Time { return time.Now().UTC() }}
 }
 
-// Create opens (appending) the timeline file at path.
+// Create opens (appending) the timeline file at path. A symbolic link
+// there is refused, not followed: handover runs as root, and the
+// directory may be shared.
 func Create(path string) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("opening timeline: %s is a symbolic link: remove it and run again", path)
+		}
 		return nil, fmt.Errorf("opening timeline: %w", err)
 	}
 	w := NewWriter(f)
