@@ -54,9 +54,10 @@ var ErrChecksFailed = reports.ErrChecksFailed
 // Run rehearses the plan: it builds what images are missing, creates the
 // cluster, prepares and starts the load, observes, runs the procedures with
 // the fault armed, then stops everything, checks and writes the reports
-// into the plan's out directory. Cluster logs are collected there when
-// anything failed; the cluster is deleted unless the plan keeps it (also
-// when ctx is cancelled).
+// into the plan's out directory. Clusters of earlier runs that died
+// without cleaning up are removed first. Cluster logs are collected when
+// anything failed; the cluster is deleted unless the plan keeps it (first
+// of all when ctx is cancelled).
 func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	start := time.Now()
 	res = &Result{Dir: p.Config.Out}
@@ -65,6 +66,9 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 		return res, err
 	}
 	logger.V(0).Infof("Rehearsal: %s", p)
+	if _, err := cloudcluster.Prune(ctx, logger); err != nil {
+		return res, err
+	}
 	if err := buildImages(ctx, logger, o.Source, !p.Scale.None(), p.Spec.From, p.Spec.To); err != nil {
 		return res, err
 	}
@@ -80,22 +84,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 		return res, err
 	}
 	defer func() {
-		if err != nil {
-			logger.V(0).Infof(" • Collecting cluster logs into %s ...", filepath.Join(p.Config.Out, "logs"))
-			if lerr := cluster.CollectLogs(filepath.Join(p.Config.Out, "logs")); lerr != nil {
-				logger.Warnf("collecting logs: %v", lerr)
-			}
-			if lerr := scale.CollectLogs(context.Background(), p.Topology.Name, filepath.Join(p.Config.Out, "logs")); lerr != nil {
-				logger.Warnf("collecting kwok's logs: %v", lerr)
-			}
-		}
-		if p.Config.Keep {
-			logger.V(0).Infof("Cluster %s kept: KUBECONFIG=%s; delete it with `handover cluster delete --name %s --kubeconfig %s`", p.Topology.Name, kubeconfig, p.Topology.Name, kubeconfig)
-		} else if derr := cloudcluster.Delete(context.Background(), p.Topology.Name, kubeconfig, logger); derr == nil {
-			// A fresh context above: ctx may be the one Ctrl-C cancelled.
-			// The kubeconfig names only the deleted cluster.
-			_ = os.Remove(kubeconfig)
-		}
+		finisher{p: p, cluster: cluster, kubeconfig: kubeconfig, self: o.Self, logger: logger}.finish(ctx, err != nil)
 		res.Duration = time.Since(start)
 		logger.V(0).Infof("Rehearsal finished in %s", res.Duration.Round(time.Second))
 	}()

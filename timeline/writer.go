@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 	"sync"
+	"syscall"
 	"time"
 )
 

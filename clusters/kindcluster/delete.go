@@ -15,11 +15,21 @@ import (
 // the host kernel settings kubelets change once no cluster is left. It is
 // safe on a half-created or already deleted cluster.
 func (c *Cluster) Delete(ctx context.Context, kubeconfigPath string) error {
+	if err := c.deleteNodes(kubeconfigPath); err != nil {
+		return err
+	}
+	return c.releaseHost(ctx)
+}
+
+func (c *Cluster) deleteNodes(kubeconfigPath string) error {
 	if err := c.provider.Delete(c.Name, kubeconfigPath); err != nil {
 		return fmt.Errorf("deleting cluster %q: %w", c.Name, err)
 	}
 	_ = os.RemoveAll(failedNodesDir(c.Name)) // logs nobody collected
+	return nil
+}
 
+func (c *Cluster) releaseHost(ctx context.Context) error {
 	if err := removeNetworkIfUnused(ctx); err != nil {
 		return err
 	}
@@ -29,6 +39,19 @@ func (c *Cluster) Delete(ctx context.Context, kubeconfigPath string) error {
 // DeleteByName deletes a cluster without requiring it to exist.
 func DeleteByName(ctx context.Context, name, kubeconfigPath string, logger log.Logger) error {
 	return newHandle(name, logger).Delete(ctx, kubeconfigPath)
+}
+
+// DeleteNodesByName removes a cluster's node containers and kubeconfig
+// entry only, for callers that have other containers of the cluster to
+// remove before the network can go (ReleaseHost).
+func DeleteNodesByName(name, kubeconfigPath string, logger log.Logger) error {
+	return newHandle(name, logger).deleteNodes(kubeconfigPath)
+}
+
+// ReleaseHost removes the kind network once no container uses it, and puts
+// the host's kernel settings back once no kind cluster is left.
+func ReleaseHost(ctx context.Context, logger log.Logger) error {
+	return newHandle("", logger).releaseHost(ctx)
 }
 
 func removeNetworkIfUnused(ctx context.Context) error {

@@ -15,8 +15,30 @@ import (
 
 func newClusterCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "cluster", Short: "Create, change and delete kind clusters"}
-	c.AddCommand(newClusterCreate(g), newClusterDelete(g), newClusterAddNode(g), newClusterRemoveNode(g), newClusterKubeconfig(g))
+	c.AddCommand(newClusterCreate(g), newClusterDelete(g), newClusterPrune(g), newClusterAddNode(g), newClusterRemoveNode(g), newClusterKubeconfig(g))
 	return c
+}
+
+func newClusterPrune(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "prune",
+		Short: "Remove what runs of handover that died left behind",
+		Long: `prune removes the clusters of handover runs that ended without cleaning up
+(killed with SIGKILL, a CI runner's cancel, a machine that lost power): their
+node, load-balancer and kwok containers, their simulated cloud's process, and the
+kind network and host kernel settings once no cluster is left. A run that makes
+a cluster records its pid and start time; a cluster whose recorder no longer
+runs is an orphan. Clusters made by ` + "`cluster create`" + ` or kept with --keep are never
+touched. ` + "`rehearse`" + ` and ` + "`cluster create`" + ` prune before they start.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			pruned, err := cloudcluster.Prune(cmd.Context(), g.logger)
+			if len(pruned) == 0 && err == nil {
+				g.logger.V(0).Infof("Nothing to prune: no cluster of a run that died.")
+			}
+			return err
+		},
+	}
 }
 
 func newClusterCreate(g *globals) *cobra.Command {
@@ -63,10 +85,18 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			if err != nil {
 				return err
 			}
+			if _, err := cloudcluster.Prune(cmd.Context(), g.logger); err != nil {
+				return err
+			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
 			if _, err := cloudcluster.Create(cmd.Context(), t, mode, ccm, kindcluster.CreateOptions{Logger: g.logger,
 				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self); err != nil {
+				return err
+			}
+			// Made to outlive this command: no longer claimed (a kill
+			// before this line leaves an orphan the next run removes).
+			if err := cloudcluster.Release(t.Name); err != nil {
 				return err
 			}
 			g.logger.V(0).Infof("Cluster %q ready in %s. Try: kubectl --context kind-%s get nodes", t.Name, time.Since(start).Round(time.Second), t.Name)

@@ -6,12 +6,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/host/capfilter"
+	"github.com/handover-sh/handover/internal/interrupt"
 )
 
 func main() {
@@ -24,7 +23,7 @@ func main() {
 		}
 		return
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, _, stop := interrupt.Notify(context.Background(), os.Stderr, os.Exit)
 	stopProfile := startProfile()
 	err := newRootCommand().ExecuteContext(ctx)
 	stopProfile()

@@ -5,6 +5,7 @@ package procs
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 )
@@ -33,4 +34,31 @@ func matchAt(have [][]byte, args []string) bool {
 		}
 	}
 	return true
+}
+
+// StartTime is when process pid started, in clock ticks since boot (field
+// 22 of /proc/PID/stat): with the pid, it names one process for good.
+func StartTime(pid int) (uint64, error) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces and parentheses: the
+	// fields after it start past its last ')'.
+	i := bytes.LastIndexByte(raw, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	fields := bytes.Fields(raw[i+1:])
+	const startField = 22 - 3 // fields 3.. follow the name
+	if len(fields) <= startField {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(fields)+2)
+	}
+	return strconv.ParseUint(string(fields[startField]), 10, 64)
+}
+
+// Alive reports whether the process that was pid at start still runs.
+func Alive(pid int, start uint64) bool {
+	got, err := StartTime(pid)
+	return err == nil && got == start
 }

@@ -30,3 +30,23 @@ func TestRunsMatchesTheCommandLine(t *testing.T) {
 		t.Error("a missing argument or a missing process matched")
 	}
 }
+
+func TestAliveKnowsAProcessByItsStart(t *testing.T) {
+	start, err := StartTime(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Alive(os.Getpid(), start) {
+		t.Fatal("this process is not alive")
+	}
+	if Alive(os.Getpid(), start+1) {
+		t.Fatal("another process with this pid taken for this one")
+	}
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	if Alive(cmd.Process.Pid, start) {
+		t.Fatal("an ended process is alive")
+	}
+}

@@ -2,8 +2,11 @@ package cloudcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 	kexec "sigs.k8s.io/kind/pkg/exec"
@@ -39,7 +42,10 @@ func Validate(mode Mode, t topology.Topology) error {
 
 // Create makes a cluster in the given cloud mode. self is the handover
 // binary, which runs the cluster's simcloud in the background; workload
-// (DaemonSet or Deployment) is how an external mode's CCM runs.
+// (DaemonSet or Deployment) is how an external mode's CCM runs. The new
+// cluster is claimed by this process (Claim): the caller releases it once
+// the cluster is meant to outlive the process, or deletes it. A failed
+// create cleans up after itself and releases the claim.
 func Create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string) (*kindcluster.Cluster, error) {
 	if workload != DaemonSet && workload != Deployment {
 		return nil, fmt.Errorf("--ccm %q: use %s or %s", workload, DaemonSet, Deployment)
@@ -47,17 +53,33 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := Validate(mode, t); err != nil {
 		return nil, err
 	}
-	if mode == None {
-		return kindcluster.Create(ctx, t, o)
-	}
 	if err := kindcluster.Preflight(ctx, t); err != nil {
 		return nil, err
+	}
+	if err := Claim(t.Name, commandLine(), o.KubeconfigPath); err != nil {
+		return nil, err
+	}
+	c, err := create(ctx, t, mode, workload, o, self)
+	if err != nil {
+		_ = Release(t.Name)
+	}
+	return c, err
+}
+
+// commandLine names the claiming process for people: "handover rehearse".
+func commandLine() string {
+	return strings.Join(append([]string{filepath.Base(os.Args[0])}, os.Args[1:min(2, len(os.Args))]...), " ")
+}
+
+func create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string) (*kindcluster.Cluster, error) {
+	if mode == None {
+		return kindcluster.Create(ctx, t, o)
 	}
 	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet); err != nil {
 		return nil, err
 	}
 	if err := writeAuditPolicy(t.Name); err != nil {
-		cleanup(context.Background(), t.Name, o.Logger)
+		_ = cleanup(context.Background(), t.Name)
 		return nil, fmt.Errorf("writing the audit policy: %w", err)
 	}
 	o.Configure = func(cfg *v1alpha4.Cluster) { configure(cfg, mode, t.Name) }
@@ -76,7 +98,9 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	}
 	c, err := kindcluster.Create(ctx, t, o)
 	if err != nil {
-		cleanup(context.Background(), t.Name, o.Logger)
+		if cerr := cleanup(context.Background(), t.Name); cerr != nil {
+			o.Logger.Warnf("%v", cerr)
+		}
 		return nil, err
 	}
 	return c, nil
@@ -128,22 +152,31 @@ controllerManager:
 // are started with.
 const ProviderName = "kind"
 
-// Delete deletes the cluster, its load balancers and its simcloud.
+// Delete deletes the cluster, its load balancers, kwok and its simcloud,
+// then the kind network and host settings once nothing uses them, in that
+// order (the network goes only when no container is left on it). Every
+// step runs even when one before it failed; a cluster fully deleted is no
+// longer claimed.
 func Delete(ctx context.Context, name, kubeconfig string, logger log.Logger) error {
-	if err := kindcluster.DeleteByName(ctx, name, kubeconfig, logger); err != nil {
+	err := kindcluster.DeleteNodesByName(name, kubeconfig, logger)
+	err = errors.Join(err, cleanup(ctx, name))
+	err = errors.Join(err, kindcluster.ReleaseHost(ctx, logger))
+	if err != nil {
 		return err
 	}
-	cleanup(ctx, name, logger)
-	return nil
+	return Release(name)
 }
 
-// cleanup removes what the simulated cloud made for a cluster.
-func cleanup(ctx context.Context, name string, logger log.Logger) {
-	stopSimcloud(name)
+// cleanup removes what the simulated cloud made for a cluster: its
+// containers (load balancers, kwok), then the cloud itself.
+func cleanup(ctx context.Context, name string) error {
+	var err error
 	ids, _ := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+name))
 	if len(ids) > 0 {
-		if err := kexec.CommandContext(ctx, "docker", append([]string{"rm", "-f", "-v"}, ids...)...).Run(); err != nil {
-			logger.Warnf("removing load balancers of %s: %v", name, err)
+		if rerr := kexec.CommandContext(ctx, "docker", append([]string{"rm", "-f", "-v"}, ids...)...).Run(); rerr != nil {
+			err = fmt.Errorf("removing the load balancers and kwok of %s: %w", name, rerr)
 		}
 	}
+	stopSimcloud(name)
+	return err
 }

@@ -163,12 +163,23 @@ func spawnSimcloud(self, cluster, dir, podNetwork string, listen ...string) (int
 	return pid, nil
 }
 
-// stopSimcloud ends a cluster's simcloud, if one runs.
+// stopSimcloud ends a cluster's simcloud, if one runs, and waits for it to
+// be gone: SIGTERM (it writes its state), then SIGKILL after stopTimeout.
 func stopSimcloud(cluster string) {
-	if pid, ok := ServerPID(cluster); ok {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
+	pid, ok := ServerPID(cluster)
+	if !ok {
+		return
+	}
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	gone := func(context.Context) (bool, error) { return !procs.Runs(pid, serverArgs(cluster)), nil }
+	if wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, stopTimeout, true, gone) != nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// stopTimeout bounds how long a cloud may take to write its state and
+// exit (its HTTP server gives calls under way 5 s).
+const stopTimeout = 8 * time.Second
 
 // ServerPID is the process serving a cluster's simcloud, as recorded when
 // it was started, if that process still is the cluster's cloud: a pid file

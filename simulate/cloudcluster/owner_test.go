@@ -1,0 +1,61 @@
+package cloudcluster
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/internal/procs"
+)
+
+// A cluster whose claiming process died is an orphan; one claimed by a
+// live process, or never claimed (made to last), is not.
+func TestOrphansAreClustersOfDeadRuns(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	if err := Claim("live", "handover rehearse", ""); err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	writeOwner(t, "killed", Owner{PID: dead.Process.Pid, Start: 1, What: "handover rehearse"})
+	// The pid of a live process whose start differs: the pid was reused.
+	writeOwner(t, "reused", Owner{PID: os.Getpid(), Start: 1, What: "handover rehearse"})
+	if err := os.MkdirAll(filepath.Join(clustersDir(), "kept", "simcloud"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := Orphans(); !slices.Equal(got, []string{"killed", "reused"}) {
+		t.Fatalf("orphans %v, want [killed reused]", got)
+	}
+	if err := Claim("live", "handover rehearse", ""); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("claiming a cluster a live run holds: %v", err)
+	}
+	if err := Release("live"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Claim("killed", "handover rehearse", ""); err != nil {
+		t.Fatalf("claiming a dead run's cluster: %v", err)
+	}
+	if fi, err := os.Stat(filepath.Dir(ownerFile("live"))); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("cluster directory %v %v, want 0700", fi, err)
+	}
+}
+
+func writeOwner(t *testing.T, cluster string, o Owner) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(ownerFile(cluster)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(o)
+	if err := os.WriteFile(ownerFile(cluster), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if start, _ := procs.StartTime(o.PID); start == o.Start {
+		t.Fatalf("owner %+v is alive", o)
+	}
+}
