@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/timeline"
-	"github.com/handover-sh/handover/verify/readonly"
 	"github.com/handover-sh/handover/verify/selfstat"
 )
 
@@ -38,19 +38,25 @@ during its real migration, strictly read-only: every request it sends is a GET
 given. From the API alone: lease holders, Nodes and LoadBalancer Services, and
 who wrote them (managedFields: manager and time) and which controller reported
 what (Events). Given each manager's secure port (--manager) it also samples
-/healthz?verbose and /metrics; given audit log files (--audit-log), every write
+/healthz?verbose, and /metrics with --manager-ca; given audit log files (--audit-log), every write
 by a manager's cloud controller. Each check's report says which of these it had.
---print-rbac prints the ClusterRole the identity needs.`,
+--print-rbac prints the roles the identity needs: a ClusterRole, and a Role
+in kube-system for the leases (with --rbac-subject, their bindings too).
+Without --manager-ca the managers are asked only their anonymous /healthz
+and sent no credential; with it, their certificates are verified and
+/metrics is read with --manager-token or the kubeconfig's credential.`,
 		Example: `  handover observe --name handover --out _output/manual --for 10m
   handover observe --kubeconfig prod.kubeconfig --procedure taskdoc \
       --manager kcm@cp-1=https://10.0.0.11:10257 --manager ccm@cp-1=https://10.0.0.11:10258 \
       --audit-log /var/log/kubernetes/audit.log --out _output/prod
-  handover observe --print-rbac | kubectl apply -f -`,
+  handover observe --print-rbac --rbac-subject serviceaccount:kube-system:handover-observer | kubectl apply -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if ff.printRBAC {
-				_, err := fmt.Fprint(cmd.OutOrStdout(), readonly.ClusterRole("handover-observer"))
-				return err
+				return ff.printRoles(cmd.OutOrStdout())
+			}
+			if len(ff.rbacSubjects) > 0 {
+				return errors.New("--rbac-subject needs --print-rbac")
 			}
 			foreign, err := ff.foreign(cmd.Flags())
 			if err != nil {

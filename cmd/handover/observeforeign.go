@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -31,17 +33,19 @@ type foreignFlags struct {
 	auditLogs           []string
 	probeLBs            bool
 	printRBAC           bool
+	rbacSubjects        []string
 }
 
 func (f *foreignFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "observe any cluster from this kubeconfig, read-only (not one of handover's: --name is then not used)")
 	fs.StringVar(&f.context, "context", "", "the kubeconfig's context (default: its current one)")
 	fs.StringArrayVar(&f.managers, "manager", nil, "with --kubeconfig: a manager's secure port, [kcm|ccm[@INSTANCE]=]https://HOST:PORT, for its /healthz?verbose and /metrics (repeatable; the port says which manager when it is 10257 or 10258)")
-	fs.StringVar(&f.managerToken, "manager-token", "", "with --manager: a file holding a bearer token for the managers (default: the kubeconfig's client certificate)")
-	fs.StringVar(&f.managerCA, "manager-ca", "", "with --manager: a CA file the managers' serving certificates are verified against (default: not verified; they are usually self-signed)")
+	fs.StringVar(&f.managerToken, "manager-token", "", "with --manager-ca: a file holding a bearer token for the managers' /metrics (default: the kubeconfig's client certificate or token)")
+	fs.StringVar(&f.managerCA, "manager-ca", "", "with --manager: a CA file the managers' serving certificates are verified against; only then is a credential sent them, for /metrics (default: not verified, and only the anonymous /healthz is asked)")
 	fs.StringArrayVar(&f.auditLogs, "audit-log", nil, "with --kubeconfig: an API server's audit log file, followed as it grows (repeatable)")
 	fs.BoolVar(&f.probeLBs, "probe-lbs", false, "with --kubeconfig: send HTTP GETs through every LoadBalancer Service's ingress address (your workloads answer them)")
-	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the ClusterRole a read-only observer needs, and exit")
+	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the roles a read-only observer needs (a ClusterRole; a Role in kube-system for the leases), and exit")
+	fs.StringArrayVar(&f.rbacSubjects, "rbac-subject", nil, "with --print-rbac: also print bindings of both roles to this subject, user:NAME, group:NAME or serviceaccount:NAMESPACE:NAME (repeatable)")
 }
 
 // foreign says whether the flags ask for a cluster by kubeconfig, and
@@ -61,62 +65,100 @@ func (f *foreignFlags) foreign(fs *pflag.FlagSet) (bool, error) {
 	if (f.managerToken != "" || f.managerCA != "") && len(f.managers) == 0 {
 		return false, errors.New("--manager-token and --manager-ca need at least one --manager")
 	}
+	if f.managerToken != "" && f.managerCA == "" {
+		return false, errors.New("--manager-token needs --manager-ca: a token is sent only to managers whose certificate --manager-ca verifies (without it observe asks only their anonymous /healthz, and sends no credential)")
+	}
 	return true, nil
 }
 
-// reach builds the observers' reach from the flags, reading every file
-// given before anything is observed.
+// reach builds the observers' reach from the flags.
 func (f *foreignFlags) reach(rc *rest.Config) (observe.Reach, error) {
+	o, err := f.options(rc)
+	if err != nil {
+		return nil, err
+	}
+	return observe.Foreign(o)
+}
+
+// options read every file the flags give before anything is observed. A
+// credential for the managers is read only with --manager-ca: without a
+// CA to verify them, none is sent.
+func (f *foreignFlags) options(rc *rest.Config) (observe.ForeignOptions, error) {
 	o := observe.ForeignOptions{AuditLogs: f.auditLogs}
 	seen := map[observe.Endpoint]string{}
 	for _, m := range f.managers {
 		u, err := observe.ParseManagerURL(m)
 		if err != nil {
-			return nil, fmt.Errorf("--manager: %w", err)
+			return o, fmt.Errorf("--manager: %w", err)
 		}
 		if prev, dup := seen[u.Endpoint]; dup {
-			return nil, fmt.Errorf("--manager %q and %q are both %s on %s: name each instance (MANAGER@INSTANCE=URL)", prev, m, u.Manager, u.Instance)
+			return o, fmt.Errorf("--manager %q and %q are both %s on %s: name each instance (MANAGER@INSTANCE=URL)", prev, m, u.Manager, u.Instance)
 		}
 		seen[u.Endpoint] = m
 		o.Managers = append(o.Managers, u)
 	}
 	for _, p := range f.auditLogs {
 		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("--audit-log: %w", err)
+			return o, fmt.Errorf("--audit-log: %w", err)
 		}
 	}
-	tc := &tls.Config{InsecureSkipVerify: f.managerCA == ""} //nolint:gosec // managers' serving certs are self-signed unless a CA is given
-	if f.managerCA != "" {
-		pem, err := os.ReadFile(f.managerCA)
-		if err != nil {
-			return nil, fmt.Errorf("--manager-ca: %w", err)
-		}
-		tc.RootCAs = x509.NewCertPool()
-		if !tc.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("--manager-ca %s: no PEM certificate in it", f.managerCA)
-		}
+	if f.managerCA == "" {
+		return o, nil
 	}
+	pem, err := os.ReadFile(f.managerCA)
+	if err != nil {
+		return o, fmt.Errorf("--manager-ca: %w", err)
+	}
+	o.CA = x509.NewCertPool()
+	if !o.CA.AppendCertsFromPEM(pem) {
+		return o, fmt.Errorf("--manager-ca %s: no PEM certificate in it", f.managerCA)
+	}
+	o.Credential, err = f.credential(rc)
+	return o, err
+}
+
+// credential is what identifies the observer to managers verified by
+// --manager-ca: --manager-token, else the kubeconfig's client certificate,
+// else its token.
+func (f *foreignFlags) credential(rc *rest.Config) (observe.Credential, error) {
 	if f.managerToken != "" {
 		b, err := os.ReadFile(f.managerToken)
 		if err != nil {
-			return nil, fmt.Errorf("--manager-token: %w", err)
+			return observe.Credential{}, fmt.Errorf("--manager-token: %w", err)
 		}
-		o.Token = strings.TrimSpace(string(b))
-	} else if cert, err := clientCertificate(rc); err != nil {
-		return nil, err
-	} else if cert != nil {
-		tc.Certificates = []tls.Certificate{*cert}
-	} else if rc.BearerToken != "" {
-		o.Token = rc.BearerToken
-	} else if rc.BearerTokenFile != "" {
+		return observe.Credential{Token: strings.TrimSpace(string(b)), From: "--manager-token " + f.managerToken}, nil
+	}
+	cert, err := clientCertificate(rc)
+	switch {
+	case err != nil:
+		return observe.Credential{}, err
+	case cert != nil:
+		return observe.Credential{Cert: cert, From: "the kubeconfig's client certificate"}, nil
+	case rc.BearerToken != "":
+		return observe.Credential{Token: rc.BearerToken, From: "the kubeconfig's token"}, nil
+	case rc.BearerTokenFile != "":
 		b, err := os.ReadFile(rc.BearerTokenFile)
 		if err != nil {
-			return nil, fmt.Errorf("kubeconfig token file: %w", err)
+			return observe.Credential{}, fmt.Errorf("kubeconfig token file: %w", err)
 		}
-		o.Token = strings.TrimSpace(string(b))
+		return observe.Credential{Token: strings.TrimSpace(string(b)), From: "the kubeconfig's token file"}, nil
 	}
-	o.TLS = tc
-	return observe.Foreign(o), nil
+	return observe.Credential{}, nil
+}
+
+// printRoles prints the roles an observer needs, bound to the subjects
+// given.
+func (f *foreignFlags) printRoles(w io.Writer) error {
+	var subjects []rbacv1.Subject
+	for _, s := range f.rbacSubjects {
+		sub, err := readonly.ParseSubject(s)
+		if err != nil {
+			return fmt.Errorf("--rbac-subject: %w", err)
+		}
+		subjects = append(subjects, sub)
+	}
+	_, err := fmt.Fprint(w, readonly.RBAC("handover-observer", subjects...))
+	return err
 }
 
 // clientCertificate is the kubeconfig's client certificate, if it has one.
@@ -155,6 +197,9 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	reach, err := f.reach(rc)
 	if err != nil {
 		return err
+	}
+	for _, line := range observe.Modes(reach) {
+		g.logger.V(0).Infof("--manager %s", line)
 	}
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {

@@ -37,6 +37,8 @@ func TestObserveForeignBadInputFailsAtOnce(t *testing.T) {
 		"manager without kubeconfig":  {[]string{"--manager", "https://10.0.0.1:10257"}, "--manager needs --kubeconfig"},
 		"name and kubeconfig":         {[]string{"--kubeconfig", kc, "--name", "x"}, "contradict"},
 		"token without manager":       {[]string{"--kubeconfig", kc, "--manager-token", kc}, "need at least one --manager"},
+		"token without a CA":          {[]string{"--kubeconfig", kc, "--manager", "https://10.0.0.1:10257", "--manager-token", kc}, "--manager-token needs --manager-ca"},
+		"rbac subject alone":          {[]string{"--rbac-subject", "user:ci"}, "--rbac-subject needs --print-rbac"},
 		"empty kubeconfig":            {[]string{"--kubeconfig", empty}, "has no contexts"},
 		"unknown context":             {[]string{"--kubeconfig", kc, "--context", "nope"}, `no context "nope"`},
 		"manager on an unknown port":  {[]string{"--kubeconfig", kc, "--manager", "https://10.0.0.1:443"}, "say which it is"},
@@ -61,7 +63,16 @@ func TestObserveForeignBadInputFailsAtOnce(t *testing.T) {
 
 func TestObservePrintsItsRBAC(t *testing.T) {
 	out, err := runCLIOut(t, "observe", "--print-rbac")
-	if err != nil || !strings.Contains(out, "kind: ClusterRole") || !strings.Contains(out, "verbs: [get, list, watch]") {
+	cluster, role, _ := strings.Cut(out, "\nkind: Role\n")
+	if err != nil || !strings.Contains(cluster, "kind: ClusterRole") || strings.Contains(cluster, "leases") ||
+		!strings.Contains(role, "namespace: kube-system") || !strings.Contains(role, "resources: [leases]") || strings.Contains(out, "Binding") {
 		t.Fatalf("err %v, out:\n%s", err, out)
+	}
+	out, err = runCLIOut(t, "observe", "--print-rbac", "--rbac-subject", "serviceaccount:kube-system:handover-observer")
+	if err != nil || !strings.Contains(out, "kind: ClusterRoleBinding") || !strings.Contains(out, "kind: RoleBinding") {
+		t.Fatalf("err %v, out:\n%s", err, out)
+	}
+	if _, err := runCLIOut(t, "observe", "--print-rbac", "--rbac-subject", "robot"); err == nil || !strings.Contains(err.Error(), "serviceaccount:NAMESPACE:NAME") {
+		t.Fatalf("a bad subject: %v", err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -75,25 +74,44 @@ func portList() string {
 // ForeignOptions say how to reach a cluster handover did not create.
 type ForeignOptions struct {
 	Managers []ManagerURL
-	// TLS is presented to the managers: their serving certificates are
-	// usually self-signed, so it verifies them only when given a CA.
-	TLS *tls.Config
-	// Token, when set, is sent as a bearer token to the managers.
-	Token string
+	// CA verifies the managers' serving certificates. Without one they
+	// are not verified, so nothing is sent them that is worth stealing:
+	// anonymous GETs of /healthz, never a credential (see managerauth.go).
+	CA *x509.CertPool
+	// Credential identifies the observer to managers whose certificate CA
+	// verified, for /metrics; Foreign refuses one without a CA.
+	Credential Credential
 	// AuditLogs are API-server audit log files this process can read.
 	AuditLogs []string
 }
 
 // Foreign reaches only what its user gave: managers at URLs, audit log
-// files; never a node. Every request it makes is a GET.
-func Foreign(o ForeignOptions) Reach {
-	hc := &http.Client{Transport: &http.Transport{
-		TLSClientConfig:     o.TLS,
-		MaxIdleConnsPerHost: 2,
-		IdleConnTimeout:     30 * time.Second,
-		DisableCompression:  true,
-	}}
-	return &foreign{o: o, m: urlManagers{byEndpoint: index(o.Managers), c: hc, token: o.Token}}
+// files; never a node. Every request it makes is a GET. A credential
+// without a CA to verify the managers is an error: it would go to
+// whoever answers at their addresses.
+func Foreign(o ForeignOptions) (Reach, error) {
+	if o.CA == nil && !o.Credential.empty() {
+		return nil, errors.New("a credential for the managers, but no CA to verify them: refused, it would go to whoever answers at their addresses (give --manager-ca FILE)")
+	}
+	tc := &tls.Config{RootCAs: o.CA, MinVersion: tls.VersionTLS12}
+	if o.CA == nil {
+		tc.InsecureSkipVerify = true //nolint:gosec // unverified managers are sent nothing but anonymous GETs of /healthz
+	}
+	if o.Credential.Cert != nil {
+		tc.Certificates = []tls.Certificate{*o.Credential.Cert}
+	}
+	hc := &http.Client{
+		Transport: &http.Transport{
+			TLSClientConfig:     tc,
+			MaxIdleConnsPerHost: 2,
+			IdleConnTimeout:     30 * time.Second,
+			DisableCompression:  true,
+		},
+		// A manager never redirects these paths: a redirect is answered
+		// as it is, not followed with the credential to another address.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return &foreign{o: o, m: urlManagers{byEndpoint: index(o.Managers), c: hc, token: o.Credential.Token}}, nil
 }
 
 func index(ms []ManagerURL) map[Endpoint]*url.URL {
@@ -110,8 +128,16 @@ type foreign struct {
 }
 
 func (f *foreign) Health() ManagerReach    { return f.m }
-func (f *foreign) Metrics() ManagerReach   { return f.m }
 func (f *foreign) APIServers() []APIServer { return nil }
+
+// Metrics are the managers' /metrics pages, which need a credential: out
+// of reach without one, or without a CA to send it under.
+func (f *foreign) Metrics() (ManagerReach, string) {
+	if why := f.o.metricsUnavailable(); why != "" {
+		return nil, why
+	}
+	return f.m, ""
+}
 
 func (f *foreign) Fixed() ([]Endpoint, bool) {
 	out := make([]Endpoint, 0, len(f.o.Managers))
@@ -166,72 +192,4 @@ func (m urlManagers) Stream(ctx context.Context, ep Endpoint, path string, timeo
 		return err
 	}
 	return managers.ReadAnswer(resp, read)
-}
-
-// managerCheckTimeout bounds the look at each given manager before
-// observing.
-const managerCheckTimeout = 5 * time.Second
-
-// CheckManagers asks each manager given for /healthz and /metrics once,
-// in parallel, before anything is observed: a manager that refuses this
-// identity, whose certificate is not trusted or that does not answer in
-// time would be no evidence at all, and the error says what to give. One
-// that is down (refused, closed at once: it may start later, on a node
-// still to join) is fine.
-func CheckManagers(ctx context.Context, r Reach) error {
-	eps, _ := r.Fixed()
-	errs := make([]error, len(eps))
-	var wg sync.WaitGroup
-	for i, ep := range eps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = checkManagerRetrying(ctx, r.Metrics(), ep)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// managerCheckTries: a manager that has just restarted refuses every
-// identity for a second or two (its delegated authentication is not ready
-// yet), so a refusal is asked again before it is an error.
-const managerCheckTries = 3
-
-func checkManagerRetrying(ctx context.Context, mr ManagerReach, ep Endpoint) error {
-	var err error
-	for try := 1; try <= managerCheckTries; try++ {
-		if err = checkManager(ctx, mr, ep); err == nil || try == managerCheckTries {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(2 * time.Second):
-		}
-	}
-	return err
-}
-
-func checkManager(ctx context.Context, mr ManagerReach, ep Endpoint) error {
-	for _, path := range []string{"/healthz", "/metrics"} {
-		err := mr.Stream(ctx, ep, path, managerCheckTimeout, func(status int, _ io.Reader) error {
-			switch status {
-			case http.StatusOK:
-				return nil
-			case http.StatusUnauthorized, http.StatusForbidden:
-				return fmt.Errorf("HTTP %d: the manager refuses this identity (give --manager-token FILE, or bind the role of --print-rbac to the kubeconfig's identity)", status)
-			}
-			return fmt.Errorf("HTTP %d", status)
-		})
-		var uerr x509.UnknownAuthorityError
-		switch {
-		case err == nil || down(err):
-		case errors.As(err, &uerr) || strings.Contains(err.Error(), "x509:"):
-			return fmt.Errorf("%s at %s%s: %w (give --manager-ca FILE, or leave it out to skip verifying the managers' usually self-signed certificates)", ep.Manager, ep.Instance, path, err)
-		default:
-			return fmt.Errorf("%s at %s%s: %w", ep.Manager, ep.Instance, path, err)
-		}
-	}
-	return nil
 }

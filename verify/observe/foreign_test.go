@@ -2,7 +2,7 @@ package observe
 
 import (
 	"context"
-	"crypto/tls"
+	"crypto/x509"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,7 +38,7 @@ func (m *methods) record(r *http.Request) {
 
 // TestForeignObserverOnlyReads observes a fake cluster from outside: the
 // API client, the API probe and the managers are sent reads only, and the
-// managers given are sampled by health and metrics.
+// managers given, verified by a CA, are sampled by health and metrics.
 func TestForeignObserverOnlyReads(t *testing.T) {
 	var sent methods
 	mgr := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -57,8 +57,13 @@ func TestForeignObserverOnlyReads(t *testing.T) {
 		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}},
 		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web"}, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer}})
 	var buf testenv.LockedBuffer
-	reach := Foreign(ForeignOptions{Managers: []ManagerURL{{Endpoint: Endpoint{Manager: "cloud-controller-manager", Instance: "cp-1"}, URL: u}},
-		TLS: &tls.Config{InsecureSkipVerify: true}}) //nolint:gosec // test server
+	ca := x509.NewCertPool()
+	ca.AddCert(mgr.Certificate())
+	reach, err := Foreign(ForeignOptions{Managers: []ManagerURL{{Endpoint: Endpoint{Manager: "cloud-controller-manager", Instance: "cp-1"}, URL: u}},
+		CA: ca, Credential: Credential{Token: "t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ob := Start(context.Background(), Options{Reach: reach, Client: client, REST: &rest.Config{Host: api.URL}, Timeline: timeline.NewWriter(&buf),
 		Controllers: []string{"service-lb-controller"}, ManagedFields: true, HealthEvery: 20 * time.Millisecond, MetricsEvery: 20 * time.Millisecond,
 		ProbeEvery: 20 * time.Millisecond})
@@ -98,9 +103,10 @@ func TestForeignObserverOnlyReads(t *testing.T) {
 	}
 }
 
-// A given manager that refuses this identity is no evidence: its samples
-// are left out (the evidence check sees the hole), and the check before
-// observing says what to give. One that is down is fine, and sampled.
+// A given manager that refuses even an anonymous /healthz is no evidence:
+// its samples are left out (the evidence check sees the hole), and the
+// check before observing says what is wrong. One that is down is fine, and
+// sampled.
 func TestGivenManagersThatSayNothing(t *testing.T) {
 	forbidden := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusForbidden) }))
 	defer forbidden.Close()
@@ -122,9 +128,12 @@ func TestGivenManagersThatSayNothing(t *testing.T) {
 	du, _ := url.Parse("https://" + closing.Addr().String())
 	eps := []ManagerURL{{Endpoint: Endpoint{Manager: "kube-controller-manager", Instance: "refusing"}, URL: fu},
 		{Endpoint: Endpoint{Manager: "cloud-controller-manager", Instance: "down"}, URL: du}}
-	reach := Foreign(ForeignOptions{Managers: eps, TLS: &tls.Config{InsecureSkipVerify: true}}) //nolint:gosec // test server
+	reach, err := Foreign(ForeignOptions{Managers: eps})
+	if err != nil {
+		t.Fatal(err)
+	}
 	err = CheckManagers(context.Background(), reach)
-	if err == nil || !strings.Contains(err.Error(), "refusing") || !strings.Contains(err.Error(), "--manager-token") || strings.Contains(err.Error(), "down") {
+	if err == nil || !strings.Contains(err.Error(), "refusing") || !strings.Contains(err.Error(), "anonymous /healthz") || strings.Contains(err.Error(), "down") {
 		t.Fatalf("CheckManagers = %v", err)
 	}
 	var buf testenv.LockedBuffer

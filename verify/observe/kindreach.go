@@ -35,9 +35,9 @@ type kindReach struct {
 	pids map[string]int
 }
 
-func (k *kindReach) Fixed() ([]Endpoint, bool) { return nil, false }
-func (k *kindReach) Health() ManagerReach      { return kindManagers{k, k.health} }
-func (k *kindReach) Metrics() ManagerReach     { return kindManagers{k, k.metrics} }
+func (k *kindReach) Fixed() ([]Endpoint, bool)       { return nil, false }
+func (k *kindReach) Health() ManagerReach            { return kindManagers{k, k.health} }
+func (k *kindReach) Metrics() (ManagerReach, string) { return kindManagers{k, k.metrics}, "" }
 
 // controlPlanes lists the control planes: from the engine's event-fed
 // cache, so asking at every tick costs nothing, and a node that joins or

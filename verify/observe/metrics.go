@@ -20,8 +20,11 @@ import (
 // which leases it says it leads (leader_election_master_status). It is a
 // second account of the managers' activity, independent of /healthz.
 func (ob *Observer) pollMetrics(ctx context.Context) {
-	if ob.o.Reach != nil {
-		ob.pollManagers(ctx, ob.o.MetricsEvery, ob.o.Reach.Metrics(), ob.scrape)
+	if ob.o.Reach == nil {
+		return
+	}
+	if mr, unavailable := ob.o.Reach.Metrics(); unavailable == "" {
+		ob.pollManagers(ctx, ob.o.MetricsEvery, mr, ob.scrape)
 	}
 }
 

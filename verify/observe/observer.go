@@ -118,6 +118,9 @@ func (ob *Observer) declare() map[string]string {
 	fixed := o.Reach == nil
 	if !fixed {
 		eps, fixed = o.Reach.Fixed()
+		if _, why := o.Reach.Metrics(); why != "" {
+			attrs[MetricsOutOfReach] = why
+		}
 	}
 	if fixed {
 		names := make([]string, 0, len(eps))

@@ -13,9 +13,11 @@ import (
 // says (Foreign).
 type Reach interface {
 	// Health and Metrics reach the managers for each poller: a /metrics
-	// page may need credentials a health poll does without.
+	// page needs credentials a health poll does without. A reach that
+	// cannot read /metrics by design says why (unavailable), and nothing
+	// samples them.
 	Health() ManagerReach
-	Metrics() ManagerReach
+	Metrics() (mr ManagerReach, unavailable string)
 	// APIServers are the API servers probed one by one, besides the
 	// endpoint the client uses.
 	APIServers() []APIServer
@@ -59,3 +61,10 @@ type AuditLog struct {
 	// to forget).
 	Lost func()
 }
+
+// MetricsOutOfReach is an attribute of observer.start when the reach
+// cannot read the managers' /metrics by design (given managers without
+// --manager-ca): why, e.g. "not available without --manager-ca: ...". The
+// metrics evidence is then not owed, as the cloud's is not where
+// timeline.CloudOutOfReach is declared; the health samples still are.
+const MetricsOutOfReach = "metricsOutOfReach"

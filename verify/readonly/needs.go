@@ -115,7 +115,7 @@ type ErrDenied struct{ Missing []string }
 
 func (e *ErrDenied) Error() string {
 	return "the cluster refused this identity: " + strings.Join(e.Missing, "; ") +
-		" (handover observe --print-rbac prints the ClusterRole it needs)"
+		" (handover observe --print-rbac prints the roles it needs)"
 }
 
 // IsDenied says whether err is a refused permission.

@@ -4,30 +4,90 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	rbacv1 "k8s.io/api/rbac/v1"
 )
 
-// ClusterRole is the role an observer needs, as YAML: get, list and watch
-// of each need, get of the non-resource URLs; never a write.
-func ClusterRole(name string) string {
-	byGroup := map[string][]string{}
+// RBAC is what an observer needs, as YAML documents, all named name and
+// all from Needs: a ClusterRole with get, list and watch of each need not
+// limited to a namespace and get of the non-resource URLs; a Role with
+// get, list and watch of the needs limited to each namespace (the leases,
+// in kube-system alone). Never a write. Given subjects, a
+// ClusterRoleBinding and a RoleBinding per Role bind them to each.
+func RBAC(name string, subjects ...rbacv1.Subject) string {
+	byNS := map[string]map[string][]string{} // namespace, group: resources
 	for _, n := range Needs {
-		byGroup[n.Group] = append(byGroup[n.Group], n.Resource)
+		if byNS[n.Namespace] == nil {
+			byNS[n.Namespace] = map[string][]string{}
+		}
+		byNS[n.Namespace][n.Group] = append(byNS[n.Namespace][n.Group], n.Resource)
 	}
-	groups := make([]string, 0, len(byGroup))
-	for g := range byGroup {
-		groups = append(groups, g)
-	}
-	sort.Strings(groups)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# What handover observe reads; it never writes.\n")
+	if len(subjects) == 0 {
+		fmt.Fprintf(&b, "# Bind each role to the identity in the kubeconfig, or print the bindings too: --rbac-subject.\n")
+	}
 	fmt.Fprintf(&b, "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: %s\nrules:\n", name)
-	for _, g := range groups {
+	writeRules(&b, byNS[""])
+	fmt.Fprintf(&b, "- nonResourceURLs: [%s]\n  verbs: [get]\n", quoted(NonResourceURLs))
+	writeBinding(&b, "ClusterRole", name, "", subjects)
+	for _, ns := range sortedKeys(byNS) {
+		if ns == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: %s\n  namespace: %s\nrules:\n", name, ns)
+		writeRules(&b, byNS[ns])
+		writeBinding(&b, "Role", name, ns, subjects)
+	}
+	return b.String()
+}
+
+// writeRules grants get, list and watch of resources by API group.
+func writeRules(b *strings.Builder, byGroup map[string][]string) {
+	for _, g := range sortedKeys(byGroup) {
 		rs := byGroup[g]
 		sort.Strings(rs)
-		fmt.Fprintf(&b, "- apiGroups: [%q]\n  resources: [%s]\n  verbs: [get, list, watch]\n", g, strings.Join(rs, ", "))
+		fmt.Fprintf(b, "- apiGroups: [%q]\n  resources: [%s]\n  verbs: [get, list, watch]\n", g, strings.Join(rs, ", "))
 	}
-	fmt.Fprintf(&b, "- nonResourceURLs: [%s]\n  verbs: [get]\n", quoted(NonResourceURLs))
-	return b.String()
+}
+
+// writeBinding binds the role (kind ClusterRole, or Role in ns) to the
+// subjects, when there are any.
+func writeBinding(b *strings.Builder, kind, name, ns string, subjects []rbacv1.Subject) {
+	if len(subjects) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: %sBinding\nmetadata:\n  name: %s\n", kind, name)
+	if ns != "" {
+		fmt.Fprintf(b, "  namespace: %s\n", ns)
+	}
+	fmt.Fprintf(b, "roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: %s\n  name: %s\nsubjects:\n", kind, name)
+	for _, s := range subjects {
+		fmt.Fprintf(b, "- kind: %s\n  name: %q\n", s.Kind, s.Name)
+		if s.APIGroup != "" {
+			fmt.Fprintf(b, "  apiGroup: %s\n", s.APIGroup)
+		}
+		if s.Namespace != "" {
+			fmt.Fprintf(b, "  namespace: %q\n", s.Namespace)
+		}
+	}
+}
+
+// ParseSubject reads a subject as kubectl's create rolebinding flags name
+// one: user:NAME, group:NAME or serviceaccount:NAMESPACE:NAME.
+func ParseSubject(s string) (rbacv1.Subject, error) {
+	kind, rest, _ := strings.Cut(s, ":")
+	switch kind {
+	case "user", "group":
+		if rest != "" {
+			return rbacv1.Subject{Kind: strings.ToUpper(kind[:1]) + kind[1:], APIGroup: rbacv1.GroupName, Name: rest}, nil
+		}
+	case "serviceaccount":
+		if ns, name, ok := strings.Cut(rest, ":"); ok && ns != "" && name != "" && !strings.Contains(name, ":") {
+			return rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: ns, Name: name}, nil
+		}
+	}
+	return rbacv1.Subject{}, fmt.Errorf("subject %q: want user:NAME, group:NAME or serviceaccount:NAMESPACE:NAME", s)
 }
 
 func quoted(ss []string) string {
@@ -36,4 +96,13 @@ func quoted(ss []string) string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(out, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

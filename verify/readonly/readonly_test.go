@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,27 +77,130 @@ func TestPreflightNamesWhatIsDenied(t *testing.T) {
 	}
 }
 
-func TestClusterRoleReadsEveryNeedAndWritesNothing(t *testing.T) {
-	var role rbacv1.ClusterRole
-	if err := yaml.UnmarshalStrict([]byte(ClusterRole("handover-observer")), &role); err != nil {
-		t.Fatal(err)
+// printed is RBAC's documents, decoded strictly by kind.
+type printed struct {
+	clusterRoles        []rbacv1.ClusterRole
+	roles               []rbacv1.Role
+	clusterRoleBindings []rbacv1.ClusterRoleBinding
+	roleBindings        []rbacv1.RoleBinding
+}
+
+func decodeRBAC(t *testing.T, out string) printed {
+	t.Helper()
+	var p printed
+	for _, doc := range strings.Split(out, "\n---\n") {
+		var meta struct{ Kind string }
+		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch meta.Kind {
+		case "ClusterRole":
+			p.clusterRoles = append(p.clusterRoles, rbacv1.ClusterRole{})
+			err = yaml.UnmarshalStrict([]byte(doc), &p.clusterRoles[len(p.clusterRoles)-1])
+		case "Role":
+			p.roles = append(p.roles, rbacv1.Role{})
+			err = yaml.UnmarshalStrict([]byte(doc), &p.roles[len(p.roles)-1])
+		case "ClusterRoleBinding":
+			p.clusterRoleBindings = append(p.clusterRoleBindings, rbacv1.ClusterRoleBinding{})
+			err = yaml.UnmarshalStrict([]byte(doc), &p.clusterRoleBindings[len(p.clusterRoleBindings)-1])
+		case "RoleBinding":
+			p.roleBindings = append(p.roleBindings, rbacv1.RoleBinding{})
+			err = yaml.UnmarshalStrict([]byte(doc), &p.roleBindings[len(p.roleBindings)-1])
+		default:
+			t.Fatalf("a document of kind %q:\n%s", meta.Kind, doc)
+		}
+		if err != nil {
+			t.Fatalf("%v:\n%s", err, doc)
+		}
 	}
-	granted := map[string]bool{}
-	for _, r := range role.Rules {
+	return p
+}
+
+// grants are the group/resource pairs rules allow, each by namespace
+// ("" cluster-wide), failing on any verb but a read.
+func grants(t *testing.T, ns string, rules []rbacv1.PolicyRule, into map[string]string) {
+	t.Helper()
+	for _, r := range rules {
 		for _, v := range r.Verbs {
 			if v != "get" && v != "list" && v != "watch" {
-				t.Fatalf("the role grants %q: %+v", v, r)
+				t.Fatalf("a role grants %q: %+v", v, r)
 			}
 		}
 		for _, g := range r.APIGroups {
 			for _, res := range r.Resources {
-				granted[g+"/"+res] = true
+				if prev, dup := into[g+"/"+res]; dup {
+					t.Fatalf("%s/%s granted in %q and in %q", g, res, prev, ns)
+				}
+				into[g+"/"+res] = ns
 			}
 		}
 	}
+}
+
+// Every need is granted exactly where it is read: cluster-wide, or in its
+// namespace alone; nothing is written.
+func TestClusterRoleReadsEveryNeedAndWritesNothing(t *testing.T) {
+	p := decodeRBAC(t, RBAC("handover-observer"))
+	if len(p.clusterRoles) != 1 || len(p.clusterRoleBindings)+len(p.roleBindings) != 0 {
+		t.Fatalf("want one ClusterRole and no binding without a subject: %+v", p)
+	}
+	granted := map[string]string{}
+	grants(t, "", p.clusterRoles[0].Rules, granted)
+	for _, r := range p.roles {
+		grants(t, r.Namespace, r.Rules, granted)
+	}
 	for _, n := range Needs {
-		if !granted[n.Group+"/"+n.Resource] {
-			t.Errorf("the role does not grant %s", n)
+		if ns, ok := granted[n.Group+"/"+n.Resource]; !ok || ns != n.Namespace {
+			t.Errorf("%s granted in %q (granted: %v), want in %q", n, ns, ok, n.Namespace)
+		}
+	}
+	if urls := p.clusterRoles[0].Rules[len(p.clusterRoles[0].Rules)-1].NonResourceURLs; strings.Join(urls, ",") != strings.Join(NonResourceURLs, ",") {
+		t.Errorf("non-resource URLs %v", urls)
+	}
+}
+
+// The managers' leases are read in kube-system alone: the printed lease
+// rule is a Role's there, never the ClusterRole's.
+func TestPrintedLeaseRuleIsNamespaced(t *testing.T) {
+	p := decodeRBAC(t, RBAC("handover-observer"))
+	for _, r := range p.clusterRoles[0].Rules {
+		if slices.Contains(r.Resources, "leases") {
+			t.Fatalf("the ClusterRole grants leases cluster-wide: %+v", r)
+		}
+	}
+	if len(p.roles) != 1 || p.roles[0].Namespace != "kube-system" || len(p.roles[0].Rules) != 1 ||
+		!slices.Equal(p.roles[0].Rules[0].Resources, []string{"leases"}) || !slices.Equal(p.roles[0].Rules[0].APIGroups, []string{"coordination.k8s.io"}) {
+		t.Fatalf("want a Role in kube-system for leases alone: %+v", p.roles)
+	}
+}
+
+func TestRBACBindsEveryRoleToTheSubjectsGiven(t *testing.T) {
+	sa, err := ParseSubject("serviceaccount:kube-system:handover-observer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := ParseSubject("user:ci@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := decodeRBAC(t, RBAC("handover-observer", sa, user))
+	want := []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: "kube-system", Name: "handover-observer"},
+		{Kind: "User", APIGroup: "rbac.authorization.k8s.io", Name: "ci@example.com"}}
+	if len(p.clusterRoleBindings) != 1 || len(p.roleBindings) != 1 {
+		t.Fatalf("want a ClusterRoleBinding and a RoleBinding: %+v", p)
+	}
+	crb, rb := p.clusterRoleBindings[0], p.roleBindings[0]
+	if crb.RoleRef != (rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "handover-observer"}) || !slices.Equal(crb.Subjects, want) {
+		t.Errorf("ClusterRoleBinding %+v", crb)
+	}
+	if rb.Namespace != "kube-system" || rb.RoleRef != (rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "handover-observer"}) ||
+		!slices.Equal(rb.Subjects, want) {
+		t.Errorf("RoleBinding %+v", rb)
+	}
+	for _, bad := range []string{"", "user:", "robot:x", "serviceaccount:x", "serviceaccount::x", "serviceaccount:a:b:c"} {
+		if _, err := ParseSubject(bad); err == nil {
+			t.Errorf("ParseSubject(%q) accepted", bad)
 		}
 	}
 }
