@@ -1,11 +1,20 @@
 package host
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/clusters/host/capfilter"
+)
 
 func TestMergeDaemonConfigKeepsOtherKeys(t *testing.T) {
 	cfg := map[string]any{"log-driver": "json-file", "runtimes": map[string]any{"nvidia": map[string]any{"path": "x"}}}
-	if !MergeDaemonConfig(cfg, "/w") {
-		t.Fatal("first merge must change the config")
+	if changed, err := MergeDaemonConfig(cfg, "/w"); !changed || err != nil {
+		t.Fatalf("first merge must change the config: %v", err)
 	}
 	if cfg["log-driver"] != "json-file" || cfg["default-runtime"] != WrapperName {
 		t.Fatalf("unexpected config %v", cfg)
@@ -14,10 +23,96 @@ func TestMergeDaemonConfigKeepsOtherKeys(t *testing.T) {
 	if rt["nvidia"] == nil || rt[WrapperName].(map[string]any)["path"] != "/w" {
 		t.Fatalf("runtimes not merged: %v", rt)
 	}
-	if MergeDaemonConfig(cfg, "/w") {
+	if changed, _ := MergeDaemonConfig(cfg, "/w"); changed {
 		t.Fatal("second merge must be a no-op")
 	}
-	if !MergeDaemonConfig(cfg, "/other") {
+	if changed, _ := MergeDaemonConfig(cfg, "/other"); !changed {
 		t.Fatal("a moved wrapper must update the config")
+	}
+}
+
+// A host whose Docker runs another runc-compatible runtime by default
+// keeps it: the wrapper hands over to it, with its own arguments, and
+// `host restore` puts daemon.json back byte for byte.
+func TestAnotherDefaultRuntimeIsWrappedAndRestored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "daemon.json")
+	original := []byte(`{"default-runtime": "runc-alt", "runtimes": {"runc-alt": {"path": "/usr/local/bin/runc-alt", "runtimeArgs": ["--systemd-cgroup"]}}, "log-level": "warn"}`)
+	if err := os.WriteFile(path, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	changed, err := configureDaemon(path, "/w", func(s string) { said = append(said, s) })
+	if err != nil || !changed {
+		t.Fatalf("configure: %v %v", changed, err)
+	}
+	if len(said) != 1 || !strings.Contains(said[0], `was "runc-alt"`) || !strings.Contains(said[0], BackupPath(path)) {
+		t.Fatalf("it must say what it changes and where the original is: %q", said)
+	}
+	var cfg struct {
+		Default  string `json:"default-runtime"`
+		Runtimes map[string]struct {
+			Path string
+			Args []string `json:"runtimeArgs"`
+		}
+		LogLevel string `json:"log-level"`
+	}
+	raw, _ := os.ReadFile(path)
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	w := cfg.Runtimes[WrapperName]
+	if cfg.Default != WrapperName || w.Path != "/w" || cfg.LogLevel != "warn" || cfg.Runtimes["runc-alt"].Path != "/usr/local/bin/runc-alt" {
+		t.Fatalf("daemon.json after prepare: %s", raw)
+	}
+	delegate, rest := capfilter.SplitDelegate(append(w.Args, "create", "--bundle", "b", "id"))
+	if delegate != "/usr/local/bin/runc-alt" || !slices.Equal(rest, []string{"--systemd-cgroup", "create", "--bundle", "b", "id"}) {
+		t.Fatalf("the wrapper would run %q %v: want the host's runtime with its own arguments", delegate, rest)
+	}
+	// Prepare again: nothing changes, the backup stays the original.
+	if changed, err := configureDaemon(path, "/w", func(string) {}); changed || err != nil {
+		t.Fatalf("second prepare: %v %v", changed, err)
+	}
+	restored, _, err := restoreDaemon(path)
+	if err != nil || !restored {
+		t.Fatalf("restore: %v %v", restored, err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(original) {
+		t.Fatalf("restored daemon.json %s, want %s", after, original)
+	}
+	if _, err := os.Stat(BackupPath(path)); !os.IsNotExist(err) {
+		t.Fatalf("backup left after restore: %v", err)
+	}
+}
+
+func TestNoDaemonJSONBeforeMeansNoneAfterRestore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "daemon.json")
+	if _, err := configureDaemon(path, "/w", func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if restored, _, err := restoreDaemon(path); !restored || err != nil {
+		t.Fatalf("restore: %v %v", restored, err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("daemon.json left after restoring a host that had none: %v", err)
+	}
+}
+
+// A default runtime that is a containerd shim has no program to run behind
+// the wrapper: refused, with the fix, and the file untouched.
+func TestAShimDefaultRuntimeIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "daemon.json")
+	original := `{"default-runtime": "runsc", "runtimes": {"runsc": {"runtimeType": "io.containerd.runsc.v1"}}}`
+	if err := os.WriteFile(path, []byte(original), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := configureDaemon(path, "/w", func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "runsc") || !strings.Contains(err.Error(), "default-runtime") {
+		t.Fatalf("want a refusal naming the runtime and the fix, got %v", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != original {
+		t.Fatalf("daemon.json changed: %s", after)
 	}
 }

@@ -3,13 +3,9 @@ package host
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
 )
@@ -31,7 +27,7 @@ func ensureCapabilityWrapper(ctx context.Context, o Options, record func(string)
 	if changed {
 		record("installed capability-filtering runtime " + o.WrapperPath + " (host lacks " + strings.Join(missing, ", ") + ")")
 	}
-	configured, err := configureDaemon(o.DaemonJSON, o.WrapperPath)
+	configured, err := configureDaemon(o.DaemonJSON, o.WrapperPath, record)
 	if err != nil {
 		return err
 	}
@@ -60,67 +56,19 @@ func installFile(src, dst string) (bool, error) {
 	return true, os.Rename(tmp, dst)
 }
 
-// configureDaemon merges the runtime into daemon.json, keeping other keys.
-func configureDaemon(path, wrapper string) (bool, error) {
-	cfg := map[string]any{}
-	if raw, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(raw)) > 0 {
-		if err := json.Unmarshal(raw, &cfg); err != nil {
-			return false, errorf("%s is not valid JSON (%v): fix or remove it", path, err)
-		}
-	}
-	updated := MergeDaemonConfig(cfg, wrapper)
-	if !updated {
-		return false, nil
-	}
-	out, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, err
-	}
-	return true, os.WriteFile(path, append(out, '\n'), 0o644)
-}
-
-// MergeDaemonConfig sets the wrapper runtime as default in a decoded
-// daemon.json and reports whether anything changed.
-func MergeDaemonConfig(cfg map[string]any, wrapper string) bool {
-	runtimes, _ := cfg["runtimes"].(map[string]any)
-	if runtimes == nil {
-		runtimes = map[string]any{}
-	}
-	entry, _ := runtimes[WrapperName].(map[string]any)
-	if entry != nil && entry["path"] == wrapper && cfg["default-runtime"] == WrapperName {
-		return false
-	}
-	runtimes[WrapperName] = map[string]any{"path": wrapper}
-	cfg["runtimes"] = runtimes
-	cfg["default-runtime"] = WrapperName
-	return true
-}
-
-// reloadIfNeeded makes dockerd re-read daemon.json (runtimes and
-// default-runtime are reloadable with SIGHUP) and checks the result.
+// reloadIfNeeded makes dockerd take the wrapper as its default runtime.
 func reloadIfNeeded(ctx context.Context, record func(string)) error {
 	if defaultRuntime(ctx) == WrapperName {
 		return nil
 	}
-	raw, err := os.ReadFile("/var/run/docker.pid")
-	if err != nil {
+	if _, err := os.Stat("/var/run/docker.pid"); err != nil {
 		return errorf("cannot find dockerd's pid to reload it: %w; restart Docker yourself", err)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil {
-		return errorf("bad /var/run/docker.pid: %w", err)
+	if err := reloadDocker(ctx, func(rt string) bool { return rt == WrapperName }); err != nil {
+		return errorf("dockerd did not switch its default runtime to %s; restart Docker and run again", WrapperName)
 	}
-	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
-		return errorf("reloading dockerd: %w", err)
-	}
-	for i := 0; i < 50; i++ {
-		if defaultRuntime(ctx) == WrapperName {
-			record("reloaded dockerd")
-			return nil
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	return errorf("dockerd did not switch its default runtime to %s; restart Docker and run again", WrapperName)
+	record("reloaded dockerd")
+	return nil
 }
 
 func defaultRuntime(ctx context.Context) string {

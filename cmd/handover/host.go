@@ -22,7 +22,11 @@ does nothing if it is not needed:
   - if the capability bounding set lacks capabilities that --privileged asks
     for (this makes runc fail with "unable to apply caps"), installs a small
     runtime wrapper that drops them from each container's spec, and registers
-    it as Docker's default runtime;
+    it as Docker's default runtime. It says so before it writes
+    /etc/docker/daemon.json, keeps the file as it was in
+    /etc/docker/daemon.json.before-handover, and replaces it whole; a default
+    runtime the host already had (crun, nvidia, a runc of its own) stays in
+    use behind the wrapper; ` + "`handover host restore`" + ` undoes it;
   - on cgroup v1 hosts, mounts enabled controllers the host left unmounted
     (unmounted, they are shared by every node instead of scoped to each);
   - raises inotify limits that several nested kubelets need.
@@ -42,6 +46,25 @@ It needs root for the changes it makes.`,
 				g.logger.V(0).Info("Host already prepared: nothing to do.")
 			}
 			return nil
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use:   "restore",
+		Short: "Undo what prepare changed in Docker's configuration",
+		Long: `restore puts /etc/docker/daemon.json back as it was before ` + "`host prepare`" + `
+changed it (or removes it, if there was none), removes the runtime wrapper and
+reloads dockerd. Docker and the Debian packages prepare installed stay; the
+kernel settings kind nodes need are put back when the last cluster is deleted.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			done, err := host.Restore(cmd.Context(), host.Options{Logger: g.logger})
+			for _, d := range done {
+				g.logger.V(0).Info(" • " + d)
+			}
+			if err == nil && len(done) == 0 {
+				g.logger.V(0).Info("Nothing to restore: host prepare changed nothing in Docker's configuration.")
+			}
+			return err
 		},
 	})
 	return c

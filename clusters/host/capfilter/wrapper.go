@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -45,20 +46,39 @@ func Prepare(inv Invocation, allowed Set) error {
 	return nil
 }
 
-// Main is the wrapper's entry point: filter, then exec runc with the same
-// arguments. It only returns on error.
+// DelegateFlag, first of the wrapper's arguments (daemon.json's
+// runtimeArgs), names the runtime to hand over to instead of runc: the
+// host's own default runtime, which the wrapper runs in front of.
+const DelegateFlag = "--handover-delegate"
+
+// SplitDelegate takes the delegate runtime off the front of args.
+func SplitDelegate(args []string) (delegate string, rest []string) {
+	if len(args) > 0 {
+		if v, ok := strings.CutPrefix(args[0], DelegateFlag+"="); ok {
+			return v, args[1:]
+		}
+	}
+	return "", args
+}
+
+// Main is the wrapper's entry point: filter, then exec the real runtime
+// (the delegate, or runc) with the same arguments. It only returns on
+// error.
 func Main(args []string) error {
+	delegate, rest := SplitDelegate(args[1:])
 	allowed, err := ReadBoundingSet()
 	if err != nil {
 		return err
 	}
-	if err := Prepare(ParseArgs(args[1:]), allowed); err != nil {
+	if err := Prepare(ParseArgs(rest), allowed); err != nil {
 		return fmt.Errorf("handover-runc: %w", err)
 	}
-	self, _ := os.Executable()
-	runc, err := FindRuntime(self)
-	if err != nil {
-		return err
+	runtime := delegate
+	if runtime == "" {
+		self, _ := os.Executable()
+		if runtime, err = FindRuntime(self); err != nil {
+			return err
+		}
 	}
-	return syscall.Exec(runc, append([]string{runc}, args[1:]...), os.Environ())
+	return syscall.Exec(runtime, append([]string{runtime}, rest...), os.Environ())
 }

@@ -1,0 +1,60 @@
+package host
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// Restore undoes what Prepare changed in Docker's configuration: daemon.json
+// as it was before (or no file, if there was none), the wrapper removed,
+// dockerd reloaded. Docker itself, Debian's packages and the kernel settings
+// stay (the settings are put back when the last cluster is deleted). It
+// returns what it did.
+func Restore(ctx context.Context, o Options) ([]string, error) {
+	if o.DaemonJSON == "" {
+		o.DaemonJSON = "/etc/docker/daemon.json"
+	}
+	restored, wrapper, err := restoreDaemon(o.DaemonJSON)
+	if err != nil || !restored {
+		return nil, err
+	}
+	done := []string{"restored " + o.DaemonJSON + " as it was before `host prepare`"}
+	if wrapper != "" {
+		done = append(done, "removed "+wrapper)
+	}
+	if err := reloadDocker(ctx, func(rt string) bool { return rt != WrapperName }); err != nil {
+		return done, err
+	}
+	return append(done, "reloaded dockerd"), nil
+}
+
+// reloadDocker makes dockerd re-read daemon.json (runtimes and
+// default-runtime are reloadable with SIGHUP) and waits until its default
+// runtime is as wanted. No dockerd running is not an error: it reads the
+// file when it starts.
+func reloadDocker(ctx context.Context, ok func(defaultRuntime string) bool) error {
+	raw, err := os.ReadFile("/var/run/docker.pid")
+	if err != nil {
+		return nil
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return errorf("bad /var/run/docker.pid: %w", err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
+		return errorf("reloading dockerd: %w", err)
+	}
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+		return ok(defaultRuntime(ctx)), nil
+	})
+	if err != nil {
+		return errorf("dockerd did not take the restored %s; restart Docker", "daemon.json")
+	}
+	return nil
+}
