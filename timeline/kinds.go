@@ -116,6 +116,14 @@ const FixedManagers = "fixedManagers"
 // failed for want of evidence.
 const CloudOutOfReach = "cloudOutOfReach"
 
+// MetricsOutOfReach is an attribute of observer.start when the observers
+// cannot read the managers' /metrics by design (managers given without
+// --manager-ca, verify/observe/managerauth.go): why, in words, e.g. "not
+// available without --manager-ca: ...". The checks that read the metrics
+// then say they were not judged, as those only the cloud can answer are
+// where CloudOutOfReach is declared; the health samples are still owed.
+const MetricsOutOfReach = "metricsOutOfReach"
+
 // ScaleStart and ScaleStop bracket a simulated fleet (simulate/scale):
 // Attrs "nodes", "services", "joinEvery", "throttleQPS" and, on ScaleStop,
 // "registered", "joined" and "failed". ScaleJoin is a simulated node's

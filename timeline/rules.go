@@ -43,9 +43,11 @@ func oneOf(vs ...string) valueRule {
 var (
 	boolean = oneOf("true", "false")
 	// flag is an attribute written only as "true", when it holds.
-	flag        = oneOf("true")
-	millis      = valueRule{what: "a whole number of milliseconds", ok: isMillis}
-	period      = valueRule{what: "a Go duration above zero, like 500ms", ok: isPeriod}
+	flag   = oneOf("true")
+	millis = valueRule{what: "a whole number of milliseconds", ok: isMillis}
+	period = valueRule{what: "a Go duration above zero, like 500ms", ok: isPeriod}
+	// reason is free text saying why, written only when there is one.
+	reason      = valueRule{what: "a reason in words, never empty", ok: func(v string) bool { return v != "" }}
 	endOutcomes = []string{OK, Failed, Interrupted} // migrate's outcome()
 )
 
@@ -76,9 +78,9 @@ var kindRules = map[string]kindRule{
 	LBChanged:   {},
 	LBDeleted:   {},
 	Snapshot:    {},
-	// verify/observe/observer.go declare(); read by checks/unproven.go
-	// and checks/evidence.go.
-	ObserverStart: {attrs: []attrRule{{CloudOutOfReach, false, flag},
+	// verify/observe/observer.go declare(); read by checks/unproven.go,
+	// checks/evidence.go and checks/exclusion.go.
+	ObserverStart: {attrs: []attrRule{{CloudOutOfReach, false, flag}, {MetricsOutOfReach, false, reason},
 		{HealthEvery, false, period}, {MetricsEvery, false, period}, {ProbeEvery, false, period}}},
 	ObserverStop: {},
 	NodeRemove:   {},

@@ -54,9 +54,14 @@ type observer struct {
 	// before observers declared their periods.
 	period     time.Duration
 	periodAttr string
-	scope      scope
-	need       need
-	why        string // why at least one event is certain
+	// reachAttr is the observer.start attribute by which the observers
+	// declare this evidence out of reach by design, saying why; unreachable
+	// is what they said (declared() reads it). Such evidence is not judged:
+	// never passed, never failed for its absence.
+	reachAttr, unreachable string
+	scope                  scope
+	need                   need
+	why                    string // why at least one event is certain
 }
 
 // observers: the pollers must never fall silent while the procedure runs;
@@ -67,7 +72,8 @@ type observer struct {
 // check judges that), and the self-usage sampler is not always there.
 var observers = []observer{
 	{name: "health", unit: "health sample", kinds: []string{timeline.Health}, period: 500 * time.Millisecond, periodAttr: timeline.HealthEvery, scope: perManager, need: noHoles},
-	{name: "metrics", unit: "metrics scrape", kinds: []string{timeline.Metrics}, period: time.Second, periodAttr: timeline.MetricsEvery, scope: perManager, need: noHoles},
+	{name: "metrics", unit: "metrics scrape", kinds: []string{timeline.Metrics}, period: time.Second, periodAttr: timeline.MetricsEvery,
+		reachAttr: timeline.MetricsOutOfReach, scope: perManager, need: noHoles},
 	{name: "api probes", unit: "API probe", kinds: []string{timeline.Probe}, probe: "api", period: 500 * time.Millisecond, periodAttr: timeline.ProbeEvery, scope: perAPIServer, need: noHoles},
 	{name: "leases", kinds: []string{timeline.Lease}, need: atLeastOne, why: "the lease watch records every watched lease's holder as it starts"},
 	{name: "nodes", kinds: []string{timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted}, need: atLeastOne,
@@ -83,6 +89,8 @@ var observers = []observer{
 // the procedure ran (each run.start to its run.end). A check
 // that finds nothing wrong in no evidence proves nothing: this one fails
 // where an observer was blind, so a migration is never green on silence.
+// Evidence the observation declared out of reach at its start (the
+// managers' /metrics, given without --manager-ca) is not judged instead.
 func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 	runs := runWindows(evs)
 	cps := controlPlaneWindows(evs, runs)
@@ -96,6 +104,8 @@ func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 			want = o.expectedFixed(fixed, runs)
 		}
 		switch {
+		case o.unreachable != "":
+			out = append(out, notJudged(Evidence, o.name, o.unreachable))
 		case o.need == noHoles && isFixed && len(want) == 0:
 			out = append(out, notJudged(Evidence, o.name, fmt.Sprintf("no %s instance was given to sample; the checks that need it say so", o.unit)))
 		case o.need == noHoles:
@@ -115,11 +125,18 @@ func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 const maxDeclaredPeriod = 2 * time.Second
 
 // declared takes the period the observers declared on the timeline (the
-// longest where several did, at most maxDeclaredPeriod).
+// longest where several did, at most maxDeclaredPeriod), and whether any
+// observing process declared the evidence out of reach.
 func (o observer) declared(evs []timeline.Event) observer {
 	var longest time.Duration
 	for _, e := range evs {
-		if e.Kind != timeline.ObserverStart || o.periodAttr == "" {
+		if e.Kind != timeline.ObserverStart {
+			continue
+		}
+		if why := e.Attrs[o.reachAttr]; o.reachAttr != "" && why != "" && o.unreachable == "" {
+			o.unreachable = why
+		}
+		if o.periodAttr == "" {
 			continue
 		}
 		if d, err := time.ParseDuration(e.Attrs[o.periodAttr]); err == nil && d > longest {

@@ -18,10 +18,12 @@ const interleaveWindow = 10 * time.Second
 // the same time for longer than the tolerance. Health and metrics each give
 // intervals; the API audit and the cloud audit corroborate an overlap, and
 // on their own flag writes by two managers interleaving within a few
-// seconds.
+// seconds. Where the observation declared the metrics out of reach, it
+// judges from health alone and says so.
 func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 	act := healthActivity(evs)
 	met := metricsActivity(evs)
+	noMetrics := metricsOutOfReach(evs)
 	points := pointActivity(evs)
 	var out []Result
 	for _, c := range cfg.Controllers {
@@ -30,6 +32,8 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 			v.Sources = []string{"health"}
 			if overlapsWithin(met.certain[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance), cfg.Tolerance) {
 				v.Sources = append(v.Sources, "metrics")
+			} else if noMetrics != "" {
+				v.Evidence = append(v.Evidence, metricsNotJudged(noMetrics))
 			}
 			v.Sources = append(v.Sources, corroborate(points[c], v.From.Add(-cfg.Tolerance), v.To.Add(cfg.Tolerance))...)
 			vs = append(vs, v)
@@ -45,14 +49,13 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 			vs = append(vs, interleavings(src, ps, vs)...)
 		}
 		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
-		if why := exclusionUnproven(evs, len(act.certain[c])+len(met.certain[c])); len(vs) == 0 && why != "" {
-			out = append(out, unproven(evs, MutualExclusion, c, why,
-				fmt.Sprintf("%d health samples, %d metrics samples", countKind(evs, timeline.Health), countKind(evs, timeline.Metrics))))
+		if why := exclusionUnproven(evs, len(act.certain[c]), len(met.certain[c]), noMetrics); len(vs) == 0 && why != "" {
+			out = append(out, unproven(evs, MutualExclusion, c, why, samplesSeen(evs, noMetrics)))
 			continue
 		}
 		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
 		if len(vs) == 0 {
-			summary = fmt.Sprintf("never ran in two managers at once (%d health and %d metrics intervals checked%s)", len(act.certain[c]), len(met.certain[c]), writesSeen(points[c]))
+			summary = fmt.Sprintf("never ran in two managers at once (%s%s)", intervalsChecked(len(act.certain[c]), len(met.certain[c]), noMetrics), writesSeen(points[c]))
 		}
 		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
 	}
@@ -62,8 +65,9 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 // exclusionUnproven says why finding no overlap proves nothing ("" when it
 // proves there was none): no manager seen running the controller, or, where
 // the observers were given the managers, none or only one kind of them (the
-// other could run it unseen).
-func exclusionUnproven(evs []timeline.Event, intervals int) string {
+// other could run it unseen). noMetrics is why the metrics were out of
+// reach, if they were.
+func exclusionUnproven(evs []timeline.Event, health, metrics int, noMetrics string) string {
 	given, fixed := fixedManagers(evs)
 	kinds := map[string]bool{}
 	for _, g := range given {
@@ -76,11 +80,37 @@ func exclusionUnproven(evs []timeline.Event, intervals int) string {
 	case fixed && len(kinds) < len(managers.Names()):
 		return fmt.Sprintf("only %s was given to sample (%s): the other manager could run it unseen; give both managers of every control plane (--manager)",
 			strings.Join(sortedKeys(kinds), ", "), strings.Join(given, ", "))
-	case intervals == 0:
+	case health+metrics == 0 && noMetrics != "":
+		return "no health sample shows any manager running it (0 health intervals; " + metricsNotJudged(noMetrics) + "): no overlap could have been seen"
+	case health+metrics == 0:
 		return "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen"
 	}
 	return ""
 }
+
+// intervalsChecked says what the check read: from health alone, and why,
+// where the metrics were out of reach.
+func intervalsChecked(health, metrics int, noMetrics string) string {
+	switch {
+	case noMetrics != "" && metrics == 0:
+		return fmt.Sprintf("%d health intervals checked, from health alone: %s", health, metricsNotJudged(noMetrics))
+	case noMetrics != "":
+		return fmt.Sprintf("%d health and %d metrics intervals checked, the metrics only where in reach: %s", health, metrics, noMetrics)
+	}
+	return fmt.Sprintf("%d health and %d metrics intervals checked", health, metrics)
+}
+
+// samplesSeen counts the samples behind an unproven verdict.
+func samplesSeen(evs []timeline.Event, noMetrics string) string {
+	s := fmt.Sprintf("%d health samples, %d metrics samples", countKind(evs, timeline.Health), countKind(evs, timeline.Metrics))
+	if noMetrics != "" {
+		s += " (" + metricsNotJudged(noMetrics) + ")"
+	}
+	return s
+}
+
+// metricsNotJudged says why the metrics were not read.
+func metricsNotJudged(why string) string { return "the metrics not judged, " + why }
 
 // overlapsWithin says whether two instances' intervals, clipped to the
 // window, overlap for longer than tol.

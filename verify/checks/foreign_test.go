@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -120,5 +121,90 @@ func TestWithoutTheCloudItsChecksSaySo(t *testing.T) {
 		if !r.Passed || r.Skipped == "" {
 			t.Errorf("%s with the cloud declared out of reach: %+v", r.Check, r)
 		}
+	}
+}
+
+// declaring is evs with observer.start declaring key=value too.
+func declaring(evs []timeline.Event, key, value string) []timeline.Event {
+	out := append([]timeline.Event(nil), evs...)
+	for i, e := range out {
+		if e.Kind == timeline.ObserverStart {
+			out[i].Attrs = maps.Clone(e.Attrs)
+			if out[i].Attrs == nil {
+				out[i].Attrs = map[string]string{}
+			}
+			out[i].Attrs[key] = value
+		}
+	}
+	return out
+}
+
+const noCAWhy = "not available without --manager-ca: /metrics needs a credential, and none is sent to a manager whose certificate is not verified"
+
+// healthOnly: both managers given and sampled by health alone, as observe
+// --kubeconfig does without --manager-ca; the KCM hands svc to the CCM at 30 s.
+func healthOnly(given string) []timeline.Event {
+	return join(foreignProcedure(given), runsFor(0, 30, kcm, "cp-1", svc), runsFor(30.5, 60, kcm, "cp-1"),
+		downFor(0, 30, ccm, "cp-1"), runsFor(30.5, 60, ccm, "cp-1", svc))
+}
+
+// Managers reached without a CA: the observation declares their /metrics
+// out of reach, and the metrics are not judged (never passed, never blind),
+// while everything else is judged as before, mutual exclusion from health.
+func TestMetricsDeclaredOutOfReachAreNotJudged(t *testing.T) {
+	given := "cloud-controller-manager@cp-1,kube-controller-manager@cp-1"
+	evs := declaring(healthOnly(given), timeline.MetricsOutOfReach, noCAWhy)
+	var skipped []string
+	for _, r := range All(evs, cfg) {
+		if !r.Passed {
+			t.Errorf("%s/%s failed: %+v", r.Check, r.Subject, r)
+		}
+		if r.Skipped != "" {
+			skipped = append(skipped, r.Check+"/"+r.Subject)
+		}
+	}
+	if got := strings.Join(skipped, " "); got != "evidence/metrics" {
+		t.Errorf("not judged: %s, want evidence/metrics alone", got)
+	}
+	if r := one(t, CheckEvidence(evs, cfg), "metrics"); r.Skipped != noCAWhy || !strings.Contains(r.Summary, "not judged: not available without --manager-ca") {
+		t.Errorf("metrics: %+v", r)
+	}
+	if r := one(t, CheckMutualExclusion(evs, cfg), svc); !strings.Contains(r.Summary, "from health alone: the metrics not judged, not available without --manager-ca") {
+		t.Errorf("mutual exclusion does not say it judged from health alone: %+v", r)
+	}
+	// Health still owed: a given manager silent for 20 s is blind.
+	if r := one(t, CheckEvidence(without(evs, timeline.Health, ccm, "cp-1", 20, 40), cfg), "health"); r.Passed {
+		t.Errorf("a silent given manager passed: %+v", r)
+	}
+	// An overlap health sees is red from health alone, saying why no
+	// metrics corroborate it.
+	double := declaring(join(foreignProcedure(given), runsFor(0, 35, kcm, "cp-1", svc), runsFor(35.5, 60, kcm, "cp-1"),
+		downFor(0, 25, ccm, "cp-1"), runsFor(25.5, 60, ccm, "cp-1", svc)), timeline.MetricsOutOfReach, noCAWhy)
+	r := one(t, CheckMutualExclusion(double, cfg), svc)
+	if r.Passed || strings.Join(r.Violations[0].Sources, ",") != "health" || !strings.Contains(strings.Join(r.Violations[0].Evidence, "\n"), "the metrics not judged") {
+		t.Errorf("an overlap seen by health alone: %+v", r)
+	}
+	// No health either: unproven, saying the metrics were out of reach.
+	r = one(t, CheckMutualExclusion(declaring(foreignProcedure(given), timeline.MetricsOutOfReach, noCAWhy), cfg), svc)
+	if !r.Unproven() || !strings.Contains(r.Violations[0].Message, "0 health intervals; the metrics not judged") {
+		t.Errorf("no health sample: %+v", r)
+	}
+}
+
+// Without the declaration, metrics missing are the observer's blindness:
+// red, as ever.
+func TestMetricsMissingUndeclaredAreBlind(t *testing.T) {
+	evs := healthOnly("cloud-controller-manager@cp-1,kube-controller-manager@cp-1")
+	r := one(t, CheckEvidence(evs, cfg), "metrics")
+	if r.Passed || r.Skipped != "" || !strings.Contains(r.Violations[0].Message, "blind: the metrics observer recorded no metrics scrape") {
+		t.Fatalf("metrics missing, undeclared: %+v", r)
+	}
+	if r := one(t, CheckMutualExclusion(evs, cfg), svc); !r.Passed || !strings.Contains(r.Summary, "and 0 metrics intervals checked") {
+		t.Errorf("mutual exclusion: %+v", r)
+	}
+	// A hole in the metrics alone is red too.
+	full := join(evs, metricsFor(0, 60, kcm, "cp-1"), metricsFor(0, 60, ccm, "cp-1"))
+	if r := one(t, CheckEvidence(without(full, timeline.Metrics, kcm, "cp-1", 20, 40), cfg), "metrics"); r.Passed {
+		t.Errorf("a 20 s hole in the metrics passed: %+v", r)
 	}
 }

@@ -27,6 +27,18 @@ func cloudOutOfReach(evs []timeline.Event) bool {
 	return false
 }
 
+// metricsOutOfReach is why the observation declared it could not read the
+// managers' /metrics ("" when it did not): managers given without
+// --manager-ca are asked only their anonymous /healthz.
+func metricsOutOfReach(evs []timeline.Event) string {
+	for _, e := range evs {
+		if why := e.Attrs[timeline.MetricsOutOfReach]; e.Kind == timeline.ObserverStart && why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 const noCloudWhy = "the cloud is out of reach of this observation (observed from a kubeconfig)"
 
 // noNodes: the node checks judge each Node the node watch recorded; with

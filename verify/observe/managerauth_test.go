@@ -159,7 +159,7 @@ func TestUnverifiedManagersAreSentNoCredential(t *testing.T) {
 	n := map[string]int{}
 	for _, e := range evs {
 		n[e.Kind]++
-		if e.Kind == timeline.ObserverStart && !strings.HasPrefix(e.Attrs[MetricsOutOfReach], "not available without --manager-ca") {
+		if e.Kind == timeline.ObserverStart && !strings.HasPrefix(e.Attrs[timeline.MetricsOutOfReach], "not available without --manager-ca") {
 			t.Errorf("observer.start does not say /metrics is out of reach: %v", e.Attrs)
 		}
 	}

@@ -119,7 +119,7 @@ func (ob *Observer) declare() map[string]string {
 	if !fixed {
 		eps, fixed = o.Reach.Fixed()
 		if _, why := o.Reach.Metrics(); why != "" {
-			attrs[MetricsOutOfReach] = why
+			attrs[timeline.MetricsOutOfReach] = why
 		}
 	}
 	if fixed {

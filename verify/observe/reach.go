@@ -61,10 +61,3 @@ type AuditLog struct {
 	// to forget).
 	Lost func()
 }
-
-// MetricsOutOfReach is an attribute of observer.start when the reach
-// cannot read the managers' /metrics by design (given managers without
-// --manager-ca): why, e.g. "not available without --manager-ca: ...". The
-// metrics evidence is then not owed, as the cloud's is not where
-// timeline.CloudOutOfReach is declared; the health samples still are.
-const MetricsOutOfReach = "metricsOutOfReach"
