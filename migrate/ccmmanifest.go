@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
@@ -36,9 +36,10 @@ type CCMManifest struct {
 	container  int // index of the manager's container
 }
 
-// ReadCCMManifest reads a manifest file and finds its manager workload.
+// ReadCCMManifest reads a manifest file (a regular file of at most
+// boundedfile.ManifestLimit) and finds its manager workload.
 func ReadCCMManifest(path string) (*CCMManifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.Read(path, boundedfile.ManifestLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -273,7 +273,7 @@ func rolloutStep(s Spec) Step {
 	return Step{
 		Name:  "rollout-status",
 		Title: "Wait for the cloud-controller-manager " + kind + " to roll out",
-		Plan:  []Item{{Kind: Command, Body: "kubectl rollout status " + kind + " -n " + s.ccmRef().Namespace + " " + s.ccmRef().Name}},
+		Plan:  []Item{{Kind: Command, Body: shellJoin("kubectl", "rollout", "status", kind, "-n", s.ccmRef().Namespace, s.ccmRef().Name)}},
 		Done:  ready,
 		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: s.Intervals.Of(IntervalRollout), Until: ready},
 	}

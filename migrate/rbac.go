@@ -111,7 +111,7 @@ func leaseGranted(ccmUser string) func(context.Context, *Env) (bool, error) {
 
 func grantPatchCommand(role, leaderName string) string {
 	rule, _ := json.Marshal(migrationLeaseRule(leaderName))
-	return fmt.Sprintf(`kubectl -n kube-system patch role %s --type=json -p '[{"op":"add","path":"/rules/-","value":%s}]'`, role, rule)
+	return shellJoin("kubectl", "-n", "kube-system", "patch", "role", role, "--type=json", "-p", `[{"op":"add","path":"/rules/-","value":`+string(rule)+`}]`)
 }
 
 // grantStep is the task doc's "Grant access to Migration Lease", preceded by

@@ -73,8 +73,9 @@ func (s Spec) Validate() error {
 		errs = append(errs, fmt.Sprintf("--from %s --to %s: handover rehearses a version with the in-tree provider to itself or to the next minor; choose one of %s",
 			s.From, s.To, strings.Join(nodeimage.Pairs(), ", ")))
 	}
-	if s.ControlPlanes < 1 {
-		errs = append(errs, "the cluster needs at least one control plane")
+	errs = append(errs, s.validCounts()...)
+	if err := ValidLeaderName(s.LeaderName); err != nil {
+		errs = append(errs, err.Error())
 	}
 	r, err := Lookup(s.Procedure)
 	if err != nil {

@@ -3,10 +3,12 @@ package migrate
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -184,7 +186,17 @@ func flagsPlan(component, verb string, flags ...string) Item {
 func indentFlags(flags []string) string {
 	var b strings.Builder
 	for _, f := range flags {
-		b.WriteString("- " + f + "\n")
+		b.WriteString("- " + yamlItem(f) + "\n")
 	}
 	return b.String()
+}
+
+// yamlItem is a flag as a YAML list item reads it back: bare when YAML
+// takes it as written, else double-quoted (a newline or " #" in a value
+// would otherwise end the item or start a comment).
+func yamlItem(f string) string {
+	if b, err := yaml.Marshal(f); err == nil && string(b) == f+"\n" {
+		return f
+	}
+	return strconv.Quote(f)
 }

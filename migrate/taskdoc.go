@@ -241,7 +241,7 @@ func settleStep(s Spec, component string) Step {
 		Title: "Verify every migrated controller runs in " + component + " only and every node has its ProviderID",
 		Plan: []Item{{Kind: Command, Body: "curl -sk https://127.0.0.1:10257/healthz?verbose   # kube-controller-manager, on each control plane\n" +
 			"curl -sk https://127.0.0.1:10258/healthz?verbose   # cloud-controller-manager\n" +
-			"kubectl -n kube-system get lease " + s.LeaderName + " " + mainLease[component] + "   # one holder for both\n" +
+			shellJoin("kubectl", "-n", "kube-system", "get", "lease", s.LeaderName, mainLease[component]) + "   # one holder for both\n" +
 			"kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER_ID:.spec.providerID,TAINTS:.spec.taints[*].key"}},
 		// Not settled yet is not an error here: the wait says why.
 		Done: func(ctx context.Context, e *Env) (bool, error) {

@@ -32,18 +32,47 @@ func ReadUserConfig(path string) (*UserConfig, error) {
 	return &UserConfig{Path: path, Config: c}, nil
 }
 
+// Sides a --leader-migration-config argument may name: kcm=FILE, ccm=FILE.
+const (
+	SideKCM = "kcm"
+	SideCCM = "ccm"
+)
+
+// CutSide splits a --leader-migration-config argument. Only a side's name
+// (kcm, ccm) before the first "=" is a side, and the rest is the path
+// (kcm=a=b.yaml is kcm's a=b.yaml); anything else is a path as a whole,
+// side "" (a=b.yaml is the file a=b.yaml).
+func CutSide(arg string) (side, path string) {
+	if s, p, ok := strings.Cut(arg, "="); ok && (s == SideKCM || s == SideCCM) {
+		return s, p
+	}
+	return "", arg
+}
+
+// SideHint says how an argument was read when it looks as if it named a
+// side but does not: "" otherwise.
+func SideHint(arg string) string {
+	if side, _ := CutSide(arg); side != "" || !strings.Contains(arg, "=") {
+		return ""
+	}
+	return fmt.Sprintf(" (only %s= and %s= name a side: %q is read as one path)", SideKCM, SideCCM, arg)
+}
+
 // SetUserConfigs reads --leader-migration-config arguments, kcm=FILE,
-// ccm=FILE (FILE may be "default"), into the spec.
+// ccm=FILE (FILE may be "default"), into the spec; a side given twice is an
+// error.
 func (s *Spec) SetUserConfigs(args []string) error {
+	seen := map[string]bool{}
 	for _, arg := range args {
-		side, path, ok := strings.Cut(arg, "=")
-		if !ok || path == "" {
-			return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE (FILE may be %q: no file, the built-in default)", arg, BuiltInDefault)
+		side, path := CutSide(arg)
+		if side == "" || path == "" {
+			return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE (FILE may be %q: no file, the built-in default)%s", arg, BuiltInDefault, SideHint(arg))
 		}
-		target := map[string]**UserConfig{"kcm": &s.KCMConfig, "ccm": &s.CCMConfig}[side]
-		if target == nil {
-			return fmt.Errorf("--leader-migration-config %s: %q is not a side: use kcm= or ccm=", arg, side)
+		if seen[side] {
+			return fmt.Errorf("--leader-migration-config %s: %s= is given twice: give each side once", arg, side)
 		}
+		seen[side] = true
+		target := map[string]**UserConfig{SideKCM: &s.KCMConfig, SideCCM: &s.CCMConfig}[side]
 		u, err := ReadUserConfig(path)
 		if err != nil {
 			return fmt.Errorf("--leader-migration-config %s: %w", arg, err)

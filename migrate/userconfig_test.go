@@ -59,7 +59,7 @@ func TestUserConfigErrors(t *testing.T) {
 	for arg, want := range map[string]string{
 		"kcm=" + filepath.Join(dir, "missing.yaml"): "no such file",
 		"kcm=" + pod:   "not a LeaderMigrationConfiguration",
-		"kube=" + typo: "not a side",
+		"kube=" + typo: "only kcm= and ccm= name a side",
 		"kcm.yaml":     "write kcm=FILE or ccm=FILE",
 	} {
 		s := migrate.DefaultSpec(migrate.TaskDoc)
@@ -67,9 +67,13 @@ func TestUserConfigErrors(t *testing.T) {
 			t.Errorf("%s: %v, want %q", arg, err, want)
 		}
 	}
+	s := migrate.DefaultSpec(migrate.TaskDoc)
+	if err := s.SetUserConfigs([]string{"kcm=" + typo, "kcm=default"}); err == nil || !strings.Contains(err.Error(), "kcm= is given twice") {
+		t.Errorf("a side given twice: %v", err)
+	}
 	// An unknown field is read as the managers read it (dropped); the
 	// preflight lint makes it an error.
-	s := migrate.DefaultSpec(migrate.TaskDoc)
+	s = migrate.DefaultSpec(migrate.TaskDoc)
 	if err := s.SetUserConfigs([]string{"ccm=" + typo}); err != nil {
 		t.Fatal(err)
 	}
@@ -140,5 +144,36 @@ func TestManagerArgsRefused(t *testing.T) {
 		if _, err := migrate.Build(s); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v %v: %v, want %q", tc.kcm, tc.ccm, err, tc.want)
 		}
+	}
+}
+
+// Only kcm and ccm before the first "=" name a side; anything else is a
+// path as a whole.
+func TestCutSide(t *testing.T) {
+	for arg, want := range map[string][2]string{
+		"kcm=kcm.yaml":     {"kcm", "kcm.yaml"},
+		"ccm=default":      {"ccm", "default"},
+		"kcm=a=b.yaml":     {"kcm", "a=b.yaml"},
+		"a=b.yaml":         {"", "a=b.yaml"},
+		"dir/kcm=b.yaml":   {"", "dir/kcm=b.yaml"},
+		"KCM=b.yaml":       {"", "KCM=b.yaml"},
+		"kcm.yaml":         {"", "kcm.yaml"},
+		"kcm=":             {"kcm", ""},
+		"./kcm=x.yaml":     {"", "./kcm=x.yaml"},
+		"scheduler=x.yaml": {"", "scheduler=x.yaml"},
+	} {
+		if side, path := migrate.CutSide(arg); side != want[0] || path != want[1] {
+			t.Errorf("CutSide(%q) = %q, %q; want %q, %q", arg, side, path, want[0], want[1])
+		}
+	}
+	// A file whose name holds "=" is read whole after its side.
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a=b.yaml")
+	if err := os.WriteFile(p, []byte("kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: x\nresourceLock: leases\ncontrollerLeaders: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := migrate.DefaultSpec(migrate.TaskDoc)
+	if err := s.SetUserConfigs([]string{"kcm=" + p}); err != nil || s.KCMConfig == nil || s.KCMConfig.Path != p {
+		t.Fatalf("kcm=%s: %v, %+v", p, err, s.KCMConfig)
 	}
 }

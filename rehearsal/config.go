@@ -3,7 +3,6 @@ package rehearsal
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
@@ -100,11 +100,17 @@ func Default() Config {
 }
 
 // ReadFile reads a rehearsal file over the defaults; unknown fields are
-// errors.
+// errors, and so is a file that sets nothing (an empty rehearsal is
+// `handover rehearse` with no --config). The file is a regular file of at
+// most boundedfile.ConfigLimit: a few dozen lines are written by hand.
 func ReadFile(path string) (Config, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := boundedfile.Read(path, boundedfile.ConfigLimit)
 	if err != nil {
 		return Config{}, fmt.Errorf("reading rehearsal file: %w", err)
+	}
+	var fields map[string]any
+	if err := yaml.Unmarshal(raw, &fields); err == nil && len(fields) == 0 {
+		return Config{}, fmt.Errorf("rehearsal file %s sets nothing: write its fields (`handover rehearse --help`), or run `handover rehearse` without --config for the default rehearsal", path)
 	}
 	c := Default()
 	if err := yaml.UnmarshalStrict(raw, &c); err != nil {
@@ -156,6 +162,9 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	var configs []string
 	for _, side := range slices.Sorted(maps.Keys(c.LeaderMigration)) {
+		if side != migrate.SideKCM && side != migrate.SideCCM {
+			return nil, fmt.Errorf("leaderMigration: %q is not a side: use %s or %s", side, migrate.SideKCM, migrate.SideCCM)
+		}
 		configs = append(configs, side+"="+c.LeaderMigration[side])
 	}
 	if err := s.SetUserConfigs(configs); err != nil {
@@ -194,11 +203,21 @@ func (c Config) Validate() (*Plan, error) {
 	if prof.Services+prof.NodeJoins > 0 && c.Workers < 1 {
 		return nil, fmt.Errorf("load %s needs at least one worker for its backends: use --workers 1 or more, or --load none", prof.Name)
 	}
+	if s.CCMReplicas > s.ControlPlanes {
+		return nil, fmt.Errorf("--ccm-replicas (ccm.replicas) %d: at most one per control plane (never two on a node), so at most %d here", s.CCMReplicas, s.ControlPlanes)
+	}
+	m, err := machine()
+	if err != nil {
+		return nil, err
+	}
+	if err := Peak(topo.ControlPlanes, topo.Workers, prof).Fit(m); err != nil {
+		return nil, err
+	}
 	fault, err := c.fault(procs)
 	if err != nil {
 		return nil, err
 	}
-	fleet, err := c.scale(fault)
+	fleet, err := c.scale(fault, m)
 	if err != nil {
 		return nil, err
 	}
@@ -249,12 +268,12 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 // 256), clear of the virtual instances' addresses.
 const scalePodSubnet = "10.240.0.0/13"
 
-// machine is the host a simulated fleet must fit on.
+// machine is the host the cluster and a simulated fleet must fit on.
 var machine = scale.ThisMachine
 
-// scale resolves the simulated fleet and checks it fits the machine and
+// scale resolves the simulated fleet and checks it fits the machine m and
 // the rest of the plan.
-func (c Config) scale(fault faults.Spec) (scale.Profile, error) {
+func (c Config) scale(fault faults.Spec, m scale.Machine) (scale.Profile, error) {
 	in := c.Scale
 	p := scale.ForNodes(in.Nodes)
 	if in.Services != nil {
@@ -269,13 +288,6 @@ func (c Config) scale(fault faults.Spec) (scale.Profile, error) {
 			return p, fmt.Errorf("scale.joinEvery %q: %w (e.g. 10s)", in.JoinEvery, err)
 		}
 		p.JoinEvery = d
-	}
-	var m scale.Machine
-	if !p.None() { // only a fleet asks the machine
-		var err error
-		if m, err = machine(); err != nil {
-			return p, err
-		}
 	}
 	if err := p.Validate(m); err != nil {
 		return p, err

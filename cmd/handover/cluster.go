@@ -10,7 +10,11 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/simulate/scale"
 )
 
 func newClusterCommand(g *globals) *cobra.Command {
@@ -69,12 +73,18 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 						return fmt.Errorf("--%s and --config both set the topology: use one", f)
 					}
 				}
-				var err error
-				if t, err = topology.Load(configPath); err != nil {
+				raw, err := boundedfile.Read(configPath, boundedfile.ConfigLimit)
+				if err != nil {
+					return fmt.Errorf("reading topology: %w", err)
+				}
+				if t, err = topology.Parse(raw, configPath); err != nil {
 					return err
 				}
 			}
 			if err := t.Validate(); err != nil {
+				return err
+			}
+			if err := clusterFits(t); err != nil {
 				return err
 			}
 			mode := cloudcluster.Mode(cloud)
@@ -211,4 +221,17 @@ func newClusterKubeconfig(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
 	return cmd
+}
+
+// clusterFits refuses a shape no procedure works on or this machine cannot
+// hold, before any container is made.
+func clusterFits(t topology.Topology) error {
+	if err := migrate.ValidControlPlanes(t.ControlPlanes); err != nil {
+		return err
+	}
+	m, err := scale.ThisMachine()
+	if err != nil {
+		return err
+	}
+	return rehearsal.Nodes{ControlPlanes: t.ControlPlanes, Workers: t.Workers}.Fit(m)
 }

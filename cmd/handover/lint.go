@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,7 +34,8 @@ each manager would refuse, and what both must agree on (--cluster-name,
 --configure-cloud-routes, --controllers against the configuration).
 
 --leader-migration-config takes kcm=FILE, ccm=FILE or a bare FILE (checked as
-read by both). Errors exit non-zero.`,
+read by both); only kcm= and ccm= name a side, so a=b.yaml is the file
+a=b.yaml. Errors exit non-zero.`,
 		Example: "  handover lint --leader-migration-config /etc/leadermigration.conf\n" +
 			"  handover lint --leader-migration-config kcm=kcm.yaml --leader-migration-config ccm=ccm.yaml --kcm-version v1.30.14 --ccm-version v1.31.4",
 		Args: cobra.NoArgs,
@@ -56,7 +56,7 @@ read by both). Errors exit non-zero.`,
 				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
 			}
 			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
-			fmt.Fprint(cmd.OutOrStdout(), fs.String())
+			fmt.Fprint(cmd.OutOrStdout(), fs.Head(lint.Shown))
 			if bothSides(sides) {
 				fmt.Fprintf(cmd.OutOrStdout(), "prediction: %s", lint.Predict(lint.Migratable, sides...))
 			}
@@ -85,16 +85,20 @@ func bothSides(sides []lint.Side) bool {
 	return has[lmconfig.KCM] && has[lmconfig.CCM]
 }
 
+// maxLintFiles bounds --leader-migration-config: a migration has two
+// sides, and each file read may be up to boundedfile.ConfigLimit.
+const maxLintFiles = 8
+
 func lintSides(files []string, kcmVersion, ccmVersion string, noCloud bool) ([]lint.Side, error) {
+	if len(files) > maxLintFiles {
+		return nil, fmt.Errorf("--leader-migration-config given %d times: at most %d (a migration has two sides; lint the rest in another run)", len(files), maxLintFiles)
+	}
 	var sides []lint.Side
 	for _, arg := range files {
-		who, path, ok := strings.Cut(arg, "=")
-		if !ok {
-			who, path = "both", arg
-		}
+		who, path := migrate.CutSide(arg)
 		cfg, err := lmconfig.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--leader-migration-config %s: %w%s", arg, err, migrate.SideHint(arg))
 		}
 		kcm := lint.Side{Component: lmconfig.KCM, Version: kcmVersion, LeaderMigration: true, ConfigPath: path, Config: cfg, CloudProvider: "in-tree"}
 		if noCloud {
@@ -102,14 +106,12 @@ func lintSides(files []string, kcmVersion, ccmVersion string, noCloud bool) ([]l
 		}
 		ccm := lint.Side{Component: lmconfig.CCM, Version: ccmVersion, LeaderMigration: true, ConfigPath: path, Config: cfg}
 		switch who {
-		case "kcm":
+		case migrate.SideKCM:
 			sides = append(sides, kcm)
-		case "ccm":
+		case migrate.SideCCM:
 			sides = append(sides, ccm)
-		case "both":
+		default: // a bare FILE: read by both
 			sides = append(sides, kcm, ccm)
-		default:
-			return nil, fmt.Errorf("--leader-migration-config %s: prefix %q: use kcm=, ccm= or none", arg, who)
 		}
 	}
 	return sides, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 )
@@ -81,7 +82,8 @@ func newPlanCommand(g *globals) *cobra.Command {
 		Long: `plan is a dry run: it prints each step of the procedure with the exact flags,
 files and manifests it applies and, for rke2 and rke, the Rancher configuration
 (spec.rkeConfig... or cluster.yml) the step stands for, so the same procedure
-can be followed by hand on a real cluster. It ends with the preflight lint.`,
+can be followed by hand on a real cluster. It ends with the preflight lint,
+and exits non-zero when the lint finds errors (migrate and rehearse would stop).`,
 		Example: "  handover plan --procedure taskdoc\n  handover plan --procedure rke2 --flavour azure --disable",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -97,8 +99,13 @@ can be followed by hand on a real cluster. It ends with the preflight lint.`,
 			if len(fs) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "no findings")
 			}
-			fmt.Fprint(cmd.OutOrStdout(), fs.String())
+			fmt.Fprint(cmd.OutOrStdout(), fs.Head(lint.Shown))
 			fmt.Fprintf(cmd.OutOrStdout(), "\n## what the lint predicts the managers will do\n\n%s", s.Predict())
+			// As lint does: the plan is printed in full, and its errors
+			// are the exit status (migrate and rehearse would stop on them).
+			if n := fs.Errors(); n > 0 {
+				return fmt.Errorf("preflight lint found %d error(s) in this plan: migrate and rehearse stop on them unless --force", n)
+			}
 			return nil
 		},
 	}

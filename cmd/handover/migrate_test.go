@@ -42,7 +42,7 @@ func TestLintCommand(t *testing.T) {
 		{"clean wildcard config", []string{"lint", "--leader-migration-config", good}, false, "ok: 1 file(s)"},
 		{"task doc alias", []string{"lint", "--leader-migration-config", "kcm=" + taskDoc}, true, "use name: node-route-controller"},
 		{"malformed yaml", []string{"lint", "--leader-migration-config", malformed}, true, "not a valid LeaderMigrationConfiguration"},
-		{"bad prefix", []string{"lint", "--leader-migration-config", "scheduler=" + good}, true, "use kcm=, ccm= or none"},
+		{"bad prefix", []string{"lint", "--leader-migration-config", "scheduler=" + good}, true, "only kcm= and ccm= name a side"},
 		{"no file", []string{"lint"}, true, "--leader-migration-config is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

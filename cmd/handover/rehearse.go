@@ -106,9 +106,12 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 				cfg.Scale.ThrottleQPS = &scaleThrottle
 			}
 			for _, arg := range cfgFiles {
-				side, path, ok := strings.Cut(arg, "=")
-				if !ok {
-					return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE", arg)
+				side, path := migrate.CutSide(arg)
+				if side == "" || path == "" {
+					return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE%s", arg, migrate.SideHint(arg))
+				}
+				if _, twice := cfg.LeaderMigration[side]; twice {
+					return fmt.Errorf("--leader-migration-config %s: %s= is given twice: give each side once", arg, side)
 				}
 				if cfg.LeaderMigration == nil {
 					cfg.LeaderMigration = map[string]string{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
@@ -20,7 +21,7 @@ func preflight(g *globals, s migrate.Spec, force bool) error {
 	if len(fs) == 0 {
 		return nil
 	}
-	g.logger.Warnf("preflight lint:\n%s", fs)
+	g.logger.Warnf("preflight lint:\n%s", fs.Head(lint.Shown))
 	if fs.Errors() > 0 && !force {
 		return fmt.Errorf("preflight lint found %d error(s); nothing was changed (--force goes on anyway)", fs.Errors())
 	}

@@ -5,7 +5,9 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -55,10 +57,32 @@ func (fs Findings) String() string {
 	return b.String()
 }
 
-// Err is nil when there are no errors, else one error listing them all.
+// Shown is how many findings a command prints: a configuration of
+// thousands of entries has as many findings, and the first fifty say what
+// to fix (errors first).
+const Shown = 50
+
+// Head prints the first n findings, errors first, and says how many more
+// there are.
+func (fs Findings) Head(n int) string {
+	if len(fs) <= n {
+		return fs.String()
+	}
+	sorted := slices.Clone(fs)
+	slices.SortStableFunc(sorted, func(a, b Finding) int {
+		return cmp.Compare(severityRank[a.Severity], severityRank[b.Severity])
+	})
+	rest := sorted[n:]
+	return sorted[:n].String() + fmt.Sprintf("… and %d more (%d error(s), %d warning(s)) not shown\n", len(rest), rest.Errors(), len(rest)-rest.Errors())
+}
+
+var severityRank = map[Severity]int{Error: 0, Warning: 1}
+
+// Err is nil when there are no errors, else one error listing them (the
+// first Shown).
 func (fs Findings) Err() error {
 	if fs.Errors() == 0 {
 		return nil
 	}
-	return fmt.Errorf("leader migration lint found %d error(s):\n%s", fs.Errors(), fs.String())
+	return fmt.Errorf("leader migration lint found %d error(s):\n%s", fs.Errors(), fs.Head(Shown))
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
@@ -155,6 +157,10 @@ func lintConfig(s Side, m Manager) Findings {
 	}
 	if c.LeaderName == "" {
 		out = append(out, Finding{Error, s.where("leaderName"), "is empty", "set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
+	} else if errs := validation.IsDNS1123Subdomain(c.LeaderName); len(errs) > 0 {
+		out = append(out, Finding{Error, s.where("leaderName"),
+			fmt.Sprintf("%q is not a Lease name (%s): %s cannot take the migration lease", c.LeaderName, strings.Join(errs, "; "), s.Component),
+			"set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
 	}
 	switch c.ResourceLock {
 	case "leases":

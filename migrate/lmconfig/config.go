@@ -6,7 +6,6 @@ package lmconfig
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/handover-sh/handover/internal/boundedfile"
 )
 
 // API identity of the file, as the managers' decoders require it.
@@ -135,9 +136,11 @@ func unknownFields(fields map[string]any) []string {
 	return out
 }
 
-// ReadFile parses the configuration at path.
+// ReadFile parses the configuration at path: a regular file of at most
+// boundedfile.ConfigLimit, the most the ConfigMap or Secret that carries it
+// to a Rancher cluster's managers holds.
 func ReadFile(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedfile.Read(path, boundedfile.ConfigLimit)
 	if err != nil {
 		return nil, err
 	}

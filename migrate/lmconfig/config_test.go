@@ -1,8 +1,12 @@
 package lmconfig
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -79,5 +83,36 @@ func TestParseIsCaseSensitive(t *testing.T) {
 	c, err := Parse([]byte("kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1\nLeaderName: x\nresourceLock: leases\n"))
 	if err != nil || c.LeaderName != "" || len(c.Unknown) != 1 || c.Unknown[0] != "LeaderName" {
 		t.Fatalf("%+v %v", c, err)
+	}
+}
+
+// A path that is no small regular file is refused before it is read.
+func TestReadFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	body := New(CCM, "service-lb-controller").YAML() + strings.Repeat("# padding\n", 110000)
+	if err := os.WriteFile(big, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/dev/zero": "is a character device",
+		fifo:        "is a named pipe (FIFO)",
+		dir:         "is a directory",
+		big:         "more than the 1 MiB handover reads",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadFile(path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", path, err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still reading after 5s", path)
+		}
 	}
 }
