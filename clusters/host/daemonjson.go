@@ -55,7 +55,7 @@ func delegateArgs(name string, entry any) ([]any, error) {
 	rt, _ := entry.(map[string]any)
 	path, _ := rt["path"].(string)
 	if path == "" {
-		return nil, fmt.Errorf("Docker's default runtime %q is not a runc-compatible program (no path in daemon.json's runtimes; a containerd shim?), so handover cannot run its capability filter in front of it: "+
+		return nil, fmt.Errorf("the default runtime %q of Docker is not a runc-compatible program (no path in daemon.json's runtimes; a containerd shim?), so handover cannot run its capability filter in front of it: "+
 			"set \"default-runtime\" back to runc in /etc/docker/daemon.json for the rehearsal, or run handover on a host whose capability bounding set is full", name)
 	}
 	args := []any{capfilter.DelegateFlag + "=" + path}
