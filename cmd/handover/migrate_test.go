@@ -84,3 +84,18 @@ func TestPlanAndMigrateRejectBadInputBeforeTouchingACluster(t *testing.T) {
 		t.Fatalf("plan rke: %v\n%s", err, out)
 	}
 }
+
+// A plan the lint finds errors in is printed in full, and exits non-zero
+// as migrate and rehearse would stop on it.
+func TestPlanExitsNonZeroOnLintErrors(t *testing.T) {
+	out, err := runCLIOut(t, "plan", "--procedure", "default-config")
+	if err == nil || !strings.Contains(err.Error(), "preflight lint found") {
+		t.Fatalf("plan with lint errors: %v", err)
+	}
+	if !strings.Contains(out, "## preflight lint") || !strings.Contains(out, "## what the lint predicts") {
+		t.Fatalf("the plan was not printed in full:\n%s", out)
+	}
+	if _, err := runCLIOut(t, "plan", "--procedure", "taskdoc"); err != nil {
+		t.Fatalf("a clean plan: %v", err)
+	}
+}
