@@ -5,6 +5,8 @@
 //	rehearsal  every procedure under moderate load with node churn
 //	faults     the default procedure with each fault injected
 //	negative   the task doc done wrong on purpose: the right check must fire
+//	cleanup    a rehearsal killed (SIGKILL, or SIGTERM then SIGKILL after 10 s)
+//	           mid-procedure leaves nothing behind once the next run pruned
 //
 // Run them with `make smoke`, `make suites` or
 // `go tool ginkgo --label-filter=faults --junit-report=junit.xml --output-dir=reports ./suites`.

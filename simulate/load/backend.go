@@ -93,6 +93,9 @@ func waitIngress(ctx context.Context, c kubernetes.Interface, names []string, ti
 			s, err := c.CoreV1().Services(Namespace).Get(ctx, n, metav1.GetOptions{})
 			return err == nil && len(s.Status.LoadBalancer.Ingress) > 0, nil
 		})
+		if ctx.Err() != nil {
+			return fmt.Errorf("waiting for the Service %s/%s's load balancer: %w", Namespace, n, ctx.Err()) // stopped, not slow
+		}
 		if err != nil {
 			return fmt.Errorf("the Service %s/%s got no load balancer in %s (is a manager running service-lb-controller?): %w", Namespace, n, timeout, err)
 		}
@@ -117,6 +120,9 @@ func Settle(ctx context.Context, c kubernetes.Interface, timeout time.Duration) 
 		}
 		return len(pending) == 0, nil
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("waiting for the load's Services to be deleted: %w", ctx.Err()) // stopped, not slow
+	}
 	if err != nil {
 		return fmt.Errorf("the Services %v are still being deleted after %s (is a manager running service-lb-controller?): %w", pending, timeout, err)
 	}
