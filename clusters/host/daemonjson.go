@@ -120,30 +120,58 @@ func backupOnce(path string, b daemonBackup) error {
 	return privatefs.WriteFile(BackupPath(path), mustJSON(b))
 }
 
-// restoreDaemon puts daemon.json back as it was before handover and
-// removes the wrapper; it reports whether there was anything to restore.
-func restoreDaemon(path string) (bool, string, error) {
+// readBackup reads what prepare saved; ok is false when there is nothing
+// to restore.
+func readBackup(path string) (b daemonBackup, ok bool, err error) {
 	raw, err := os.ReadFile(BackupPath(path))
 	if errors.Is(err, os.ErrNotExist) {
-		return false, "", nil
+		return b, false, nil
 	}
 	if err != nil {
-		return false, "", err
+		return b, false, err
 	}
-	var b daemonBackup
 	if err := json.Unmarshal(raw, &b); err != nil {
-		return false, "", errorf("%s is not handover's backup (%v): restore %s by hand", BackupPath(path), err, path)
+		return b, false, errorf("%s is not handover's backup (%v): restore %s by hand", BackupPath(path), err, path)
 	}
+	return b, true, nil
+}
+
+// reloadForm is the original configuration as dockerd must read it on a
+// reload to drop the wrapper: a reload changes only what the file names,
+// so a file without "default-runtime" (or no file) would leave the
+// wrapper the default until dockerd restarts. It names Docker's defaults
+// where the original is silent, and wantRuntime is the default runtime the
+// reload must show.
+func reloadForm(b daemonBackup) (form []byte, wantRuntime string) {
+	cfg := map[string]any{}
+	if b.Existed && len(bytes.TrimSpace(b.Content)) > 0 {
+		if err := json.Unmarshal(b.Content, &cfg); err != nil {
+			return b.Content, "" // prepare never wrote over such a file
+		}
+	}
+	if _, ok := cfg["default-runtime"].(string); !ok {
+		cfg["default-runtime"] = "runc"
+	}
+	if _, ok := cfg["runtimes"]; !ok {
+		cfg["runtimes"] = map[string]any{}
+	}
+	return mustJSON(cfg), cfg["default-runtime"].(string)
+}
+
+// restoreDaemon puts daemon.json back byte for byte as it was before
+// handover (or removes it) and removes the wrapper and the backup.
+func restoreDaemon(path string, b daemonBackup) error {
+	var err error
 	if b.Existed {
 		err = privatefs.WriteFileMode(path, b.Content, 0o644)
 	} else if err = os.Remove(path); errors.Is(err, os.ErrNotExist) {
 		err = nil
 	}
 	if err != nil {
-		return false, "", err
+		return err
 	}
 	if b.Wrapper != "" {
 		_ = os.Remove(b.Wrapper)
 	}
-	return true, b.Wrapper, os.Remove(BackupPath(path))
+	return os.Remove(BackupPath(path))
 }

@@ -72,9 +72,8 @@ func TestAnotherDefaultRuntimeIsWrappedAndRestored(t *testing.T) {
 	if changed, err := configureDaemon(path, "/w", func(string) {}); changed || err != nil {
 		t.Fatalf("second prepare: %v %v", changed, err)
 	}
-	restored, _, err := restoreDaemon(path)
-	if err != nil || !restored {
-		t.Fatalf("restore: %v %v", restored, err)
+	if form, want := reloadFor(t, path); want != "runc-alt" || !strings.Contains(string(form), `"runc-alt"`) {
+		t.Fatalf("reloaded as %s, want runc-alt the default", form)
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(original) {
 		t.Fatalf("restored daemon.json %s, want %s", after, original)
@@ -92,8 +91,8 @@ func TestNoDaemonJSONBeforeMeansNoneAfterRestore(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
-	if restored, _, err := restoreDaemon(path); !restored || err != nil {
-		t.Fatalf("restore: %v %v", restored, err)
+	if form, want := reloadFor(t, path); want != "runc" || string(form) != `{"default-runtime":"runc","runtimes":{}}` {
+		t.Fatalf("reloaded as %s (%s): a reload of no file would keep the wrapper", form, want)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("daemon.json left after restoring a host that had none: %v", err)
@@ -114,5 +113,45 @@ func TestAShimDefaultRuntimeIsRefused(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); string(after) != original {
 		t.Fatalf("daemon.json changed: %s", after)
+	}
+}
+
+// reloadFor restores path as Restore does, without a dockerd: it returns
+// what dockerd would have been given to reload and the default runtime it
+// must then show, and puts the original back.
+func reloadFor(t *testing.T, path string) ([]byte, string) {
+	t.Helper()
+	b, ok, err := readBackup(path)
+	if err != nil || !ok {
+		t.Fatalf("backup: %v %v", ok, err)
+	}
+	form, want := reloadForm(b)
+	if err := restoreDaemon(path, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := readBackup(path); ok {
+		t.Fatal("the backup is left after restore")
+	}
+	return form, want
+}
+
+// A daemon.json that does not name a default runtime is reloaded with
+// Docker's own named: a reload changes only what the file names, and would
+// leave the wrapper the default.
+func TestRestoreNamesDockersDefaultsForTheReload(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "daemon.json")
+	original := "{\"log-level\": \"warn\"}\n"
+	if err := os.WriteFile(path, []byte(original), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := configureDaemon(path, "/w", func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	form, want := reloadFor(t, path)
+	if want != "runc" || string(form) != `{"default-runtime":"runc","log-level":"warn","runtimes":{}}` {
+		t.Fatalf("reloaded as %s (%s)", form, want)
+	}
+	if after, _ := os.ReadFile(path); string(after) != original {
+		t.Fatalf("restored %q, want %q byte for byte", after, original)
 	}
 }

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // Restore undoes what Prepare changed in Docker's configuration: daemon.json
@@ -20,16 +23,26 @@ func Restore(ctx context.Context, o Options) ([]string, error) {
 	if o.DaemonJSON == "" {
 		o.DaemonJSON = "/etc/docker/daemon.json"
 	}
-	restored, wrapper, err := restoreDaemon(o.DaemonJSON)
-	if err != nil || !restored {
+	b, ok, err := readBackup(o.DaemonJSON)
+	if err != nil || !ok {
 		return nil, err
 	}
-	done := []string{"restored " + o.DaemonJSON + " as it was before `host prepare`"}
-	if wrapper != "" {
-		done = append(done, "removed "+wrapper)
+	// First the original with Docker's defaults named, reloaded, so the
+	// running dockerd drops the wrapper; then the original byte for byte.
+	form, want := reloadForm(b)
+	if err := privatefs.WriteFileMode(o.DaemonJSON, form, 0o644); err != nil {
+		return nil, err
 	}
-	if err := reloadDocker(ctx, func(rt string) bool { return rt != WrapperName }); err != nil {
-		return done, err
+	reloadErr := reloadDocker(ctx, func(rt string) bool { return rt != WrapperName && (want == "" || rt == want) })
+	if err := restoreDaemon(o.DaemonJSON, b); err != nil {
+		return nil, errors.Join(reloadErr, err)
+	}
+	done := []string{"restored " + o.DaemonJSON + " as it was before `host prepare`"}
+	if b.Wrapper != "" {
+		done = append(done, "removed "+b.Wrapper)
+	}
+	if reloadErr != nil {
+		return done, reloadErr
 	}
 	return append(done, "reloaded dockerd"), nil
 }
@@ -54,7 +67,7 @@ func reloadDocker(ctx context.Context, ok func(defaultRuntime string) bool) erro
 		return ok(defaultRuntime(ctx)), nil
 	})
 	if err != nil {
-		return errorf("dockerd did not take the restored %s; restart Docker", "daemon.json")
+		return errorf("dockerd did not drop the wrapper on a reload of daemon.json: restart Docker")
 	}
 	return nil
 }

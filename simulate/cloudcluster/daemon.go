@@ -155,7 +155,10 @@ func spawnSimcloud(self, cluster, dir, podNetwork string, listen ...string) (int
 		return 0, fmt.Errorf("starting simcloud: %w", err)
 	}
 	pid := cmd.Process.Pid
-	_ = cmd.Process.Release()
+	// Reaped here if it ends while this process lives (a delete in this
+	// process): otherwise it stays a zombie until this process exits,
+	// and on a host whose init does not reap, after it too.
+	go func() { _ = cmd.Wait() }()
 	if err := privatefs.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(pid))); err != nil {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 		return 0, err
