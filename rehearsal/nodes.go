@@ -11,7 +11,7 @@ import (
 // share of the API servers', etcd's and the managers' work). The default
 // rehearsal, 3 control planes + 2 workers under moderate load, peaked at
 // 1.84 GB across the cluster's containers and kept a 2-core host 50 – 58 %
-// busy (README, "Measured on this machine"): about a sixth of a core a
+// busy (docs/measurements.md, "Measured on this machine"): about a sixth of a core a
 // node. These stay above that, as simulate/scale's figures do.
 const (
 	controlPlaneMemory = 640 << 20

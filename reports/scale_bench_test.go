@@ -61,7 +61,7 @@ func scaleTimeline(nodes, lbs int, d time.Duration) []timeline.Event {
 }
 
 // BenchmarkCheckAndRenderAtScale times what a scale rehearsal's end costs:
-// every check over the timeline, then all three reports. The README's
+// every check over the timeline, then all three reports. docs/measurements.md's
 // scale section gives its figures at each size.
 func BenchmarkCheckAndRenderAtScale(b *testing.B) {
 	for _, size := range []struct{ nodes, lbs int }{{100, 25}, {250, 50}, {500, 100}} {

@@ -12,7 +12,7 @@ import (
 // What a simulated node costs the machine, all told (the API servers' and
 // etcd's copies, every manager's and agent's informer, kwok's lease): the
 // limits a scale rehearsal is held to before anything starts. Measured
-// figures are in the README's scale table; these stay above them.
+// figures are in the scale table of docs/measurements.md; these stay above them.
 const (
 	nodesPerCore  = 250
 	nodeMemory    = 8 << 20
