@@ -23,9 +23,10 @@ images: host ## build the node images the tests need (cached)
 unit: ## unit tests only: no Docker needed
 	$(GO) test -short ./...
 
-lint: ## go vet and staticcheck (pinned in go.mod as a tool of the module)
+lint: ## go vet, staticcheck (pinned in go.mod as a tool of the module) and the layering rules
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	$(GO) test -count=1 ./internal/layering/
 
 # Integration tests run verbosely so their measurements (MEASURED lines) and
 # PASS/SKIP verdicts are in the log, and one package at a time: each creates

@@ -250,12 +250,13 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 	}
 	var cloud observe.Cloud // stays nil (no cloud) unless it answers
 	if c, err := cloudcluster.Client(kc.Name, "handover-observer"); err == nil {
-		cloud = observe.SimCloud(c)
+		cloud = simCloudView{c}
 	}
 	return observe.Start(ctx, observe.Options{
 		Reach: observe.KindReach(kc, cloudcluster.AuditLogPath, clientCert(rest)), Client: env.Client, REST: rest, Cloud: cloud, Timeline: tl, Logger: env.Logger,
-		Leases:      []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
-		Controllers: append(env.Spec.Controllers(), "cloud-node-controller"),
+		NoTrafficLabel: scale.NoTrafficLabel,
+		Leases:         []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
+		Controllers:    append(env.Spec.Controllers(), "cloud-node-controller"),
 	}), nil
 }
 

@@ -8,13 +8,18 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+)
 
-	"github.com/handover-sh/handover/migrate/lmconfig"
+// The managers, by the names of their binaries (which are also the
+// components a LeaderMigrationConfiguration names: migrate/lmconfig).
+const (
+	KCM = "kube-controller-manager"
+	CCM = "cloud-controller-manager"
 )
 
 // Ports are the secure ports each manager serves /healthz and /metrics on,
 // on its node's 127.0.0.1.
-var Ports = map[string]string{lmconfig.KCM: "10257", lmconfig.CCM: "10258"}
+var Ports = map[string]string{KCM: "10257", CCM: "10258"}
 
 // Manager names a client of the API as a manager from the name its user
 // agent starts with (which the API server also records as its field
@@ -23,10 +28,10 @@ var Ports = map[string]string{lmconfig.KCM: "10257", lmconfig.CCM: "10258"}
 // which all run the same controllers of k8s.io/cloud-provider.
 func Manager(binary string) (string, bool) {
 	switch {
-	case binary == lmconfig.KCM:
-		return lmconfig.KCM, true
-	case strings.HasSuffix(binary, lmconfig.CCM):
-		return lmconfig.CCM, true
+	case binary == KCM:
+		return KCM, true
+	case strings.HasSuffix(binary, CCM):
+		return CCM, true
 	}
 	return "", false
 }

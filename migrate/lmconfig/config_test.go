@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/handover-sh/handover/clusters/managers"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -114,5 +116,13 @@ func TestReadFileBounded(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: still reading after 5s", path)
 		}
+	}
+}
+
+// The components a configuration names are the managers' own names, as
+// the rest of handover knows them.
+func TestComponentsAreTheManagers(t *testing.T) {
+	if KCM != managers.KCM || CCM != managers.CCM {
+		t.Fatalf("lmconfig names %s, %s; clusters/managers %s, %s", KCM, CCM, managers.KCM, managers.CCM)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/verify/observe"
 )
 
 // Namespace holds the fleet's Services and their simulated backends.
@@ -20,8 +19,9 @@ const Namespace = "handover-scale"
 
 // NoTrafficLabel marks Services whose endpoints are simulated pods: their
 // load balancers are reconciled like any other, but nothing answers behind
-// them, so the observers send them no traffic.
-const NoTrafficLabel = observe.NoTrafficLabel
+// them, so the observers send them no traffic (rehearsal gives the
+// observers this label).
+const NoTrafficLabel = "handover.sh/no-traffic"
 
 // backendLabel names the Service a simulated pod is the endpoint of.
 const backendLabel = "handover.sh/scale-backend"

@@ -12,11 +12,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/timeline"
 )
 
-// followCloud copies the simulated cloud's audit of the managers' calls
+// followCloud copies the cloud's record of the managers' calls
 // onto the timeline, and records load balancers appearing and going.
 func (ob *Observer) followCloud(ctx context.Context) {
 	if ob.o.Cloud == nil {
@@ -27,12 +26,12 @@ func (ob *Observer) followCloud(ctx context.Context) {
 	// (a call waiting on the cloud's lock). Asked from past the end, the
 	// cloud answers with where the end is.
 	next := math.MaxInt
-	if _, n, err := ob.o.Cloud.AuditAfter(ctx, next); err == nil {
+	if _, n, err := ob.o.Cloud.CallsAfter(ctx, next); err == nil {
 		next = n
 	}
-	lbs := map[string]api.LoadBalancer{}
+	lbs := map[string]CloudLB{}
 	every(ctx, time.Second, func(ctx context.Context) {
-		entries, n, err := ob.o.Cloud.AuditAfter(ctx, next)
+		entries, n, err := ob.o.Cloud.CallsAfter(ctx, next)
 		if err == nil {
 			next = n
 			for _, a := range entries {
@@ -46,8 +45,8 @@ func (ob *Observer) followCloud(ctx context.Context) {
 	})
 }
 
-func (ob *Observer) diffLBs(ctx context.Context, known map[string]api.LoadBalancer) {
-	now, err := ob.o.Cloud.LoadBalancers(ctx, "")
+func (ob *Observer) diffLBs(ctx context.Context, known map[string]CloudLB) {
+	now, err := ob.o.Cloud.LoadBalancers(ctx)
 	if err != nil {
 		return
 	}
@@ -56,18 +55,18 @@ func (ob *Observer) diffLBs(ctx context.Context, known map[string]api.LoadBalanc
 		seen[lb.Name] = true
 		before, ok := known[lb.Name]
 		known[lb.Name] = lb
-		attrs := map[string]string{"name": lb.Name, "service": lb.Spec.Service, "ip": lb.IP, "backends": backendsAttr(lb.Spec.Nodes)}
+		attrs := map[string]string{"name": lb.Name, "service": lb.Service, "ip": lb.IP, "backends": backendsAttr(lb.Backends)}
 		switch {
 		case !ok:
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: attrs})
-		case !slices.Equal(before.Spec.Nodes, lb.Spec.Nodes):
+		case !slices.Equal(before.Backends, lb.Backends):
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBChanged, Attrs: attrs})
 		}
 	}
 	for name, lb := range known {
 		if !seen[name] {
 			delete(known, name)
-			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBDeleted, Attrs: map[string]string{"name": name, "service": lb.Spec.Service, "ip": lb.IP}})
+			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBDeleted, Attrs: map[string]string{"name": name, "service": lb.Service, "ip": lb.IP}})
 		}
 	}
 }
@@ -87,10 +86,10 @@ func (ob *Observer) snapshot(ctx context.Context) {
 		attrs["services"] = strings.Join(names, ",")
 	}
 	if ob.o.Cloud != nil {
-		if lbs, err := ob.o.Cloud.LoadBalancers(ctx, ""); err == nil {
+		if lbs, err := ob.o.Cloud.LoadBalancers(ctx); err == nil {
 			var names []string
 			for _, lb := range lbs {
-				names = append(names, lb.Spec.Service+"="+lb.Name)
+				names = append(names, lb.Service+"="+lb.Name)
 			}
 			sort.Strings(names)
 			attrs["loadBalancers"] = strings.Join(names, ",")

@@ -177,7 +177,7 @@ func (ob *Observer) nodeEvent(ctx context.Context, kind string, obj any) {
 	if kind == timeline.NodeDeleted && ob.o.Cloud != nil {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		if _, err := ob.o.Cloud.Instance(cctx, "", n.Name); err == nil {
+		if exists, err := ob.o.Cloud.HasInstance(cctx, n.Name); err == nil && exists {
 			e.Attrs["instance"] = "exists"
 		} else {
 			e.Attrs["instance"] = "gone"

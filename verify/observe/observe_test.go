@@ -14,7 +14,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/handover-sh/handover/clusters/managers"
-	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -84,18 +83,23 @@ func TestEmitWritesTheTimeline(t *testing.T) {
 	}
 }
 
+// lbCloud is a cloud holding the load balancers lbs, as a Cloud answers.
+type lbCloud struct{ lbs []CloudLB }
+
+func (c *lbCloud) CallsAfter(context.Context, int) ([]CloudCall, int, error) { return nil, 0, nil }
+func (c *lbCloud) LoadBalancers(context.Context) ([]CloudLB, error)          { return c.lbs, nil }
+func (c *lbCloud) HasInstance(context.Context, string) (bool, error)         { return false, nil }
+
 func TestDiffLBsRecordsBackendChanges(t *testing.T) {
-	var lbs []api.LoadBalancer
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _ = json.NewEncoder(w).Encode(lbs) }))
-	defer srv.Close()
+	cloud := &lbCloud{}
 	var buf bytes.Buffer
-	ob := &Observer{o: Options{Cloud: SimCloud(api.NewClient(srv.URL, "test")), Timeline: timeline.NewWriter(&buf)}}
-	lb := func(nodes ...string) api.LoadBalancer {
-		return api.LoadBalancer{Name: "a1", IP: "172.18.0.10", Spec: api.LoadBalancerSpec{Service: "ns/web", Nodes: nodes}}
+	ob := &Observer{o: Options{Cloud: cloud, Timeline: timeline.NewWriter(&buf)}}
+	lb := func(nodes ...string) CloudLB {
+		return CloudLB{Name: "a1", IP: "172.18.0.10", Service: "ns/web", Backends: nodes}
 	}
-	known := map[string]api.LoadBalancer{}
-	for _, now := range [][]api.LoadBalancer{{lb("10.0.0.1")}, {lb("10.0.0.1")}, {lb("10.0.0.1", "10.0.0.2")}, nil} {
-		lbs = now
+	known := map[string]CloudLB{}
+	for _, now := range [][]CloudLB{{lb("10.0.0.1")}, {lb("10.0.0.1")}, {lb("10.0.0.1", "10.0.0.2")}, nil} {
+		cloud.lbs = now
 		ob.diffLBs(context.Background(), known)
 	}
 	var kinds []string

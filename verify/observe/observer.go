@@ -11,8 +11,6 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/kind/pkg/log"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -38,6 +36,10 @@ type Options struct {
 	// (not merely that Cloud is nil): the checks only the cloud can
 	// answer are skipped rather than failed.
 	CloudOutOfReach bool
+	// NoTrafficLabel marks LoadBalancer Services with nothing real behind
+	// them (set to "true"; a scale rehearsal's, in front of simulated
+	// pods): not probed. "" probes every one.
+	NoTrafficLabel string
 	Timeline        *timeline.Writer
 	Logger          log.Logger
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
@@ -45,24 +47,6 @@ type Options struct {
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s
 	// an outage may last, half the requests of 250 ms).
 	HealthEvery, MetricsEvery, ProbeEvery time.Duration
-}
-
-// Cloud is what the observers read from the cloud's API.
-type Cloud interface {
-	// AuditAfter is the audit recorded after its first n entries, and
-	// the position to ask from next.
-	AuditAfter(ctx context.Context, n int) ([]api.AuditEntry, int, error)
-	LoadBalancers(ctx context.Context, controller string) ([]api.LoadBalancer, error)
-	Instance(ctx context.Context, controller, name string) (*api.Instance, error)
-}
-
-// SimCloud is the simulated cloud c talks to, as the observers ask it.
-func SimCloud(c *api.Client) Cloud { return simCloud{c} }
-
-type simCloud struct{ *api.Client }
-
-func (s simCloud) AuditAfter(ctx context.Context, n int) ([]api.AuditEntry, int, error) {
-	return simcloud.AuditAfter(ctx, s.Client, n)
 }
 
 // Observer runs the watchers until Stop.

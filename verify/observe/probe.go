@@ -72,10 +72,6 @@ func (ob *Observer) apiTargets(fresh, kept *http.Client) []target {
 	return out
 }
 
-// NoTrafficLabel marks LoadBalancer Services with nothing real behind them
-// (a scale rehearsal's, in front of simulated pods): not probed.
-const NoTrafficLabel = "handover.sh/no-traffic"
-
 // probeLBs sends HTTP requests through every LoadBalancer Service's IP.
 func (ob *Observer) probeLBs(ctx context.Context) {
 	if ob.o.NoLBProbes {
@@ -101,7 +97,7 @@ func (ob *Observer) lbTargets(ctx context.Context, c *http.Client) []target {
 	var out []target
 	for _, s := range svcs.Items {
 		if s.Spec.Type != corev1.ServiceTypeLoadBalancer || len(s.Status.LoadBalancer.Ingress) == 0 || len(s.Spec.Ports) == 0 ||
-			s.DeletionTimestamp != nil || s.Labels[NoTrafficLabel] == "true" {
+			s.DeletionTimestamp != nil || (ob.o.NoTrafficLabel != "" && s.Labels[ob.o.NoTrafficLabel] == "true") {
 			continue
 		}
 		ip := s.Status.LoadBalancer.Ingress[0].IP

@@ -1,0 +1,41 @@
+package rehearsal
+
+import (
+	"context"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/verify/observe"
+)
+
+// simCloudView is the simulated cloud as the observers read a cloud
+// (observe.Cloud): its audit, its load balancers and its instances in the
+// observers' terms, so verify imports nothing of the simulated cloud.
+type simCloudView struct{ c *api.Client }
+
+func (v simCloudView) CallsAfter(ctx context.Context, n int) ([]observe.CloudCall, int, error) {
+	entries, next, err := simcloud.AuditAfter(ctx, v.c, n)
+	out := make([]observe.CloudCall, 0, len(entries))
+	for _, a := range entries {
+		out = append(out, observe.CloudCall{Time: a.Time, Component: a.Component, Controller: a.Controller,
+			Operation: a.Operation, Resource: a.Resource, Node: a.Node, Status: a.Status})
+	}
+	return out, next, err
+}
+
+func (v simCloudView) LoadBalancers(ctx context.Context) ([]observe.CloudLB, error) {
+	lbs, err := v.c.LoadBalancers(ctx, "")
+	out := make([]observe.CloudLB, 0, len(lbs))
+	for _, lb := range lbs {
+		out = append(out, observe.CloudLB{Name: lb.Name, IP: lb.IP, Service: lb.Spec.Service, Backends: lb.Spec.Nodes})
+	}
+	return out, err
+}
+
+func (v simCloudView) HasInstance(ctx context.Context, name string) (bool, error) {
+	_, err := v.c.Instance(ctx, "", name)
+	if api.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,37 @@
+package observe
+
+import (
+	"context"
+	"time"
+)
+
+// Cloud is what the observers read from the cloud the managers call, in
+// the observers' own terms: the simulated cloud's adapter (rehearsal) and
+// a real provider's answer the same, so verify imports no provider.
+type Cloud interface {
+	// CallsAfter is the cloud's record of calls after its first n, and the
+	// position to ask from next (from past the end: where the end is).
+	CallsAfter(ctx context.Context, n int) ([]CloudCall, int, error)
+	// LoadBalancers are the cloud's load balancers now.
+	LoadBalancers(ctx context.Context) ([]CloudLB, error)
+	// HasInstance says whether the cloud still has the named instance.
+	HasInstance(ctx context.Context, name string) (bool, error)
+}
+
+// CloudCall is one call a component made to the cloud.
+type CloudCall struct {
+	Time time.Time
+	// Component is the caller (kube-controller-manager,
+	// cloud-controller-manager, …); Controller its loop, where known.
+	Component, Controller string
+	Operation, Resource   string
+	Node                  string // the node the call was about, if any
+	Status                int    // HTTP-like status of the answer
+}
+
+// CloudLB is one load balancer of the cloud.
+type CloudLB struct {
+	Name, IP string
+	Service  string   // namespace/name of the Service it stands for
+	Backends []string // the addresses it sends traffic to
+}
