@@ -20,13 +20,13 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/selfusage"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
 	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
-	"github.com/handover-sh/handover/verify/selfstat"
 )
 
 // Options say how to run a plan.
@@ -104,7 +104,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 			return err
 		}
 	}
-	self := selfstat.Start(ctx, tl, 5*time.Second, func() []int {
+	self := selfusage.Start(ctx, tl, 5*time.Second, func() []int {
 		if pid, ok := cloudcluster.ServerPID(p.Spec.Cluster); ok {
 			return []int{pid}
 		}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/selfusage"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
-	"github.com/handover-sh/handover/verify/selfstat"
 )
 
 // Report is what every format renders.
@@ -31,7 +31,7 @@ func New(title string, evs []timeline.Event, cfg checks.Config) Report {
 // Cost is the line saying what handover itself cost the machine, or ""
 // when the timeline has no samples of it.
 func (r Report) Cost() string {
-	if s, ok := selfstat.Summarize(r.Events); ok {
+	if s, ok := selfusage.Summarize(r.Events); ok {
 		return s.String()
 	}
 	return ""

@@ -10,9 +10,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/selfusage"
 	"github.com/handover-sh/handover/verify/checks"
 	"github.com/handover-sh/handover/verify/scalestat"
-	"github.com/handover-sh/handover/verify/selfstat"
 )
 
 // scaleSizes are the fleets the scale suite rehearses: simulated nodes and
@@ -67,7 +67,7 @@ func scaleRow(s scalestat.Summary, res *rehearsal.Result) string {
 		lbs = fmt.Sprintf("%d of %d within %s", r.Done, r.LBs, r.All.Round(time.Second))
 	}
 	cpu := "–"
-	if u, ok := selfstat.Summarize(res.Report.Events); ok {
+	if u, ok := selfusage.Summarize(res.Report.Events); ok {
 		cpu = u.String()
 	}
 	failed, gap := 0, time.Duration(0)

@@ -87,7 +87,7 @@ const (
 )
 
 // SelfUsage samples what handover itself costs the machine it measures on
-// (verify/selfstat): Attrs "cpu_s" (CPU seconds its processes used since
+// (selfusage): Attrs "cpu_s" (CPU seconds its processes used since
 // they started, reaped children included), "wall_s" (seconds since the
 // rehearsal's process started), "pressure_us" (the host's cumulative
 // CPU pressure stall, /proc/pressure/cpu "some" total, in µs) and

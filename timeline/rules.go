@@ -9,7 +9,7 @@ import (
 )
 
 // kindRule is what handover's writers put in one kind of event, read off
-// the writers (migrate/runner.go, verify/observe, simulate/*, verify/selfstat)
+// the writers (migrate/runner.go, verify/observe, simulate/*, selfusage)
 // and the fields the checks and reports interpret (verify/checks,
 // verify/scalestat, reports). A kind not listed is not judged.
 type kindRule struct {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/selfusage"
 	"github.com/handover-sh/handover/timeline"
-	"github.com/handover-sh/handover/verify/selfstat"
 )
 
 func newObserveCommand(g *globals) *cobra.Command {
@@ -106,7 +106,7 @@ type window struct {
 // and writes the reports.
 func observeThenConclude(cmd *cobra.Command, w window, start func(context.Context) (stopper, error)) error {
 	ctx := cmd.Context()
-	self := selfstat.Start(ctx, w.tl, 5*time.Second, nil)
+	self := selfusage.Start(ctx, w.tl, 5*time.Second, nil)
 	if w.duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, w.duration)

@@ -34,6 +34,8 @@ var rules = []struct {
 	{"migrate/lint", []string{"simulate/", "verify/", "rehearsal", "reports", "cmd/"},
 		"the lint reads configurations and flags, never a cluster"},
 	{"reports", []string{"simulate/", "rehearsal", "cmd/"}, "reports render results, whatever produced them"},
+	{"selfusage", []string{"clusters/", "simulate/", "verify/", "migrate", "rehearsal", "reports", "cmd/"},
+		"handover's own usage is measured the same whatever it rehearses or observes"},
 }
 
 func TestLayers(t *testing.T) {

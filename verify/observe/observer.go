@@ -40,8 +40,8 @@ type Options struct {
 	// them (set to "true"; a scale rehearsal's, in front of simulated
 	// pods): not probed. "" probes every one.
 	NoTrafficLabel string
-	Timeline        *timeline.Writer
-	Logger          log.Logger
+	Timeline       *timeline.Writer
+	Logger         log.Logger
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
 	// (default 1s: /metrics is hundreds of kilobytes, and health is the
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s

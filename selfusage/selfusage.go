@@ -1,9 +1,9 @@
-// Package selfstat measures what handover costs the machine it rehearses
+// Package selfusage measures what handover costs the machine it rehearses
 // on: its own processes' CPU (their reaped children included: every
 // command it ran) and the host's CPU pressure, sampled onto the timeline,
 // and summarised beside every verdict. A harness that starves the cluster
 // it observes inflates the gaps it reports.
-package selfstat
+package selfusage
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package selfstat
+package selfusage
 
 import (
 	"context"
