@@ -16,7 +16,13 @@ var ErrChecksFailed = errors.New("checks failed")
 // dir and tells w the verdict: each failed check, then the count. The error
 // wraps ErrChecksFailed when a check failed.
 func Conclude(timelinePath, dir string, w io.Writer) (*Report, error) {
-	evs, err := timeline.ReadFile(timelinePath)
+	return ConcludeFrom(timelinePath, 0, dir, w)
+}
+
+// ConcludeFrom is Conclude on what the timeline holds from byte offset on:
+// one observation appended to a file that holds others is judged alone.
+func ConcludeFrom(timelinePath string, offset int64, dir string, w io.Writer) (*Report, error) {
+	evs, err := timeline.ReadFileFrom(timelinePath, offset)
 	if err != nil {
 		return nil, err
 	}

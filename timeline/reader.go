@@ -79,11 +79,23 @@ func parse(line []byte) (Event, error) {
 }
 
 // ReadFile reads the timeline at path.
-func ReadFile(path string) ([]Event, error) {
+func ReadFile(path string) ([]Event, error) { return ReadFileFrom(path, 0) }
+
+// ReadFileFrom reads the timeline at path from byte offset on: what was
+// written after an earlier writer's last line (offset is then the file's
+// size before this writer began).
+func ReadFileFrom(path string, offset int64) ([]Event, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f)
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("reading %s from byte %d: %w", path, offset, err)
+	}
+	evs, err := Read(f)
+	if err != nil && offset > 0 {
+		return nil, fmt.Errorf("from byte %d: %w", offset, err)
+	}
+	return evs, err
 }

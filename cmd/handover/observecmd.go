@@ -21,6 +21,7 @@ func newObserveCommand(g *globals) *cobra.Command {
 	var ff foreignFlags
 	var out string
 	var duration time.Duration
+	var appending bool
 	c := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "observe",
@@ -66,8 +67,12 @@ and sent no credential; with it, their certificates are verified and
 			if err != nil {
 				return err
 			}
+			from, err := observationStart(out, appending)
+			if err != nil {
+				return err
+			}
 			if foreign {
-				return observeForeign(cmd, g, &ff, s, out, duration)
+				return observeForeign(cmd, g, &ff, s, out, from, duration)
 			}
 			run, err := openRun(g, s, out, false)
 			if err != nil {
@@ -81,7 +86,7 @@ and sent no credential; with it, their certificates are verified and
 				}
 				return ob, err
 			}
-			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, out: out, title: "observed " + s.Cluster,
+			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, from: from, out: out, title: "observed " + s.Cluster,
 				controllers: s.Controllers(), duration: duration}, start)
 		},
 	}
@@ -89,6 +94,7 @@ and sent no credential; with it, their certificates are verified and
 	ff.add(c.Flags())
 	c.Flags().StringVar(&out, "out", filepath.Join(rehearsal.OutputDir, "observe"), "directory for the timeline and the reports")
 	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")
+	c.Flags().BoolVar(&appending, "append", false, "add this observation to a timeline already in --out (judged alone); without it such a timeline is refused")
 	return c
 }
 
@@ -97,6 +103,7 @@ and sent no credential; with it, their certificates are verified and
 type window struct {
 	tl               *timeline.Writer
 	path, out, title string
+	from             int64 // where this observation begins in the timeline
 	controllers      []string
 	duration         time.Duration
 }
@@ -120,7 +127,10 @@ func observeThenConclude(cmd *cobra.Command, w window, start func(context.Contex
 	if err := w.tl.Close(); err != nil {
 		return err
 	}
-	_, err = reports.Conclude(w.path, w.out, cmd.OutOrStdout())
+	if w.from > 0 {
+		fmt.Fprintf(cmd.OutOrStdout(), "judging this observation alone (%s from byte %d; earlier ones are not judged again)\n", w.path, w.from)
+	}
+	_, err = reports.ConcludeFrom(w.path, w.from, w.out, cmd.OutOrStdout())
 	return err
 }
 

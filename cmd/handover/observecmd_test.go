@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,5 +55,61 @@ func TestObserveWindowWithoutObservers(t *testing.T) {
 	}
 	if buf.Len() != 0 {
 		t.Fatalf("a run was recorded though nothing was observed: %s", buf.String())
+	}
+}
+
+// One observation, one timeline: a second observation into the same --out
+// is refused before anything is observed, and with --append it is judged
+// alone, never with the evidence (or the holes) of the one before.
+func TestObservingTwiceIntoOneOut(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "timeline.jsonl")
+	first, err := timeline.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first observation was killed: its run never ended.
+	if err := first.Write(timeline.Event{Source: "observer", Kind: timeline.RunStart, Message: "observed a"}); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	before, _ := os.ReadFile(path)
+
+	_, err = runCLIOut(t, "observe", "--name", "no-such-cluster", "--out", dir, "--for", "1s")
+	if err == nil || !strings.Contains(err.Error(), "already holds an observation") || !strings.Contains(err.Error(), "--append") {
+		t.Fatalf("a second observation into %s: %v", dir, err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Fatalf("the refused observation changed the timeline:\n%s", after)
+	}
+
+	from, err := observationStart(dir, true)
+	if err != nil || from != int64(len(before)) {
+		t.Fatalf("--append starts at %d (%v), want %d", from, err, len(before))
+	}
+	second, err := timeline.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := observeWindow(ctx, second, "observed b", nil, func(context.Context) (stopper, error) { return fakeObservers{second}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	second.Close()
+
+	alone, err := timeline.ReadFileFrom(path, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := checks.CheckProcedures(alone, checks.Config{}); len(rs) != 1 || !rs[0].Passed || !strings.Contains(rs[0].Subject+rs[0].Summary, "observed b") {
+		t.Fatalf("the appended observation judged alone: %+v", rs)
+	}
+	all, err := timeline.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := checks.CheckProcedures(all, checks.Config{}); len(rs) < 2 {
+		t.Fatalf("the whole file should hold both runs (the killed one too): %+v", rs)
 	}
 }

@@ -189,7 +189,7 @@ const preflightTimeout = 10 * time.Second
 
 // observeForeign records a cluster handover did not create, read-only,
 // then checks it and writes the reports.
-func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.Spec, out string, duration time.Duration) error {
+func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.Spec, out string, from int64, duration time.Duration) error {
 	rc, err := readonly.Config(f.kubeconfig, f.context)
 	if err != nil {
 		return err
@@ -233,6 +233,6 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}
-	return observeThenConclude(cmd, window{tl: tl, path: path, out: out, title: "observed " + rc.Host,
+	return observeThenConclude(cmd, window{tl: tl, path: path, from: from, out: out, title: "observed " + rc.Host,
 		controllers: s.Controllers(), duration: duration}, start)
 }
