@@ -62,6 +62,7 @@ func lintElection(s Side) Findings {
 	if !e.Elect {
 		return out
 	}
+	out = append(out, lintMainLock(s, where+"-resource-lock")...)
 	if e.Lease < time.Second {
 		out = append(out, Finding{Error, where + "-lease-duration",
 			fmt.Sprintf("%s: the lease records whole seconds, so a candidate sees a lease of 0 s as always expired and takes it from a live leader", e.Lease),
@@ -132,8 +133,12 @@ func (s Side) withArgs() Side {
 	if v, ok := s.Flag("cluster-name"); ok {
 		s.ClusterName = v
 	}
-	if v, ok := s.Flag("feature-gates"); ok {
-		s.FeatureGates = v
+	// Each --feature-gates adds its gates to those before it (component-
+	// base's featureGate.Set), a gate given again taking the later value.
+	for _, a := range s.Args {
+		if n, v, ok := cmdline.Split(a); ok && n == "feature-gates" {
+			s.FeatureGates = cmdline.MergeGates(s.FeatureGates, v)
+		}
 	}
 	return s
 }

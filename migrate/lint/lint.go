@@ -85,11 +85,7 @@ func lintSide(s Side) Findings {
 
 func lintFlags(s Side) Findings {
 	var out Findings
-	if strings.Contains(s.FeatureGates, "ControllerManagerLeaderMigration") {
-		out = append(out, Finding{Error, s.Component + " --feature-gates",
-			"ControllerManagerLeaderMigration went GA in 1.24 and the gate was removed; " + s.Component + " " + s.Version + " refuses to start with an unknown feature gate",
-			"drop ControllerManagerLeaderMigration from --feature-gates; --enable-leader-migration is enough"})
-	}
+	out = append(out, lintGate(s)...)
 	if s.ConfigPath != "" && !s.LeaderMigration {
 		out = append(out, Finding{Warning, s.Component + " --leader-migration-config",
 			"is ignored without --enable-leader-migration", "add --enable-leader-migration or drop the flag"})
@@ -150,11 +146,7 @@ func lintConfig(s Side, m Manager) Findings {
 		out = append(out, Finding{Error, s.where("kind/apiVersion"),
 			fmt.Sprintf("is %s %s", c.Kind, c.APIVersion), "use kind: " + lmconfig.Kind + " and apiVersion: " + lmconfig.APIVersion})
 	}
-	for _, f := range c.Unknown {
-		out = append(out, Finding{Error, s.where(f),
-			fmt.Sprintf("is not a field of %s: %s %s decodes the file leniently and drops it without a word, so what runs is not what is written", lmconfig.Kind, s.Component, s.Version),
-			"correct its spelling or remove it (fields: kind, apiVersion, leaderName, resourceLock, controllerLeaders[].name, controllerLeaders[].component)"})
-	}
+	out = append(out, lintDecoding(s)...)
 	if c.LeaderName == "" {
 		out = append(out, Finding{Error, s.where("leaderName"), "is empty", "set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
 	} else if errs := validation.IsDNS1123Subdomain(c.LeaderName); len(errs) > 0 {
@@ -162,14 +154,7 @@ func lintConfig(s Side, m Manager) Findings {
 			fmt.Sprintf("%q is not a Lease name (%s): %s cannot take the migration lease", c.LeaderName, strings.Join(errs, "; "), s.Component),
 			"set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
 	}
-	switch c.ResourceLock {
-	case "leases":
-	case "endpoints":
-		out = append(out, Finding{Error, s.where("resourceLock"),
-			"endpoints locks were removed from client-go in 1.27; " + s.Component + " " + s.Version + " cannot take the migration lock", "use resourceLock: leases"})
-	default:
-		out = append(out, Finding{Error, s.where("resourceLock"), fmt.Sprintf("%q is not a lock type", c.ResourceLock), "use resourceLock: leases"})
-	}
+	out = append(out, lintMigrationLock(s)...)
 	if len(c.ControllerLeaders) == 0 {
 		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(each(Migratable, m.Name), ", ")})
 	}
@@ -221,12 +206,4 @@ func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, see
 			"use component: cloud-controller-manager in the configuration cloud-controller-manager reads"})
 	}
 	return out
-}
-
-func minorAtLeast(v string, minor int) bool {
-	var maj, min int
-	if _, err := fmt.Sscanf(strings.TrimPrefix(v, "v"), "%d.%d", &maj, &min); err != nil {
-		return false
-	}
-	return maj > 1 || (maj == 1 && min >= minor)
 }

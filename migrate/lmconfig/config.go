@@ -6,6 +6,7 @@ package lmconfig
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -49,8 +50,13 @@ type Config struct {
 
 	// Unknown are the fields of a parsed file the type does not have, as
 	// paths (controllerLeaders[1].compnent): the managers' decoder drops
-	// them without a word.
+	// them without a word up to 1.31 and refuses the file from 1.32 (the
+	// lint says which, per version).
 	Unknown []string `json:"-"`
+	// Duplicates are the keys a parsed file gives twice in one mapping, as
+	// key and line (leaderName (line 4)): up to 1.31 the managers keep the
+	// last value, as Parse does; from 1.32 they refuse the file.
+	Duplicates []string `json:"-"`
 
 	// raw is the file as a user wrote it: installed byte for byte.
 	raw []byte
@@ -76,14 +82,16 @@ func New(component string, controllers ...string) *Config {
 func (c *Config) Clone() *Config {
 	out := *c
 	out.ControllerLeaders = append([]ControllerLeader(nil), c.ControllerLeaders...)
-	out.Unknown, out.raw = nil, nil
+	out.Unknown, out.Duplicates, out.raw = nil, nil, nil
 	return &out
 }
 
-// Parse decodes a configuration as the managers do: leniently, an unknown
-// field ignored (kept in Unknown for the lint to report); but a file of
-// another kind or API version is an error, because their decoder refuses it
-// and the manager does not start.
+// Parse decodes a configuration as the managers up to 1.31 do: leniently,
+// an unknown field ignored and a key given twice taking its last value
+// (both kept, in Unknown and Duplicates, for the lint to judge per
+// version: from 1.32 the managers decode strictly and refuse either); but a
+// file of another kind or API version is an error, because every version's
+// decoder refuses it and the manager does not start.
 func Parse(b []byte) (*Config, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, fmt.Errorf("empty file: a %s needs kind, apiVersion, leaderName, resourceLock and controllerLeaders", Kind)
@@ -107,6 +115,14 @@ func Parse(b []byte) (*Config, error) {
 		return nil, fmt.Errorf("not a valid %s: %w", Kind, err)
 	}
 	c.Unknown = unknownFields(fields)
+	// What a strict decoder refuses beyond unknown fields: keys given
+	// twice (k8s.io/apimachinery v0.32.6 pkg/runtime/serializer/json/
+	// json.go: the strict YAML serializer runs this YAMLToJSONStrict, the
+	// lenient one YAMLToJSON alone, which keeps the last value). The
+	// versions are migrate/lint's history.go.
+	if _, err := yaml.YAMLToJSONStrict(b); err != nil {
+		c.Duplicates = duplicates(err)
+	}
 	c.raw = bytes.Clone(b)
 	return &c, nil
 }
@@ -133,6 +149,26 @@ func unknownFields(fields map[string]any) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// duplicateKey is one line of the YAML decoder's error for a key given twice.
+var duplicateKey = regexp.MustCompile(`line (\d+): key (.+) already set in map`)
+
+// duplicates are the keys a strict YAML decoding error names, as
+// "key (line N)"; an error of another form is kept whole.
+func duplicates(err error) []string {
+	var out []string
+	for _, m := range duplicateKey.FindAllStringSubmatch(err.Error(), -1) {
+		key := m[2]
+		if k, uerr := strconv.Unquote(key); uerr == nil {
+			key = k
+		}
+		out = append(out, fmt.Sprintf("%s (line %s)", key, m[1]))
+	}
+	if len(out) == 0 {
+		out = append(out, err.Error())
+	}
 	return out
 }
 

@@ -45,8 +45,9 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-// The managers' decoder is lenient: a file with an unknown field is read,
-// the field dropped; Parse keeps where it was for the lint.
+// The managers' decoder up to 1.31 is lenient: a file with an unknown
+// field is read, the field dropped (from 1.32 it refuses the file); Parse
+// reads it as up to 1.31 and keeps where the field was for the lint.
 func TestParseKeepsUnknownFields(t *testing.T) {
 	in := "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1\nleaderName: x\nresourceLock: leases\n" +
 		"controllerLeader: []\ncontrollerLeaders:\n- name: service-lb-controller\n  compnent: '*'\n"
@@ -124,5 +125,25 @@ func TestReadFileBounded(t *testing.T) {
 func TestComponentsAreTheManagers(t *testing.T) {
 	if KCM != managers.KCM || CCM != managers.CCM {
 		t.Fatalf("lmconfig names %s, %s; clusters/managers %s, %s", KCM, CCM, managers.KCM, managers.CCM)
+	}
+}
+
+// A key given twice: up to 1.31 the managers keep the last value, as Parse
+// does; from 1.32 they refuse the file. Parse keeps which key, and where.
+func TestParseKeepsDuplicates(t *testing.T) {
+	in := "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1\nleaderName: a\nleaderName: b\nresourceLock: leases\n" +
+		"controllerLeaders:\n- name: service-lb-controller\n  component: '*'\n  component: cloud-controller-manager\n"
+	c, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Duplicates, ","); got != "leaderName (line 4),component (line 9)" {
+		t.Errorf("duplicates: %s", got)
+	}
+	if c.LeaderName != "b" || c.Owner("service-lb-controller") != CCM || len(c.Unknown) != 0 {
+		t.Errorf("the last value wins: %+v", c)
+	}
+	if c, err := Parse([]byte(New(CCM, "service-lb-controller").YAML())); err != nil || c.Duplicates != nil || c.Clone().Duplicates != nil {
+		t.Errorf("no duplicates: %v %v", c, err)
 	}
 }
