@@ -6,7 +6,6 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // Where the task doc puts the configuration, on every control plane.
@@ -43,15 +42,15 @@ func ccmStaticPod(s Spec, st Setup) string {
 	if c.Controllers != "" {
 		args = append(args, "--controllers="+c.Controllers)
 	}
-	var files []cloudcluster.HostFile
+	files := map[string]string{}
 	switch {
 	case c.LeaderMigration && c.Config == nil:
 		args = append(args, lmFlags(false)...)
 	case c.LeaderMigration:
 		args = append(args, lmFlags(true)...)
-		files = append(files, cloudcluster.HostFile{Name: lmVolume, Path: lmConfigPath})
+		files[lmVolume] = lmConfigPath
 	}
-	return cloudcluster.CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files...)
+	return s.provider().CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files)
 }
 
 // lmFile is the configuration file a new control plane gets, nil when no
@@ -93,7 +92,7 @@ func (e *Env) ccmKubeconfig(ctx context.Context, from string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return cloudcluster.CCMKubeconfig(conf, crt, key)
+	return e.Spec.provider().CCMKubeconfig(conf, crt, key)
 }
 
 // kubeletNoInTreeGates drops the gate the in-tree cluster's shared
@@ -135,8 +134,8 @@ func (s Spec) ccmFiles(kubeconfig string) map[string]string {
 		return nil
 	}
 	files := map[string]string{
-		cloudcluster.CCMKubeconfigPath: kubeconfig,
-		cloudcluster.CCMStaticPodPath:  ccmStaticPod(s, st),
+		s.provider().CCMKubeconfigPath: kubeconfig,
+		s.provider().CCMStaticPodPath:  ccmStaticPod(s, st),
 	}
 	if cfg := st.lmFile(); cfg != nil {
 		files[lmConfigPath] = cfg.YAML()

@@ -1,11 +1,11 @@
 package migrate
 
 import (
+	"github.com/handover-sh/handover/clusters/managers"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // validCCMForm rejects a form, replica count or manifest the procedure
@@ -16,13 +16,13 @@ func (s Spec) validCCMForm() []string {
 	if s.CCMForm != "" && !slices.Contains(forms, s.CCMForm) {
 		errs = append(errs, fmt.Sprintf("--ccm-form %s: %s runs the cloud-controller-manager as %s", s.CCMForm, s.Procedure, strings.Join(forms, " or ")))
 	}
-	if s.CCMReplicas < 0 || (s.CCMReplicas > 0 && s.ccmWorkload() != cloudcluster.Deployment) {
+	if s.CCMReplicas < 0 || (s.CCMReplicas > 0 && s.ccmWorkload() != managers.Deployment) {
 		errs = append(errs, fmt.Sprintf("--ccm-replicas %d: replicas are a Deployment's (--ccm-form deployment), at least 1", s.CCMReplicas))
 	}
 	if m := s.CCMManifest; m != nil {
 		if !slices.Contains(forms, m.Kind()) {
 			errs = append(errs, fmt.Sprintf("--ccm-manifest %s: %s runs the cloud-controller-manager as %s, not from a manifest (%s)",
-				m.Path, s.Procedure, strings.Join(forms, " or "), accepting(func(r Registration) bool { return slices.Contains(r.Managers.CCMForms, cloudcluster.DaemonSet) })))
+				m.Path, s.Procedure, strings.Join(forms, " or "), accepting(func(r Registration) bool { return slices.Contains(r.Managers.CCMForms, managers.DaemonSet) })))
 		}
 		if s.CCMForm != "" && s.CCMForm != m.Kind() {
 			errs = append(errs, fmt.Sprintf("--ccm-form %s and --ccm-manifest %s (a %s) contradict", s.CCMForm, m.Path, m.Kind()))

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/providers"
 	"io"
 	"slices"
 	"strings"
@@ -16,10 +18,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
-	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/cmdline"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // CCMManifest is a user's own cloud-controller-manager manifest (e.g.
@@ -119,12 +119,12 @@ func managerContainer(cs []corev1.Container) (int, error) {
 	return found, nil
 }
 
-// Kind is the manifest's workload: cloudcluster.DaemonSet or Deployment.
+// Kind is the manifest's workload: managers.DaemonSet or Deployment.
 func (m *CCMManifest) Kind() string {
 	if m.deployment != nil {
-		return cloudcluster.Deployment
+		return managers.Deployment
 	}
-	return cloudcluster.DaemonSet
+	return managers.DaemonSet
 }
 
 func (m *CCMManifest) meta() *metaRef {
@@ -178,10 +178,10 @@ func (m *CCMManifest) namespace() string {
 
 // ownManifestFlags are flags of the manifest handover sets for the
 // simulated cloud and its observers, with why; "" removes the flag.
-func ownManifestFlags(clusterName, podSubnet string) []struct{ name, value, why string } {
+func ownManifestFlags(p providers.Provider, clusterName, podSubnet string) []struct{ name, value, why string } {
 	return []struct{ name, value, why string }{
-		{"cloud-provider", cloudcluster.ProviderName, "the simulated cloud's provider"},
-		{"cloud-config", cloudcluster.CloudConfigPath, "the simulated cloud's configuration"},
+		{"cloud-provider", p.Name, "the simulated cloud's provider"},
+		{"cloud-config", p.CloudConfigPath, "the simulated cloud's configuration"},
 		{"cluster-name", clusterName, "the rehearsal cluster's name, which its kube-controller-manager has: check that your manifest's (default \"kubernetes\") equals your kube-controller-manager's --cluster-name, or every load balancer is made anew at the hand-off"},
 		{"cluster-cidr", podSubnet, "the rehearsal cluster's pod subnet"},
 		{"kubeconfig", "", "the pods use their service account"},
@@ -200,14 +200,14 @@ func ownManifestFlags(clusterName, podSubnet string) []struct{ name, value, why 
 // render is the manifest as applied: the manager's flags are flags (the
 // manifest's, handover's own replacing theirs, then extra), and each change
 // is described.
-func (m *CCMManifest) render(version, clusterName, podSubnet string, extra []string, config string) (string, []string) {
+func (m *CCMManifest) render(p providers.Provider, version, clusterName, podSubnet string, extra []string, config string) (string, []string) {
 	w := m.clone()
 	tpl := w.template()
 	c := &tpl.Spec.Containers[w.container]
 	var changes []string
 	change := func(format string, a ...any) { changes = append(changes, fmt.Sprintf(format, a...)) }
 
-	if img := nodeimage.CCMImage(version); c.Image != img {
+	if img := p.CCMImage(version); c.Image != img {
 		change("image %s → %s: the simulated cloud's cloud-controller-manager %s (yours runs your cloud's provider)", c.Image, img, version)
 		c.Image = img
 	}
@@ -215,7 +215,7 @@ func (m *CCMManifest) render(version, clusterName, podSubnet string, extra []str
 		change("imagePullPolicy → IfNotPresent: no registry; the image is on every node")
 		c.ImagePullPolicy = corev1.PullIfNotPresent
 	}
-	flags, flagChanges := m.runFlags(clusterName, podSubnet)
+	flags, flagChanges := m.runFlags(p, clusterName, podSubnet)
 	changes = append(changes, flagChanges...)
 	flags = cmdline.Merge(flags, extra)
 	if cmd := []string{"/usr/local/bin/cloud-controller-manager"}; !slices.Equal(c.Command, append(cmd, flags...)) {
@@ -240,13 +240,13 @@ func (m *CCMManifest) render(version, clusterName, podSubnet string, extra []str
 		tpl.Spec.Affinity = oneReplicaPerNode(tpl.Labels)
 		change("affinity: one replica per node: on the host network two would share port 10258")
 	}
-	mountHostFile(tpl, c, "handover-cloud-config", cloudcluster.CloudConfigPath)
-	change("volume handover-cloud-config: %s from the node, read-only (the simulated cloud's configuration)", cloudcluster.CloudConfigPath)
+	mountHostFile(tpl, c, "handover-cloud-config", p.CloudConfigPath)
+	change("volume handover-cloud-config: %s from the node, read-only (the simulated cloud's configuration)", p.CloudConfigPath)
 	out := append([]string(nil), m.others...)
 	if config != "" {
-		mountConfigMap(tpl, c, "handover-leader-migration", cloudcluster.LeaderMigrationConfigMap, lmConfigPath)
-		change("ConfigMap %s with the leader-migration configuration, mounted at %s", cloudcluster.LeaderMigrationConfigMap, lmConfigPath)
-		out = append(out, lmConfigMap(w.namespace(), config))
+		mountConfigMap(tpl, c, "handover-leader-migration", p.LeaderMigrationConfigMap, lmConfigPath)
+		change("ConfigMap %s with the leader-migration configuration, mounted at %s", p.LeaderMigrationConfigMap, lmConfigPath)
+		out = append(out, lmConfigMap(w.namespace(), p.LeaderMigrationConfigMap, config))
 	}
 	return strings.Join(append(out, objectYAML(w.object())), "---\n"), changes
 }
@@ -281,10 +281,10 @@ func dropNullTimestamps(v any) {
 
 // runFlags are the manifest's flags with handover's own in place of
 // theirs, and what changed.
-func (m *CCMManifest) runFlags(clusterName, podSubnet string) ([]string, []string) {
+func (m *CCMManifest) runFlags(p providers.Provider, clusterName, podSubnet string) ([]string, []string) {
 	flags := m.Flags()
 	var changes []string
-	for _, f := range ownManifestFlags(clusterName, podSubnet) {
+	for _, f := range ownManifestFlags(p, clusterName, podSubnet) {
 		old, had := cmdline.Value(flags, f.name)
 		switch {
 		case f.value == "" && had:
@@ -339,9 +339,9 @@ func mountConfigMap(tpl *corev1.PodTemplateSpec, c *corev1.Container, name, conf
 	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: name, MountPath: path, SubPath: "leadermigration.conf", ReadOnly: true})
 }
 
-func lmConfigMap(namespace, config string) string {
+func lmConfigMap(namespace, name, config string) string {
 	cm := corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}}
-	cm.Name, cm.Namespace = cloudcluster.LeaderMigrationConfigMap, namespace
+	cm.Name, cm.Namespace = name, namespace
 	cm.Data = map[string]string{"leadermigration.conf": config}
 	return objectYAML(cm)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // defaultConfig is the task doc's "Default Configuration": both managers
@@ -12,7 +11,7 @@ import (
 func defaultConfig(s Spec) *Procedure {
 	p := &Procedure{Title: fmt.Sprintf("Migrate with the built-in default configuration, %s to %s", s.From, s.To)}
 	p.Steps = []Step{
-		grantStep(s, cloudcluster.CCMUser),
+		grantStep(s, s.provider().CCMUser),
 		rollStep(s, "enable-leader-migration", "Enable leader migration, with no configuration file, on every version-"+s.From+" kube-controller-manager",
 			s.nSide(), lmconfig.KCM, enableLM(false, s.KCMArgs),
 			[]Item{flagsPlan(lmconfig.KCM, "add", append(lmFlags(false), s.KCMArgs...)...),

@@ -9,7 +9,6 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -120,7 +119,7 @@ func inPlaceFiles(s Spec) []Item {
 	if c := st.lmFile(); c != nil {
 		out = append(out, Item{Kind: File, Title: lmConfigPath + " (replaced)", Body: c.YAML()})
 	}
-	return append(out, Item{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+	return append(out, Item{Kind: File, Title: s.provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
 func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
@@ -143,7 +142,7 @@ func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
 	}
 	files := e.Spec.ccmFiles(kubeconfig)
 	// The configuration first: the manifest mounts it.
-	for _, p := range []string{lmConfigPath, cloudcluster.CCMKubeconfigPath, cloudcluster.CCMStaticPodPath} {
+	for _, p := range []string{lmConfigPath, e.Spec.provider().CCMKubeconfigPath, e.Spec.provider().CCMStaticPodPath} {
 		if body, ok := files[p]; ok {
 			if err := e.Cluster.WriteFile(ctx, node, p, body); err != nil {
 				return err

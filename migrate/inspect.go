@@ -15,7 +15,6 @@ import (
 
 	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // ControlPlane is a control-plane node and the versions it runs.
@@ -66,7 +65,7 @@ func (e *Env) controlPlanes(ctx context.Context) ([]ControlPlane, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, ccmErr := e.Cluster.ReadFile(ctx, n.String(), cloudcluster.CCMStaticPodPath)
+		_, ccmErr := e.Cluster.ReadFile(ctx, n.String(), e.Spec.provider().CCMStaticPodPath)
 		cp := ControlPlane{Name: n.String(), Version: imageVersion(pod.Spec.Containers[0].Image), HasCCM: ccmErr == nil}
 		if e.Spec.From == e.Spec.To {
 			_, markErr := e.Cluster.ReadFile(ctx, cp.Name, replacementMark)

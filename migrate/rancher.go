@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"github.com/handover-sh/handover/clusters/managers"
 	"context"
 	"fmt"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // The steps the RKE2 and RKE runbooks share.
@@ -19,8 +19,8 @@ import (
 // chartWorkloads is each flavour's chart shape: the AWS chart is a
 // DaemonSet on the control planes, the Azure chart a Deployment.
 var chartWorkloads = map[string]string{
-	"aws": cloudcluster.DaemonSet, "external-aws": cloudcluster.DaemonSet,
-	"azure": cloudcluster.Deployment, "external": cloudcluster.Deployment,
+	"aws": managers.DaemonSet, "external-aws": managers.DaemonSet,
+	"azure": managers.Deployment, "external": managers.Deployment,
 }
 
 func lmFlagsRancher() []string {
@@ -56,12 +56,9 @@ func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	}
 	flags = append(flags, s.CCMArgs...)
 	if m := s.CCMManifest; m != nil {
-		return m.render(s.From, s.Cluster, s.PodSubnet, flags, config)
+		return m.render(s.provider(), s.From, s.Cluster, s.PodSubnet, flags, config)
 	}
-	if config == "" {
-		return cloudcluster.CCMManifest(s.ccmWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, flags...), nil
-	}
-	return cloudcluster.CCMManifestWithConfig(s.ccmWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, lmConfigPath, flags...), nil
+	return s.provider().CCMManifest(s.ccmWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, lmConfigPath, flags...), nil
 }
 
 // manifestPlan shows a manifest and, for the user's, what was changed.
@@ -80,9 +77,9 @@ func deployCCMStep(s Spec) Step {
 	manifest, changes := s.ccmManifest(true)
 	ref := s.ccmRef()
 	plan := append(s.manifestPlan("cloud-controller-manager chart, rendered (kubectl apply -f)", manifest, changes),
-		Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+		Item{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, s.LeaderName)},
 		Item{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."})
-	if s.ccmWorkload() == cloudcluster.Deployment {
+	if s.ccmWorkload() == managers.Deployment {
 		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
 	} else {
 		plan = append(plan, Item{Kind: Note, Body: "DaemonSet pods tolerate node.kubernetes.io/unschedulable, so cordoning does not hold the AWS chart back: its managers start at once, while every kube-controller-manager still runs the in-tree provider."})
@@ -106,7 +103,7 @@ func deployCCMStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, e.Spec.LeaderName)
+			return e.grantLease(ctx, s.provider().CCMLeaderLockingRole, e.Spec.LeaderName)
 		},
 		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)},
 	}
@@ -115,7 +112,7 @@ func deployCCMStep(s Spec) Step {
 func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
 	var err error
 	ref := s.ccmRef()
-	if s.ccmWorkload() == cloudcluster.Deployment {
+	if s.ccmWorkload() == managers.Deployment {
 		_, err = e.Client.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 	} else {
 		_, err = e.Client.AppsV1().DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
@@ -266,7 +263,7 @@ func (e *Env) waitJoined(ctx context.Context, node string) error {
 
 func rolloutStep(s Spec) Step {
 	kind := "daemonset"
-	if s.ccmWorkload() == cloudcluster.Deployment {
+	if s.ccmWorkload() == managers.Deployment {
 		kind = "deployment"
 	}
 	ready := func(ctx context.Context, e *Env) (bool, error) { return e.ccmRolledOut(ctx, s) }
@@ -281,7 +278,7 @@ func rolloutStep(s Spec) Step {
 
 func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
 	ref := s.ccmRef()
-	if s.ccmWorkload() == cloudcluster.Deployment {
+	if s.ccmWorkload() == managers.Deployment {
 		d, err := e.Client.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, client404(err)
@@ -334,7 +331,7 @@ func ccmWorkloadDisableStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return client404(e.Client.CoreV1().ConfigMaps(s.ccmRef().Namespace).Delete(ctx, cloudcluster.LeaderMigrationConfigMap, deleteOpts))
+			return client404(e.Client.CoreV1().ConfigMaps(s.ccmRef().Namespace).Delete(ctx, s.provider().LeaderMigrationConfigMap, deleteOpts))
 		},
 		Wait: Wait{Name: "rolled out without leader migration", Timeout: s.Intervals.Of(IntervalRollout),
 			Until: func(ctx context.Context, e *Env) (bool, error) {

@@ -12,17 +12,16 @@ import (
 
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // Leader-locking Roles the task doc extends with the migration lease.
 const kcmLeaderLockingRole = "system::leader-locking-kube-controller-manager"
 
 // identities are who the managers authenticate as.
-func identities(ccmUser string) []lint.Identity {
+func identities(ccmUser, ccmRole string) []lint.Identity {
 	return []lint.Identity{
 		{Component: lmconfig.KCM, User: "system:kube-controller-manager", Role: kcmLeaderLockingRole},
-		{Component: lmconfig.CCM, User: ccmUser, Groups: ccmGroups(ccmUser), Role: cloudcluster.CCMLeaderLockingRole},
+		{Component: lmconfig.CCM, User: ccmUser, Groups: ccmGroups(ccmUser), Role: ccmRole},
 	}
 }
 
@@ -49,7 +48,7 @@ func serviceAccount(user string) (namespace, name string, ok bool) {
 // (where the migration lease is granted) to the service account of a
 // user's own manifest; "" for handover's own identities, which the Role's
 // binding names already.
-func saLeaseBinding(user string) string {
+func saLeaseBinding(user, role string) string {
 	ns, name, ok := serviceAccount(user)
 	if !ok || user == ccmServiceAccount {
 		return ""
@@ -62,7 +61,7 @@ metadata:
 roleRef:
   apiGroup: rbac.authorization.k8s.io
   kind: Role
-  name: ` + cloudcluster.CCMLeaderLockingRole + `
+  name: ` + role + `
 subjects:
 - kind: ServiceAccount
   name: ` + name + `
@@ -101,7 +100,7 @@ func (e *Env) grantLease(ctx context.Context, role, lease string) error {
 // leaseGranted is true when both identities may take the migration lease.
 func leaseGranted(ccmUser string) func(context.Context, *Env) (bool, error) {
 	return func(ctx context.Context, e *Env) (bool, error) {
-		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities(ccmUser)...)
+		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities(ccmUser, e.Spec.provider().CCMLeaderLockingRole)...)
 		if err != nil {
 			return false, err
 		}
@@ -128,16 +127,16 @@ func grantStep(s Spec, ccmUser string) Step {
 		other = ""
 	}
 	plan := []Item{
-		{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
+		{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: s.provider().CCMRBAC},
 		{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
-		{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, s.LeaderName)},
+		{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, s.LeaderName)},
 		{Kind: Note, Body: "The task doc's `kubectl patch --type=merge` replaces the Role's rules, dropping the main-lease rule; a JSON patch appends instead."},
 	}
 	if other != "" {
-		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(cloudcluster.CCMLeaderLockingRole, other) +
+		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, other) +
 			"   # DELIBERATE MISTAKE: the lease the cloud-controller-manager's configuration names"})
 	}
-	binding := saLeaseBinding(ccmUser)
+	binding := saLeaseBinding(ccmUser, s.provider().CCMLeaderLockingRole)
 	if binding != "" {
 		plan = append(plan, Item{Kind: File, Title: "your manifest's service account may take the leases too (kubectl apply -f)", Body: binding})
 	}
@@ -148,20 +147,20 @@ func grantStep(s Spec, ccmUser string) Step {
 		Plan:  plan,
 		Done:  leaseGranted(ccmUser),
 		Do: func(ctx context.Context, e *Env) error {
-			rbac := cloudcluster.CCMRBAC
+			rbac := s.provider().CCMRBAC
 			if binding != "" {
 				rbac += "---\n" + binding
 			}
 			if err := e.Cluster.Apply(ctx, rbac); err != nil {
 				return err
 			}
-			for _, role := range []string{kcmLeaderLockingRole, cloudcluster.CCMLeaderLockingRole} {
+			for _, role := range []string{kcmLeaderLockingRole, s.provider().CCMLeaderLockingRole} {
 				if err := e.grantLease(ctx, role, e.Spec.LeaderName); err != nil {
 					return err
 				}
 			}
 			if other != "" {
-				return e.grantLease(ctx, cloudcluster.CCMLeaderLockingRole, other)
+				return e.grantLease(ctx, s.provider().CCMLeaderLockingRole, other)
 			}
 			return nil
 		},
@@ -173,19 +172,19 @@ func grantStep(s Spec, ccmUser string) Step {
 // its own RBAC but not the migration lease; kube-controller-manager does.
 func noCCMGrantStep(s Spec, notes []Item) Step {
 	kcmOnly := func(ctx context.Context, e *Env) (bool, error) {
-		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities("")[:1]...)
+		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities("", "")[:1]...)
 		return err == nil && len(fs) == 0, err
 	}
 	return Step{
 		Name:  "grant-migration-lease",
 		Title: "Grant kube-controller-manager access to the migration lease " + s.LeaderName + " (and forget the cloud-controller-manager)",
 		Plan: append([]Item{
-			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: cloudcluster.CCMRBAC},
+			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: s.provider().CCMRBAC},
 			{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
 		}, notes...),
 		Done: kcmOnly,
 		Do: func(ctx context.Context, e *Env) error {
-			if err := e.Cluster.Apply(ctx, cloudcluster.CCMRBAC); err != nil {
+			if err := e.Cluster.Apply(ctx, s.provider().CCMRBAC); err != nil {
 				return err
 			}
 			return e.grantLease(ctx, kcmLeaderLockingRole, e.Spec.LeaderName)

@@ -1,12 +1,12 @@
 package migrate
 
 import (
+	"github.com/handover-sh/handover/clusters/managers"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/migrate/lint"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // Procedure names.
@@ -51,7 +51,7 @@ type Managers struct {
 	// and no leader migration, replace the version-N ones.
 	NewKCM bool
 	// CCMForms are the ways it can run the cloud-controller-manager
-	// (cloudcluster.StaticPod, DaemonSet, Deployment); the first is the
+	// (managers.StaticPod, DaemonSet, Deployment); the first is the
 	// default unless the flavour's chart says otherwise. Only a chart's
 	// forms take a user's own manifest.
 	CCMForms []string
@@ -100,8 +100,8 @@ func init() {
 // The cloud-controller-manager's forms: a static pod on each N+1 control
 // plane (the task doc), or a chart's workload (Rancher's runbooks).
 var (
-	staticPod = []string{cloudcluster.StaticPod}
-	chart     = []string{cloudcluster.DaemonSet, cloudcluster.Deployment}
+	staticPod = []string{managers.StaticPod}
+	chart     = []string{managers.DaemonSet, managers.Deployment}
 )
 
 // Names lists the procedures, sorted.

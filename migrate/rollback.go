@@ -7,14 +7,13 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // rollbackSteps are the task doc's rollback: version-N control planes with
 // leader migration on their kube-controller-manager replace the N+1 ones,
 // one at a time, while the N+1 cloud-controller-managers still take part.
 func rollbackSteps(s Spec) []Step {
-	steps := []Step{grantStep(s, cloudcluster.CCMUser), restoreNConfigStep(s)}
+	steps := []Step{grantStep(s, s.provider().CCMUser), restoreNConfigStep(s)}
 	for i := 1; i <= s.ControlPlanes; i++ {
 		steps = append(steps, addNStep(s, i), removeN1Step(s, i))
 	}
@@ -67,7 +66,7 @@ func addNStep(s Spec, i int) Step {
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
-				KubeletArgs: map[string]string{"cloud-provider": cloudcluster.ProviderName, "cloud-config": cloudcluster.CloudConfigPath},
+				KubeletArgs: map[string]string{"cloud-provider": s.provider().Name, "cloud-config": s.provider().CloudConfigPath},
 				Files:       nFiles(s),
 			})
 			return err
@@ -91,7 +90,7 @@ func nFiles(s Spec) map[string]string {
 }
 
 func nPlan(s Spec) []Item {
-	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + cloudcluster.ProviderName}}
+	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.provider().Name}}
 	if f, ok := nFiles(s)[lmConfigPath]; ok {
 		plan = append(plan, Item{Kind: File, Title: lmConfigPath, Body: f})
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 const taskDocSource = "Kubernetes task: Migrate Replicated Control Plane To Use Cloud Controller Manager"
@@ -26,7 +25,7 @@ func taskDoc(s Spec) *Procedure {
 	}
 	p.Title = fmt.Sprintf("Migrate the cloud controllers from kube-controller-manager %s to cloud-controller-manager %s", s.From, s.To)
 	p.Steps = []Step{
-		grantStep(s, cloudcluster.CCMUser),
+		grantStep(s, s.provider().CCMUser),
 	}
 	p.Steps = append(p.Steps, writeConfigSteps(s)...)
 	add := "add, and mount " + lmConfigPath + " read-only"
@@ -151,9 +150,9 @@ func addN1Step(s Spec, i int) Step {
 			if !st.GrantCCM {
 				return nil
 			}
-			ok, err := leaseGranted(cloudcluster.CCMUser)(ctx, e)
+			ok, err := leaseGranted(s.provider().CCMUser)(ctx, e)
 			if err == nil && !ok {
-				err = fmt.Errorf("%s may not take the migration lease %s (run step grant-migration-lease)", cloudcluster.CCMUser, s.LeaderName)
+				err = fmt.Errorf("%s may not take the migration lease %s (run step grant-migration-lease)", s.provider().CCMUser, s.LeaderName)
 			}
 			return err
 		},
@@ -187,8 +186,8 @@ func addN1Plan(s Spec) []Item {
 		return items
 	}
 	return append(items,
-		Item{Kind: File, Title: cloudcluster.CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + cloudcluster.CCMUser + " signed by the cluster CA\n"},
-		Item{Kind: File, Title: cloudcluster.CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+		Item{Kind: File, Title: s.provider().CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + s.provider().CCMUser + " signed by the cluster CA\n"},
+		Item{Kind: File, Title: s.provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
 // removeNStep brings down a version-N control plane: one whose managers

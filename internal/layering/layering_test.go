@@ -34,6 +34,9 @@ var rules = []struct {
 	{"migrate/lint", []string{"simulate/", "verify/", "rehearsal", "reports", "cmd/"},
 		"the lint reads configurations and flags, never a cluster"},
 	{"reports", []string{"simulate/", "rehearsal", "cmd/"}, "reports render results, whatever produced them"},
+	{"migrate", []string{"simulate/", "verify/", "rehearsal", "reports", "cmd/"},
+		"procedures reach a cloud only through providers, so a real provider plugs in without touching them"},
+	{"providers", []string{""}, "the meeting point of procedures and clouds depends on neither"},
 	{"selfusage", []string{"clusters/", "simulate/", "verify/", "migrate", "rehearsal", "reports", "cmd/"},
 		"handover's own usage is measured the same whatever it rehearses or observes"},
 }

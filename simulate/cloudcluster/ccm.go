@@ -4,20 +4,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
 )
 
-// Workloads the cloud-controller-manager can run as.
+// Workloads the cloud-controller-manager can run as (clusters/managers).
 const (
-	// DaemonSet on every control plane, as the RKE2 AWS chart runs it.
-	DaemonSet = "daemonset"
-	// Deployment with one replica per control plane, as the RKE2 Azure
-	// chart runs it.
-	Deployment = "deployment"
-	// StaticPod on each control plane from a manifest, as the upstream
-	// task doc runs it.
-	StaticPod = "static-pod"
+	DaemonSet  = managers.DaemonSet
+	Deployment = managers.Deployment
+	StaticPod  = managers.StaticPod
 )
 
 // CCMArgs are the cloud-controller-manager flags every workload shares.

@@ -1,0 +1,78 @@
+// Package providers is the meeting point of the procedures and the clouds
+// whose controllers they move: what a procedure needs of a provider, as
+// data, and the providers a program was built with. A provider registers
+// itself (the simulated cloud's in simulate/cloudcluster); procedures look
+// it up by name and import no provider.
+package providers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Provider is what the procedures need of the cloud whose controllers
+// they move: its name and configuration as the managers and kubelets take
+// them, the cloud-controller-manager's identity and RBAC, and its
+// manifests in each form. Procedures reach a provider only through it, so
+// a real provider's parts plug in without touching procedure code.
+type Provider struct {
+	// Name is the value of --cloud-provider (managers and kubelets).
+	Name string
+	// CloudConfigPath is the cloud configuration on every node.
+	CloudConfigPath string
+	// CCMUser is the user the cloud-controller-manager's kubeconfig names,
+	// CCMLeaderLockingRole the Role in kube-system that lets it take its
+	// own lease, and CCMRBAC the objects that grant both (kubectl apply).
+	CCMUser, CCMLeaderLockingRole, CCMRBAC string
+	// CCMStaticPodPath and CCMKubeconfigPath are where the static-pod form
+	// and its kubeconfig go on a control plane.
+	CCMStaticPodPath, CCMKubeconfigPath string
+	// LeaderMigrationConfigMap carries the leader-migration configuration
+	// to a workload's pods.
+	LeaderMigrationConfigMap string
+	// CCMImage is the manager's image for a Kubernetes version.
+	CCMImage func(version string) string
+	// CCMKubeconfig issues the static pod's kubeconfig from a control
+	// plane's controller-manager.conf and CA.
+	CCMKubeconfig func(controllerManagerConf, caCert, caKey []byte) (string, error)
+	// CCMStaticPod is the static-pod manifest: version, cluster name, pod
+	// subnet, extra flags, and host files to mount (volume name → path).
+	CCMStaticPod func(version, cluster, podSubnet string, args []string, files map[string]string) string
+	// CCMManifest is a workload's manifest (form DaemonSet or Deployment):
+	// with a leader-migration configuration (config, mounted at path from
+	// LeaderMigrationConfigMap) when config is not "".
+	CCMManifest func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string
+}
+
+// Simulated names the simulated cloud's provider.
+const Simulated = "simulated"
+
+var providers = struct {
+	sync.RWMutex
+	m map[string]Provider
+}{m: map[string]Provider{}}
+
+// Register makes a provider available to the procedures under name.
+func Register(name string, p Provider) {
+	providers.Lock()
+	defer providers.Unlock()
+	providers.m[name] = p
+}
+
+// Lookup finds a registered provider.
+func Lookup(name string) (Provider, error) {
+	providers.RLock()
+	defer providers.RUnlock()
+	if p, ok := providers.m[name]; ok {
+		return p, nil
+	}
+	names := make([]string, 0, len(providers.m))
+	for n := range providers.m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return Provider{}, fmt.Errorf("no provider %q is registered (registered: %s): the program must import the package that registers it (simulate/cloudcluster for %q)",
+		name, strings.Join(names, ", "), Simulated)
+}

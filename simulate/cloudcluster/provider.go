@@ -1,0 +1,50 @@
+package cloudcluster
+
+import (
+	"slices"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/providers"
+)
+
+// The simulated cloud as the procedures reach a provider: registered
+// wherever this package is built in.
+func init() { providers.Register(providers.Simulated, Provider()) }
+
+// Provider is the simulated cloud's provider as the procedures take one.
+func Provider() providers.Provider {
+	return providers.Provider{
+		Name:                     ProviderName,
+		CloudConfigPath:          CloudConfigPath,
+		CCMUser:                  CCMUser,
+		CCMLeaderLockingRole:     CCMLeaderLockingRole,
+		CCMRBAC:                  CCMRBAC,
+		CCMStaticPodPath:         CCMStaticPodPath,
+		CCMKubeconfigPath:        CCMKubeconfigPath,
+		LeaderMigrationConfigMap: LeaderMigrationConfigMap,
+		CCMImage:                 nodeimage.CCMImage,
+		CCMKubeconfig:            CCMKubeconfig,
+		CCMStaticPod: func(version, cluster, podSubnet string, args []string, files map[string]string) string {
+			var hf []HostFile
+			for _, name := range sortedKeys(files) {
+				hf = append(hf, HostFile{Name: name, Path: files[name]})
+			}
+			return CCMStaticPod(version, cluster, podSubnet, args, hf...)
+		},
+		CCMManifest: func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
+			if config == "" {
+				return CCMManifest(form, replicas, version, cluster, podSubnet, args...)
+			}
+			return CCMManifestWithConfig(form, replicas, version, cluster, podSubnet, config, path, args...)
+		},
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
