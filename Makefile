@@ -23,7 +23,8 @@ images: host ## build the node images the tests need (cached)
 unit: ## unit tests only: no Docker needed
 	$(GO) test -short ./...
 
-lint: ## go vet, staticcheck (pinned in go.mod as a tool of the module) and the layering rules
+lint: ## gofmt, go vet, staticcheck (pinned in go.mod as a tool of the module) and the layering rules
+	@test -z "$$(gofmt -l .)" || { echo "not gofmt'ed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
 	$(GO) test -count=1 ./internal/layering/

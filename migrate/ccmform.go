@@ -1,11 +1,10 @@
 package migrate
 
 import (
-	"github.com/handover-sh/handover/clusters/managers"
 	"fmt"
+	"github.com/handover-sh/handover/clusters/managers"
 	"slices"
 	"strings"
-
 )
 
 // validCCMForm rejects a form, replica count or manifest the procedure

@@ -1,9 +1,9 @@
 package migrate
 
 import (
-	"github.com/handover-sh/handover/clusters/managers"
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/clusters/managers"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"

@@ -1,8 +1,8 @@
 package migrate
 
 import (
-	"github.com/handover-sh/handover/clusters/managers"
 	"fmt"
+	"github.com/handover-sh/handover/clusters/managers"
 	"slices"
 	"strings"
 
