@@ -3,6 +3,7 @@ package migrate
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/migrate/lint"
 	"time"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
@@ -36,7 +37,7 @@ func taskDoc(s Spec) *Procedure {
 		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
 			s.nSide(), lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs),
 			[]Item{flagsPlan(lmconfig.KCM, add, append(lmFlags(s.kcmFile()), s.KCMArgs...)...),
-				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true: the gate was removed after leader migration went GA (1.24), and " + s.From + " refuses unknown gates."}},
+				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true, as the task doc has: " + lint.GateHistory(s.From) + "."}},
 			waitOwner(lmconfig.KCM)))
 	if s.Variant.InPlace {
 		p.Steps = append(p.Steps, inPlaceSteps(s)...)

@@ -225,3 +225,19 @@ func lintMainLock(s Side, where string) Findings {
 	}
 	return nil
 }
+
+// GateHistory says what a manager of version does with
+// --feature-gates=ControllerManagerLeaderMigration=true, for a plan's note
+// on why the task doc's gate is left out.
+func GateHistory(version string) string {
+	m, ok := minorOf(version)
+	switch {
+	case !ok:
+		return "the gate was removed in 1.27 (GA and locked to true since 1.24)"
+	case m >= gateRemovedMinor:
+		return version + " refuses it as an unknown gate (GA and locked to true in 1.24, removed in 1.27)"
+	case m >= gateLockedMinor:
+		return version + " accepts it with a warning (GA and locked to true since 1.24), and 1.27 and later refuse it as unknown: left out, nothing lost"
+	}
+	return version + " has leader migration behind it (beta): set it"
+}

@@ -178,3 +178,17 @@ func TestMinorOf(t *testing.T) {
 		}
 	}
 }
+
+// The plan's note on the task doc's gate follows the version it is about.
+func TestGateHistory(t *testing.T) {
+	for v, want := range map[string]string{
+		"v1.26.13": "accepts it with a warning",
+		"v1.27.4":  "refuses it as an unknown gate",
+		"v1.31.4":  "refuses it as an unknown gate",
+		"v1.23.0":  "(beta): set it",
+	} {
+		if got := GateHistory(v); !strings.Contains(got, want) || !strings.HasPrefix(got, v) {
+			t.Errorf("GateHistory(%s) = %q, want %q", v, got, want)
+		}
+	}
+}
