@@ -84,7 +84,8 @@ func (d DockerInstances) Terminate(ctx context.Context, name string) error {
 	return nil
 }
 
-// ProviderID is cloud-provider-kind's convention.
+// ProviderID is kind's own (the kubelet --provider-id kind writes, pkg/cluster/internal/kubeadm/config.go;
+// cloud-provider-kind uses kind://<cluster>/kind/<node>: docs/adr/0006).
 func ProviderID(cluster, node string) string { return "kind://docker/" + cluster + "/" + node }
 
 // ZoneOf spreads instances over the zones by a hash of their name, so a
