@@ -114,8 +114,8 @@ func metricsNotJudged(why string) string { return "the metrics not judged, " + w
 
 // overlapsWithin says whether two instances' intervals, clipped to the
 // window, overlap for longer than tol.
-func overlapsWithin(ivs []Interval, from, to time.Time, tol time.Duration) bool {
-	var in []Interval
+func overlapsWithin(ivs []RunSpan, from, to time.Time, tol time.Duration) bool {
+	var in []RunSpan
 	for _, iv := range ivs {
 		iv.From, iv.To = later(iv.From, from), earlier(iv.To, to)
 		if iv.To.After(iv.From) {
@@ -127,7 +127,7 @@ func overlapsWithin(ivs []Interval, from, to time.Time, tol time.Duration) bool 
 
 // overlaps of intervals from different instances longer than tol; src
 // names where the intervals come from in the evidence.
-func overlaps(src string, ivs []Interval, tol time.Duration) []Violation {
+func overlaps(src string, ivs []RunSpan, tol time.Duration) []Violation {
 	var out []Violation
 	for i := range ivs {
 		for j := i + 1; j < len(ivs); j++ {

@@ -42,8 +42,8 @@ func CheckCoverageGap(evs []timeline.Event, cfg Config) []Result {
 }
 
 // uncovered returns the spans of [from, to] no interval covers.
-func uncovered(ivs []Interval, from, to time.Time) [][2]time.Time {
-	sorted := append([]Interval(nil), ivs...)
+func uncovered(ivs []RunSpan, from, to time.Time) [][2]time.Time {
+	sorted := append([]RunSpan(nil), ivs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].From.Before(sorted[j].From) })
 	var out [][2]time.Time
 	cursor := from
@@ -62,8 +62,8 @@ func uncovered(ivs []Interval, from, to time.Time) [][2]time.Time {
 	return out
 }
 
-func lastBefore(ivs []Interval, t time.Time) string {
-	best := Interval{}
+func lastBefore(ivs []RunSpan, t time.Time) string {
+	best := RunSpan{}
 	for _, iv := range ivs {
 		if !iv.To.After(t) && iv.To.After(best.To) {
 			best = iv
@@ -75,8 +75,8 @@ func lastBefore(ivs []Interval, t time.Time) string {
 	return fmt.Sprintf("health: last seen in %s@%s at %s", best.Manager, best.Instance, clock(best.To))
 }
 
-func firstAfter(ivs []Interval, t time.Time) string {
-	var best *Interval
+func firstAfter(ivs []RunSpan, t time.Time) string {
+	var best *RunSpan
 	for i, iv := range ivs {
 		if !iv.From.Before(t) && (best == nil || iv.From.Before(best.From)) {
 			best = &ivs[i]

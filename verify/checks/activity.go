@@ -8,15 +8,16 @@ import (
 	"github.com/handover-sh/handover/timeline"
 )
 
-// Interval is a span of one manager instance running one controller.
-type Interval struct {
+// RunSpan is a time one manager instance ran one controller (not to be
+// confused with migrate's intervals, which are how long a step waits).
+type RunSpan struct {
 	Manager, Instance string
 	From, To          time.Time
 }
 
 // activity is each controller's certain and possible intervals.
 type activity struct {
-	certain, possible map[string][]Interval
+	certain, possible map[string][]RunSpan
 }
 
 // healthActivity reads the health samples.
@@ -36,16 +37,16 @@ func sampledActivity(evs []timeline.Event, kind string) activity {
 			samples[k] = append(samples[k], e)
 		}
 	}
-	a := activity{certain: map[string][]Interval{}, possible: map[string][]Interval{}}
+	a := activity{certain: map[string][]RunSpan{}, possible: map[string][]RunSpan{}}
 	for k, ss := range samples {
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].Time.Before(ss[j].Time) })
 		for _, c := range controllersIn(ss) {
 			cert, poss := runs(ss, c)
 			for _, r := range cert {
-				a.certain[c] = append(a.certain[c], Interval{k.manager, k.instance, r[0], r[1]})
+				a.certain[c] = append(a.certain[c], RunSpan{k.manager, k.instance, r[0], r[1]})
 			}
 			for _, r := range poss {
-				a.possible[c] = append(a.possible[c], Interval{k.manager, k.instance, r[0], r[1]})
+				a.possible[c] = append(a.possible[c], RunSpan{k.manager, k.instance, r[0], r[1]})
 			}
 		}
 	}
@@ -135,7 +136,7 @@ func span(evs []timeline.Event) (from, to time.Time) {
 }
 
 // Activity is each controller's certain intervals, for plotting.
-func Activity(evs []timeline.Event) map[string][]Interval {
+func Activity(evs []timeline.Event) map[string][]RunSpan {
 	return healthActivity(evs).certain
 }
 
