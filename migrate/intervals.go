@@ -1,10 +1,8 @@
 package migrate
 
 import (
-	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/handover-sh/handover/migrate/lint"
@@ -30,27 +28,23 @@ const (
 	IntervalUndo             = "undo"
 )
 
-// IntervalInfo is one row of the table.
-type IntervalInfo struct {
-	Default time.Duration
-	Doc     string
-}
-
-// intervalTable is every interval with its default.
-var intervalTable = map[string]IntervalInfo{
-	IntervalPoll:             {time.Second, "how often a wait re-checks its condition"},
-	IntervalLeaseGrant:       {30 * time.Second, "SubjectAccessReviews allow the managers the migration lease after a grant"},
-	IntervalJoin:             {3 * time.Minute, "a joining control plane's Node becomes Ready (kubeadm join)"},
-	IntervalWorkerJoin:       {4 * time.Minute, "a worker still joining writes its kubelet flags"},
-	IntervalControlPlane:     {2 * time.Minute, "every manager static pod of a version runs after a join or upgrade"},
-	IntervalManagerRestart:   {3 * time.Minute, "a rewritten manager manifest runs, and the controllers settle after a rolling restart"},
-	IntervalKubeletRestart:   {2 * time.Minute, "a restarted kubelet renews its lease and its Node is Ready"},
-	IntervalSingleOwner:      {2 * time.Minute, "after a removal, each migrated controller runs in exactly one manager"},
-	IntervalMainLeaseHandoff: {time.Minute, "another instance takes a stopped manager's main lease (lease duration and retries)"},
-	IntervalSwitch:           {time.Minute, "every node runs the external cloud provider after the switch"},
-	IntervalRollout:          {3 * time.Minute, "the cloud-controller-manager chart rolls out"},
-	IntervalSettle:           {3 * time.Minute, "the controllers settle in one manager and every node has its ProviderID"},
-	IntervalUndo:             {3 * time.Minute, "undoing a failed step"},
+// The procedures' waits, in the one table of every package's (waits).
+func init() {
+	waits.Register("migrate",
+		waits.Wait{Name: IntervalPoll, Default: time.Second, Doc: "how often a wait re-checks its condition"},
+		waits.Wait{Name: IntervalLeaseGrant, Default: 30 * time.Second, Doc: "SubjectAccessReviews allow the managers the migration lease after a grant"},
+		waits.Wait{Name: IntervalJoin, Default: 3 * time.Minute, Doc: "a joining control plane's Node becomes Ready (kubeadm join)"},
+		waits.Wait{Name: IntervalWorkerJoin, Default: 4 * time.Minute, Doc: "a worker still joining writes its kubelet flags"},
+		waits.Wait{Name: IntervalControlPlane, Default: 2 * time.Minute, Doc: "every manager static pod of a version runs after a join or upgrade"},
+		waits.Wait{Name: IntervalManagerRestart, Default: 3 * time.Minute, Doc: "a rewritten manager manifest runs, and the controllers settle after a rolling restart"},
+		waits.Wait{Name: IntervalKubeletRestart, Default: 2 * time.Minute, Doc: "a restarted kubelet renews its lease and its Node is Ready"},
+		waits.Wait{Name: IntervalSingleOwner, Default: 2 * time.Minute, Doc: "after a removal, each migrated controller runs in exactly one manager"},
+		waits.Wait{Name: IntervalMainLeaseHandoff, Default: time.Minute, Doc: "another instance takes a stopped manager's main lease (lease duration and retries)"},
+		waits.Wait{Name: IntervalSwitch, Default: time.Minute, Doc: "every node runs the external cloud provider after the switch"},
+		waits.Wait{Name: IntervalRollout, Default: 3 * time.Minute, Doc: "the cloud-controller-manager chart rolls out"},
+		waits.Wait{Name: IntervalSettle, Default: 3 * time.Minute, Doc: "the controllers settle in one manager and every node has its ProviderID"},
+		waits.Wait{Name: IntervalUndo, Default: 3 * time.Minute, Doc: "undoing a failed step"},
+	)
 }
 
 // Intervals overrides intervals by name; the rest keep their defaults.
@@ -61,11 +55,7 @@ func (i Intervals) Of(name string) time.Duration {
 	if d, ok := i[name]; ok {
 		return d
 	}
-	info, ok := intervalTable[name]
-	if !ok {
-		panic("migrate: no interval " + name)
-	}
-	return info.Default
+	return waits.Default(name)
 }
 
 // leaseBound are the waits that include a stopped manager's lease running
@@ -86,30 +76,11 @@ func (i Intervals) following(e lint.Election) Intervals {
 	}
 	for _, name := range leaseBound {
 		if _, given := i[name]; !given {
-			out[name] = intervalTable[name].Default + extra
+			out[name] = waits.Default(name) + extra
 		}
 	}
 	return out
 }
 
 // Validate rejects unknown names and durations that are not positive.
-func (i Intervals) Validate() error {
-	var errs []string
-	for _, name := range slices.Sorted(maps.Keys(i)) {
-		if _, ok := intervalTable[name]; !ok {
-			errs = append(errs, fmt.Sprintf("intervals: no interval %q (known: %s)", name, strings.Join(IntervalNames(), ", ")))
-		} else if i[name] <= 0 {
-			errs = append(errs, fmt.Sprintf("intervals: %s must be positive, not %s", name, i[name]))
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return nil
-}
-
-// IntervalNames lists the intervals, sorted.
-func IntervalNames() []string { return slices.Sorted(maps.Keys(intervalTable)) }
-
-// IntervalTable is every interval with its default and what it bounds.
-func IntervalTable() map[string]IntervalInfo { return maps.Clone(intervalTable) }
+func (i Intervals) Validate() error { return waits.Validate(i) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"os"
 	"strings"
 
@@ -185,12 +186,12 @@ func changedFlags(fs *pflag.FlagSet, except ...string) []string {
 	return out
 }
 
-// intervalHelp lists the procedure's intervals with their defaults.
+// intervalHelp lists every wait (waits: the procedures' and the other
+// packages'), with its default and what it bounds.
 func intervalHelp() string {
 	var b strings.Builder
-	table := migrate.IntervalTable()
-	for _, name := range migrate.IntervalNames() {
-		fmt.Fprintf(&b, "  %-19s %-5s %s\n", name, table[name].Default, table[name].Doc)
+	for _, w := range waits.Table() {
+		fmt.Fprintf(&b, "  %-19s %-5s %s\n", w.Name, w.Default, w.Doc)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -37,6 +37,7 @@ var rules = []struct {
 	{"migrate", []string{"simulate/", "verify/", "rehearsal", "reports", "cmd/"},
 		"procedures reach a cloud only through providers, so a real provider plugs in without touching them"},
 	{"providers", []string{""}, "the meeting point of procedures and clouds depends on neither"},
+	{"waits", []string{""}, "every package registers its waits in the one table"},
 	{"selfusage", []string{"clusters/", "simulate/", "verify/", "migrate", "rehearsal", "reports", "cmd/"},
 		"handover's own usage is measured the same whatever it rehearses or observes"},
 }

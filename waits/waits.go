@@ -1,0 +1,99 @@
+// Package waits is the one table of how long handover waits for what, and
+// how often it looks: each package registers its own waits by name at
+// init, a rehearsal file's `intervals:` overrides any of them by name (as
+// cluster-api's e2e configuration does), and `rehearse --help` lists them
+// all. A slower or faster cluster than the simulated one is exactly what a
+// user tunes here.
+package waits
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Wait is one row of the table.
+type Wait struct {
+	Name    string
+	Default time.Duration
+	Doc     string // what it bounds, in a line
+	Owner   string // the package that waits (set by Register)
+}
+
+var table = struct {
+	sync.RWMutex
+	m map[string]Wait
+}{m: map[string]Wait{}}
+
+// Register adds the waits of owner (a package path inside handover, for
+// the help). A name registered twice, or a default not above zero, is a
+// programming error.
+func Register(owner string, ws ...Wait) {
+	table.Lock()
+	defer table.Unlock()
+	for _, w := range ws {
+		if _, dup := table.m[w.Name]; dup {
+			panic("waits: " + w.Name + " registered twice")
+		}
+		if w.Default <= 0 {
+			panic("waits: " + w.Name + " has no default")
+		}
+		w.Owner = owner
+		table.m[w.Name] = w
+	}
+}
+
+// Default is a registered wait's default; an unknown name is a programming
+// error.
+func Default(name string) time.Duration {
+	table.RLock()
+	defer table.RUnlock()
+	w, ok := table.m[name]
+	if !ok {
+		panic("waits: no wait " + name)
+	}
+	return w.Default
+}
+
+// Table is every registered wait, sorted by owner, then name.
+func Table() []Wait {
+	table.RLock()
+	defer table.RUnlock()
+	out := slices.Collect(maps.Values(table.m))
+	slices.SortFunc(out, func(a, b Wait) int {
+		if c := strings.Compare(a.Owner, b.Owner); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
+// Names are the registered waits' names, sorted.
+func Names() []string {
+	table.RLock()
+	defer table.RUnlock()
+	return slices.Sorted(maps.Keys(table.m))
+}
+
+// Validate rejects overrides of unknown names and durations not above
+// zero, naming each.
+func Validate(overrides map[string]time.Duration) error {
+	table.RLock()
+	defer table.RUnlock()
+	var errs []string
+	for _, name := range slices.Sorted(maps.Keys(overrides)) {
+		if _, ok := table.m[name]; !ok {
+			errs = append(errs, fmt.Sprintf("intervals: no interval %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(table.m)), ", ")))
+		} else if overrides[name] <= 0 {
+			errs = append(errs, fmt.Sprintf("intervals: %s must be positive, not %s", name, overrides[name]))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package waits
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRegisterAndValidate(t *testing.T) {
+	Register("waits_test", Wait{Name: "test-wait", Default: time.Second, Doc: "a test"})
+	if Default("test-wait") != time.Second {
+		t.Fatal("default not kept")
+	}
+	if err := Validate(map[string]time.Duration{"test-wait": 2 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	err := Validate(map[string]time.Duration{"no-such": time.Second, "test-wait": 0})
+	if err == nil || !strings.Contains(err.Error(), `no interval "no-such"`) || !strings.Contains(err.Error(), "test-wait must be positive") {
+		t.Fatalf("bad overrides: %v", err)
+	}
+	var owner string
+	for _, w := range Table() {
+		if w.Name == "test-wait" {
+			owner = w.Owner
+		}
+	}
+	if owner != "waits_test" {
+		t.Fatalf("owner %q", owner)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a wait registered twice did not panic")
+		}
+	}()
+	Register("again", Wait{Name: "test-wait", Default: time.Second})
+}
