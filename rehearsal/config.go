@@ -52,8 +52,9 @@ type Config struct {
 	// Go duration): what a new leader does after the hand-off, such as
 	// resyncing every load balancer, takes a while to show.
 	ObserveAfter string `json:"observeAfter,omitempty"`
-	// Intervals overrides the procedure's waits by name (Go durations;
-	// `handover rehearse --help` lists them with their defaults).
+	// Intervals overrides waits by name, the procedure's and the other
+	// packages' (Go durations; `handover rehearse --help` lists them with
+	// their defaults; package waits).
 	Intervals map[string]string `json:"intervals,omitempty"`
 	// Thresholds overrides the limits the checks judge by, by name.
 	Thresholds map[string]string `json:"thresholds,omitempty"`

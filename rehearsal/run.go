@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,8 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	start := time.Now()
 	res = &Result{Dir: p.Config.Out}
 	logger := o.Logger
+	// The rehearsal file's intervals: reach every package that waits.
+	ctx = waits.WithOverrides(ctx, p.Spec.Intervals)
 	if err := os.MkdirAll(p.Config.Out, 0o755); err != nil {
 		return res, err
 	}

@@ -7,6 +7,7 @@
 package waits
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -96,4 +97,26 @@ func Validate(overrides map[string]time.Duration) error {
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+type overridesKey struct{}
+
+// WithOverrides carries a run's overrides (a rehearsal file's intervals:)
+// to every package that waits under ctx: each run has its own, and
+// nothing outlives it.
+func WithOverrides(ctx context.Context, overrides map[string]time.Duration) context.Context {
+	if len(overrides) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, overridesKey{}, maps.Clone(overrides))
+}
+
+// Of is the named wait under ctx: its override there, else its default.
+func Of(ctx context.Context, name string) time.Duration {
+	if o, ok := ctx.Value(overridesKey{}).(map[string]time.Duration); ok {
+		if d, ok := o[name]; ok {
+			return d
+		}
+	}
+	return Default(name)
 }

@@ -1,6 +1,7 @@
 package waits
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -33,4 +34,13 @@ func TestRegisterAndValidate(t *testing.T) {
 		}
 	}()
 	Register("again", Wait{Name: "test-wait", Default: time.Second})
+}
+
+// A run's overrides reach what waits under its context, and only that.
+func TestOverridesTravelWithTheContext(t *testing.T) {
+	Register("waits_test", Wait{Name: "ctx-wait", Default: time.Minute, Doc: "a test"})
+	ctx := WithOverrides(context.Background(), map[string]time.Duration{"ctx-wait": time.Second})
+	if Of(ctx, "ctx-wait") != time.Second || Of(context.Background(), "ctx-wait") != time.Minute {
+		t.Fatalf("override %s, default %s", Of(ctx, "ctx-wait"), Of(context.Background(), "ctx-wait"))
+	}
 }

@@ -3,6 +3,7 @@ package kindcluster
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"net"
 	"os"
 	"regexp"
@@ -50,7 +51,7 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 		return "", fmt.Errorf("role %q: use %s or %s", o.Role, RoleControlPlane, RoleWorker)
 	}
 	if o.Wait == 0 {
-		o.Wait = 3 * time.Minute
+		o.Wait = waits.Of(ctx, WaitNodeJoin)
 	}
 	cps, err := c.ControlPlanes()
 	if err != nil || len(cps) == 0 {
@@ -236,9 +237,10 @@ func waitRuntime(ctx context.Context, n nodes.Node) error {
 			}
 		}
 	}
-	err := wait.PollUntilContextTimeout(ctx, 300*time.Millisecond, time.Minute, true, started)
+	limit := waits.Of(ctx, WaitNodeContainer)
+	err := wait.PollUntilContextTimeout(ctx, 300*time.Millisecond, limit, true, started)
 	if err != nil {
-		return fmt.Errorf("containerd did not start in node %s within a minute (see `docker logs %s`): %w", n, n, err)
+		return fmt.Errorf("containerd did not start in node %s within %s (see `docker logs %s`): %w", n, limit, n, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"net"
 	"net/http"
 	"strconv"
@@ -56,17 +57,8 @@ func (c *Cluster) syncBalancer(ctx context.Context, exclude string) error {
 	if err != nil {
 		return err
 	}
-	return waitBackends(ctx, lbIP, want, backendsHealthyLimit)
+	return waitBackends(ctx, lbIP, want, waits.Of(ctx, WaitBalancerHealthy))
 }
-
-// backendsHealthyLimit bounds the wait for a joined control plane's API
-// server to turn healthy behind the balancer. It covers one restart: a new
-// API server whose first service-IP/port repair fails (its etcd member is
-// still a learner: "rpc not supported for learner") exits when its
-// start-service-ip-repair-controllers hook gives up after 60 s, and the
-// kubelet starts it again (kubernetes/kubernetes#141220; seen joining
-// v1.29.15 control planes).
-const backendsHealthyLimit = 3 * time.Minute
 
 // waitBackends polls the balancer's admin endpoint until its backends are
 // exactly want and all healthy.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"time"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
@@ -40,7 +41,7 @@ type CreateOptions struct {
 // (ctx cancelled) it deletes what it made, unless Retain is set.
 func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster, error) {
 	if o.Wait == 0 {
-		o.Wait = 5 * time.Minute
+		o.Wait = waits.Of(ctx, WaitClusterReady)
 	}
 	if err := Preflight(ctx, t); err != nil {
 		return nil, err

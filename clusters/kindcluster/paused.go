@@ -3,26 +3,25 @@ package kindcluster
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"strings"
 	"time"
 )
 
-// pausedWait bounds how long a command waits for a frozen node.
-const pausedWait = 2 * time.Minute
-
 // whilePaused runs f again while the node is frozen (`docker pause`, as
 // the cp-node-stop fault does): to a machine that stopped responding a
 // command hangs until it comes back, it does not fail at once. Any other
-// error, or a node frozen longer than pausedWait, is returned.
+// error, or a node frozen longer than the node-frozen wait, is returned.
 func whilePaused(ctx context.Context, f func() error) error {
-	deadline := time.Now().Add(pausedWait)
+	limit := waits.Of(ctx, WaitNodeFrozen)
+	deadline := time.Now().Add(limit)
 	for {
 		err := f()
 		if err == nil || !isPaused(err) {
 			return err
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("node frozen for over %s: %w", pausedWait, err)
+			return fmt.Errorf("node frozen for over %s: %w", limit, err)
 		}
 		select {
 		case <-ctx.Done():

@@ -3,7 +3,11 @@ package kindcluster
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/waits"
 )
 
 func TestWhilePausedRetriesOnlyAFrozenNode(t *testing.T) {
@@ -27,5 +31,17 @@ func TestWhilePausedRetriesOnlyAFrozenNode(t *testing.T) {
 	cancel()
 	if err := whilePaused(ctx, func() error { return paused }); !errors.Is(err, paused) {
 		t.Fatalf("cancelled while frozen: %v", err)
+	}
+}
+
+// The node-frozen wait is the run's (a rehearsal file's intervals:), not a
+// constant: a node frozen beyond it is an error saying how long it waited.
+func TestWhilePausedWaitsAsLongAsTheRunSays(t *testing.T) {
+	paused := errors.New(`Error response from daemon: Container cp3 is paused, unpause the container before exec`)
+	ctx := waits.WithOverrides(context.Background(), map[string]time.Duration{WaitNodeFrozen: time.Millisecond})
+	start := time.Now()
+	err := whilePaused(ctx, func() error { return paused })
+	if !errors.Is(err, paused) || !strings.Contains(err.Error(), "node frozen for over 1ms") || time.Since(start) > 10*time.Second {
+		t.Fatalf("frozen beyond 1ms: %v after %s", err, time.Since(start))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,7 +37,7 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 	}
 	c.Logger.V(0).Infof(" • Removing %s node %s ...", role, name)
 	start := time.Now()
-	done, err := book.leave(ctx, name, 5*time.Minute)
+	done, err := book.leave(ctx, name, waits.Of(ctx, WaitNodeLeave))
 	if err != nil {
 		return fmt.Errorf("removing %s: %w", name, err)
 	}
@@ -121,7 +122,7 @@ func stopStaticPod(ctx context.Context, n nodes.Node, pod string) error {
 // waitAPIServerDown waits until nothing accepts connections on the node's
 // API server port, dialing from inside the node (no process per poll).
 func (c *Cluster) waitAPIServerDown(ctx context.Context, n nodes.Node) error {
-	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 90*time.Second, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, waits.Of(ctx, WaitAPIServerDown), true, func(ctx context.Context) (bool, error) {
 		pid, err := c.PID(ctx, n.String())
 		if err != nil {
 			return true, nil // the container itself stopped
