@@ -173,9 +173,14 @@ func lintConfig(s Side, m Manager) Findings {
 
 func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, seen map[string]string) Findings {
 	var out Findings
+	// inert: the filter never compares the entry, and another entry
+	// covers its controller under the manager's own name.
+	inert := l.Name != "" && !m.Runs(l.Name) && compared(m, s.Config, stands(m, l.Name)) >= 0
 	switch {
 	case l.Name == "":
 		out = append(out, Finding{Error, s.where(path + ".name"), "is empty", "name one of " + strings.Join(m.Controllers, ", ")})
+	case inert:
+		out = append(out, unused(s, m, path, l))
 	case m.Aliases[l.Name] != "":
 		out = append(out, Finding{Error, s.where(path + ".name"),
 			fmt.Sprintf("%q is an alias; %s %s's leader-migration filter compares canonical names only, so it matches nothing and %s runs outside the migration lock",
@@ -195,15 +200,84 @@ func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, see
 	seen[l.Name] = l.Component
 	switch l.Component {
 	case lmconfig.KCM, lmconfig.CCM, lmconfig.Wildcard:
+	case "":
+		// ValidateLeaderMigrationConfiguration
+		// (pkg/leadermigration/config/config.go) requires a component in
+		// every entry, compared or not.
+		out = append(out, Finding{Error, s.where(path + ".component"),
+			fmt.Sprintf("is empty: the managers' check of the file requires a component in every entry, so %s %s refuses the file and does not start", s.Component, s.Version),
+			"use kube-controller-manager, cloud-controller-manager or *"})
 	default:
+		if inert {
+			// What an entry the filter never compares says changes
+			// nothing here; unused says where it differs.
+			break
+		}
 		out = append(out, Finding{Error, s.where(path + ".component"),
 			fmt.Sprintf("%q is not a component: no manager would run %s", l.Component, l.Name),
 			"use kube-controller-manager, cloud-controller-manager or *"})
 	}
-	if s.Component == lmconfig.CCM && l.Component == lmconfig.KCM {
+	if s.Component == lmconfig.CCM && l.Component == lmconfig.KCM && !inert {
 		out = append(out, Finding{Error, s.where(path + ".component"),
 			fmt.Sprintf("cloud-controller-manager's configuration gives %s to kube-controller-manager: once the version-N kube-controller-managers are gone nothing runs it", l.Name),
 			"use component: cloud-controller-manager in the configuration cloud-controller-manager reads"})
 	}
 	return out
+}
+
+// stands is the canonical controller an entry's name stands for in any
+// manager's vocabulary: a canonical name, or its short name (an alias from
+// 1.28 on, the only name before); "" for a name no manager has.
+func stands(m Manager, name string) string {
+	if c, ok := m.Aliases[name]; ok {
+		return c
+	}
+	for c, short := range shortNames {
+		if name == c || name == short {
+			return c
+		}
+	}
+	return ""
+}
+
+// compared is the index of the entry that s's manager's leader-migration
+// filter matches for canonical controller c, or -1: the filter
+// (k8s.io/controller-manager pkg/leadermigration/migrator.go,
+// NewLeaderMigrator) is a map from each entry's name, the last entry
+// winning, looked up with the manager's own name of each controller it
+// starts (Manager.Controllers); an entry under any other name is never
+// looked up.
+func compared(m Manager, cfg *lmconfig.Config, c string) int {
+	own := m.Name(c)
+	if c == "" || cfg == nil || !m.Runs(own) {
+		return -1
+	}
+	at := -1
+	for i, l := range cfg.ControllerLeaders {
+		if l.Name == own {
+			at = i
+		}
+	}
+	return at
+}
+
+// unused is the warning for an entry the side's filter never compares,
+// whose controller another entry covers under the manager's own name: a
+// file written for both sides of the 1.28 rename of the cloud controllers.
+// What runs is the other entry's doing; this one changes nothing here.
+func unused(s Side, m Manager, path string, l lmconfig.ControllerLeader) Finding {
+	c := stands(m, l.Name)
+	at := compared(m, s.Config, c)
+	other := s.Config.ControllerLeaders[at]
+	problem := fmt.Sprintf("%q is not a name %s %s's leader-migration filter compares (it matches names verbatim): this entry changes nothing there, where controllerLeaders[%d] covers the controller under its name %s (to %s)",
+		l.Name, s.Component, s.Version, at, other.Name, other.Component)
+	if other.Component != l.Component {
+		problem += fmt.Sprintf(", not to %q as this entry says: managers on the other side of the rename read this entry and not that one", l.Component)
+	}
+	era := "1.28 and later"
+	if m.Names == nil {
+		era = "before 1.28"
+	}
+	return Finding{Warning, s.where(path + ".name"), problem,
+		fmt.Sprintf("harmless; keep it only while managers that name the controller %s (%s) read this file too", l.Name, era)}
 }

@@ -128,6 +128,16 @@ func TestManagerTablesMatchSource(t *testing.T) {
 			if !strings.Contains(migrator, "migratedControllers[leader.Name]") || !strings.Contains(migrator, "migratedControllers[controllerName]") {
 				t.Errorf("leader-migration filter of %s no longer compares names verbatim; re-read migrator.go", minor)
 			}
+			// Each manager asks the filter with the key it starts a
+			// controller under (the names above), and nothing else: an
+			// entry under another name is never looked up (compared).
+			if !strings.Contains(kcmApp, "if filterFunc(name) == expected {") || !strings.Contains(ccmApp, "if filterFunc(name) == expected {") {
+				t.Errorf("the managers of %s no longer filter their controllers by the names they start them under; re-read app/controllermanager.go", minor)
+			}
+			// Every entry needs a component, compared or not.
+			if cfg := read(t, filepath.Join(cm, "pkg", "leadermigration", "config", "config.go")); !strings.Contains(cfg, `"component must be set"`) {
+				t.Errorf("controller-manager %s no longer refuses an entry without a component; re-read ValidateLeaderMigrationConfiguration", minor)
+			}
 		})
 	}
 }

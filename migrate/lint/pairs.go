@@ -53,7 +53,42 @@ func lintPair(k, c Side) Findings {
 			fmt.Sprintf("%q differs from kube-controller-manager's %q", cc.ResourceLock, kc.ResourceLock), "use resourceLock: leases on both sides"})
 	}
 	out = append(out, oneSided(k, c, kc, cc)...)
-	return append(out, oneSided(c, k, cc, kc)...)
+	out = append(out, oneSided(c, k, cc, kc)...)
+	return append(out, unlisted(k, c)...)
+}
+
+// unlisted flags a cloud controller both managers run that neither file
+// names at all, under any manager's name: each runs it on its own main
+// lease. (A name only the other version compares is lintLeader's error; a
+// controller one side covers, oneSided's; the built-in default,
+// lintDefault's.)
+func unlisted(k, c Side) Findings {
+	km, kerr := LookupManager(k.Component, k.Version)
+	cm, cerr := LookupManager(c.Component, c.Version)
+	if kerr != nil || cerr != nil || k.Config == nil || c.Config == nil {
+		return nil
+	}
+	var out Findings
+	for _, ctl := range Migratable {
+		kn, cn := km.Name(ctl), cm.Name(ctl)
+		if !km.Runs(kn) || !cm.Runs(cn) || !k.runs(km, kn) || !c.runs(cm, cn) || names(km, k.Config, ctl) || names(cm, c.Config, ctl) {
+			continue
+		}
+		out = append(out, Finding{Error, k.where("controllerLeaders"),
+			fmt.Sprintf("%s is in neither configuration (kube-controller-manager %s names it %s, cloud-controller-manager %s names it %s): each manager runs it on its own main lease, so it runs in both", ctl, k.Version, kn, c.Version, cn),
+			fmt.Sprintf("list it in both configurations: name: %s in kube-controller-manager's, name: %s in cloud-controller-manager's", kn, cn)})
+	}
+	return out
+}
+
+// names reports whether some entry of cfg stands for controller ctl.
+func names(m Manager, cfg *lmconfig.Config, ctl string) bool {
+	for _, l := range cfg.ControllerLeaders {
+		if stands(m, l.Name) == ctl {
+			return true
+		}
+	}
+	return false
 }
 
 // oneSided flags controllers a migrates but b runs on its main lock; each
@@ -66,6 +101,11 @@ func oneSided(a, b Side, ac, bc *lmconfig.Config) Findings {
 	}
 	var out Findings
 	for i, l := range ac.ControllerLeaders {
+		if !am.Runs(l.Name) {
+			// a's filter never compares the entry: a migrates nothing
+			// by it (lintLeader judges it).
+			continue
+		}
 		theirs := m.Name(am.Canonical(l.Name))
 		if bc.Owner(theirs) != "" || !m.Runs(theirs) {
 			continue
