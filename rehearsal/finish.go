@@ -3,6 +3,7 @@ package rehearsal
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,13 @@ import (
 	"github.com/handover-sh/handover/simulate/scale"
 )
 
-// logsTimeout bounds collecting a failed rehearsal's cluster logs: a node
+// WaitLogs bounds collecting a failed rehearsal's cluster logs: a node
 // that no longer answers must not keep the cluster alive.
-const logsTimeout = 2 * time.Minute
+const WaitLogs = "failure-logs"
+
+func init() {
+	waits.Register("rehearsal", waits.Wait{Name: WaitLogs, Default: 2 * time.Minute, Doc: "collecting a failed rehearsal's cluster logs, before the cluster is deleted anyway"})
+}
 
 // finisher ends a rehearsal: logs of a failure, then the cluster deleted
 // unless kept.
@@ -35,7 +40,7 @@ type finisher struct {
 // CI runner's cancel), it deletes first, in a process of its own that
 // outlives this one, and collects no node logs: a runner kills a few
 // seconds after its cancel. Failed, it collects the logs within
-// logsTimeout, then deletes.
+// the failure-logs wait, then deletes.
 func (f finisher) finish(ctx context.Context, failed bool) {
 	name := f.p.Topology.Name
 	if f.p.Config.Keep {
@@ -62,6 +67,7 @@ func (f finisher) finish(ctx context.Context, failed bool) {
 
 func (f finisher) collectLogs(ctx context.Context) {
 	dir := filepath.Join(f.p.Config.Out, "logs")
+	logsTimeout := waits.Of(ctx, WaitLogs)
 	f.logger.V(0).Infof(" • Collecting cluster logs into %s (at most %s) ...", dir, logsTimeout)
 	done := make(chan error, 1)
 	go func() { done <- f.cluster.CollectLogs(dir) }()

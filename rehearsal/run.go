@@ -165,7 +165,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if line := res.Fleet.String(); line != "" {
 		logger.V(0).Infof(" • %s", line)
 	}
-	if err := load.Settle(ctx, env.Client, 90*time.Second); err != nil {
+	if err := load.Settle(ctx, env.Client, waits.Of(ctx, load.WaitSettle)); err != nil {
 		logger.Warnf("load: %v", err) // the leak check judges what is left
 	}
 	ob.Stop()

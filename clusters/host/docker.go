@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"github.com/handover-sh/handover/waits"
 	"os"
 	"os/exec"
 	"strings"
@@ -82,7 +83,7 @@ func startDocker(ctx context.Context) error {
 	} else if err := spawnDockerd(); err != nil {
 		return err
 	}
-	return waitDocker(ctx, 60*time.Second)
+	return waitDocker(ctx, waits.Of(ctx, WaitDockerStart))
 }
 
 func systemdIsInit() bool {

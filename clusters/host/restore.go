@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"github.com/handover-sh/handover/waits"
 	"os"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func reloadDocker(ctx context.Context, ok func(defaultRuntime string) bool) erro
 	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
 		return errorf("reloading dockerd: %w", err)
 	}
-	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, waits.Of(ctx, WaitDockerReload), true, func(ctx context.Context) (bool, error) {
 		return ok(defaultRuntime(ctx)), nil
 	})
 	if err != nil {

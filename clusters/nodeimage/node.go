@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"path/filepath"
 	"strings"
 	"time"
@@ -81,7 +82,7 @@ func preload(ctx context.Context, name string, files []file) error {
 	if err := exec("bash", "-c", "nohup containerd > /var/log/containerd-build.log 2>&1 &"); err != nil {
 		return err
 	}
-	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, waits.Of(ctx, WaitBuildContainerd), true, func(context.Context) (bool, error) {
 		return exec("ctr", "version") == nil, nil
 	}); err != nil {
 		return fmt.Errorf("containerd in build container: %w", err)

@@ -190,8 +190,16 @@ func changedFlags(fs *pflag.FlagSet, except ...string) []string {
 // packages'), with its default and what it bounds.
 func intervalHelp() string {
 	var b strings.Builder
-	for _, w := range waits.Table() {
-		fmt.Fprintf(&b, "  %-19s %-5s %s\n", w.Name, w.Default, w.Doc)
+	table, width, owner := waits.Table(), 0, ""
+	for _, w := range table {
+		width = max(width, len(w.Name))
+	}
+	for _, w := range table {
+		if w.Owner != owner {
+			owner = w.Owner
+			fmt.Fprintf(&b, "  %s:\n", owner)
+		}
+		fmt.Fprintf(&b, "    %-*s %-6s %s\n", width, w.Name, w.Default, w.Doc)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

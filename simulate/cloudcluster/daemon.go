@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"net"
 	"os"
 	"os/exec"
@@ -119,6 +120,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string) (strin
 	}
 	local := api.NewClient("http://127.0.0.1:"+strconv.Itoa(port), "handover")
 	local.Token = token
+	startTimeout := waits.Of(ctx, WaitCloudStart)
 	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
 		_, err := local.Faults(ctx)
 		return err == nil, nil
@@ -129,9 +131,6 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string) (strin
 	}
 	return cfg.URL, nil
 }
-
-// startTimeout bounds how long a new cloud may take to answer.
-const startTimeout = 20 * time.Second
 
 const cloudConfigFile = "cloud-config.json"
 
@@ -167,7 +166,7 @@ func spawnSimcloud(self, cluster, dir, podNetwork string, listen ...string) (int
 }
 
 // stopSimcloud ends a cluster's simcloud, if one runs, and waits for it to
-// be gone: SIGTERM (it writes its state), then SIGKILL after stopTimeout.
+// be gone: SIGTERM (it writes its state), then SIGKILL after the cloud-stop wait.
 func stopSimcloud(cluster string) {
 	pid, ok := ServerPID(cluster)
 	if !ok {
@@ -175,14 +174,10 @@ func stopSimcloud(cluster string) {
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
 	gone := func(context.Context) (bool, error) { return !procs.Runs(pid, serverArgs(cluster)), nil }
-	if wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, stopTimeout, true, gone) != nil {
+	if wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, waits.Default(WaitCloudStop), true, gone) != nil {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
-
-// stopTimeout bounds how long a cloud may take to write its state and
-// exit (its HTTP server gives calls under way 5 s).
-const stopTimeout = 8 * time.Second
 
 // ServerPID is the process serving a cluster's simcloud, as recorded when
 // it was started, if that process still is the cluster's cloud: a pid file

@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ func (in *Injector) nodeStop(ctx context.Context) (string, error) {
 // resume and the Node is Ready.
 func (in *Injector) waitReady(ctx context.Context, node string) error {
 	resumed := time.Now()
-	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, waits.Of(ctx, WaitNodeResumed), true, func(ctx context.Context) (bool, error) {
 		l, err := in.o.Client.CoordinationV1().Leases("kube-node-lease").Get(ctx, node, metav1.GetOptions{})
 		if err != nil || l.Spec.RenewTime == nil || l.Spec.RenewTime.Time.Before(resumed) {
 			return false, nil

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -64,7 +65,7 @@ func prepareBackends(ctx context.Context, c kubernetes.Interface, workers []stri
 	if _, err := c.AppsV1().Deployments(Namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("creating the echo backends: %w", err)
 	}
-	err := wait.PollUntilContextTimeout(ctx, time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, time.Second, waits.Of(ctx, WaitBackends), true, func(ctx context.Context) (bool, error) {
 		got, err := c.AppsV1().Deployments(Namespace).Get(ctx, "echo", metav1.GetOptions{})
 		return err == nil && got.Status.AvailableReplicas == replicas, nil
 	})

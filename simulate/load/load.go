@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"sync"
 	"time"
 
@@ -60,23 +61,22 @@ func (s Summary) Err() error {
 
 // Generator runs a profile until Stop.
 type Generator struct {
-	o       Options
-	p       Profile
-	c       kubernetes.Interface
-	started time.Time
-	cancel  context.CancelFunc // stops the Service and API load, and waiting
-	act     context.CancelFunc // cuts a node action short
-	wg      sync.WaitGroup
-	nodes   chan struct{} // closed when node churn is over
-	mu      sync.Mutex
-	sum     Summary
+	// grace bounds how long Stop lets a node action under way (and the
+	// joined node's initialisation) finish; retryFor one action's retries.
+	grace, retryFor time.Duration
+	o               Options
+	p               Profile
+	c               kubernetes.Interface
+	started         time.Time
+	cancel          context.CancelFunc // stops the Service and API load, and waiting
+	act             context.CancelFunc // cuts a node action short
+	wg              sync.WaitGroup
+	nodes           chan struct{} // closed when node churn is over
+	mu              sync.Mutex
+	sum             Summary
 	// latencies of the API load's requests, for what it delivered
 	latencies []time.Duration
 }
-
-// nodeActionGrace bounds how long Stop lets a node join or termination
-// under way (and the joined node's initialisation) finish.
-const nodeActionGrace = 4 * time.Minute
 
 // Prepare makes what the load needs before the procedure starts: the echo
 // backends on the cluster's workers and the standing LoadBalancer
@@ -104,14 +104,15 @@ func Prepare(ctx context.Context, o Options, p Profile) error {
 			return fmt.Errorf("creating Service %s/%s: %w", Namespace, standingName(i), err)
 		}
 	}
-	return waitIngress(ctx, o.Client, svcs, 2*time.Minute)
+	return waitIngress(ctx, o.Client, svcs, waits.Of(ctx, WaitIngress))
 }
 
 // Start runs the profile's generators in the background.
 func Start(ctx context.Context, o Options, p Profile) *Generator {
 	actCtx, act := context.WithCancel(ctx)
 	ctx, cancel := context.WithCancel(ctx)
-	g := &Generator{o: o, p: p, started: time.Now(), cancel: cancel, act: act, nodes: make(chan struct{}), sum: Summary{Profile: p.Name}}
+	g := &Generator{o: o, p: p, started: time.Now(), cancel: cancel, act: act, nodes: make(chan struct{}), sum: Summary{Profile: p.Name},
+		grace: waits.Of(ctx, WaitNodeActionGrace), retryFor: waits.Of(ctx, WaitActionRetry)}
 	c, err := clientFor(o, p)
 	if err != nil {
 		g.fail("build the load's client", err)
@@ -134,7 +135,7 @@ func Start(ctx context.Context, o Options, p Profile) *Generator {
 }
 
 // Stop ends the load, letting a node action under way finish (within
-// nodeActionGrace; then the join is cancelled and its container removed),
+// the load-node-action-grace wait; then the join is cancelled and its container removed),
 // and returns what it did.
 func (g *Generator) Stop() Summary {
 	ran := time.Since(g.started)
@@ -142,8 +143,8 @@ func (g *Generator) Stop() Summary {
 	g.wg.Wait()
 	select {
 	case <-g.nodes:
-	case <-time.After(nodeActionGrace):
-		g.fail("finish a node action", fmt.Errorf("still under way %s after the procedure ended", nodeActionGrace))
+	case <-time.After(g.grace):
+		g.fail("finish a node action", fmt.Errorf("still under way %s after the procedure ended", g.grace))
 		g.act()
 		<-g.nodes
 	}

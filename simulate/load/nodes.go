@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -84,7 +85,7 @@ func (g *Generator) workerVersion(ctx context.Context) string {
 // uninitialized taint to be gone.
 func (g *Generator) waitInitialised(ctx context.Context, name string) error {
 	var last *corev1.Node
-	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, time.Second, waits.Of(ctx, WaitNodeInitialised), true, func(ctx context.Context) (bool, error) {
 		n, err := g.c.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, nil
@@ -111,7 +112,7 @@ func (g *Generator) terminate(ctx context.Context, name string) {
 	g.emit(timeline.Event{Kind: timeline.NodeRemove, Node: name, Message: "the load terminates its instance in the cloud"})
 	g.o.Logger.V(0).Infof(" • Load: terminating instance %s in the cloud", name)
 	// The cloud API may fail a call now and then, as clouds do: retry.
-	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, waits.Of(ctx, WaitTerminateRetry), true, func(ctx context.Context) (bool, error) {
 		return g.o.Cloud.TerminateInstance(ctx, name) == nil, nil
 	})
 	if err != nil {

@@ -65,7 +65,7 @@ func (g *Generator) churnServices(ctx context.Context) {
 // times requests out); each failed try counts as an API error.
 func (g *Generator) retry(ctx context.Context, what string, done *int, do func(context.Context) error) {
 	var last error
-	err := wait.PollUntilContextTimeout(ctx, time.Second, actionRetry, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, time.Second, g.retryFor, true, func(ctx context.Context) (bool, error) {
 		if last = do(ctx); last != nil {
 			g.count(&g.sum.APIErrors)
 			return false, nil
@@ -76,12 +76,9 @@ func (g *Generator) retry(ctx context.Context, what string, done *int, do func(c
 	case err == nil:
 		g.count(done)
 	case ctx.Err() == nil:
-		g.fail(what, fmt.Errorf("%w (for %s)", last, actionRetry))
+		g.fail(what, fmt.Errorf("%w (for %s)", last, g.retryFor))
 	}
 }
-
-// actionRetry bounds the retries of one load action.
-const actionRetry = 30 * time.Second
 
 func churnName(n int) string { return fmt.Sprintf("churn-%d", n) }
 

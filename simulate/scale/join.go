@@ -3,6 +3,7 @@ package scale
 import (
 	"context"
 	"fmt"
+	"github.com/handover-sh/handover/waits"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -20,14 +21,10 @@ import (
 // and the cloud-controller-manager's cloud-node controller removes.
 const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
 
-// joinTimeout bounds one node's registration, throttled cloud calls
-// retried included.
-const joinTimeout = 3 * time.Minute
-
 // join brings one simulated node up: its machine (a virtual instance),
 // then its kubelet's registration.
 func (f *Fleet) join(ctx context.Context, name, phase string) error {
-	ctx, cancel := context.WithTimeout(ctx, joinTimeout)
+	ctx, cancel := context.WithTimeout(ctx, waits.Of(ctx, WaitNodeJoin))
 	defer cancel()
 	inst, err := simcloud.AddVirtualInstance(ctx, f.admin, name)
 	if err != nil {

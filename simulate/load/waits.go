@@ -1,0 +1,30 @@
+package load
+
+import (
+	"time"
+
+	"github.com/handover-sh/handover/waits"
+)
+
+// The load's waits, in the one table (waits).
+const (
+	WaitBackends        = "load-backends-ready"
+	WaitIngress         = "load-ingress"
+	WaitNodeActionGrace = "load-node-action-grace"
+	WaitActionRetry     = "load-action-retry"
+	WaitNodeInitialised = "load-node-initialised"
+	WaitTerminateRetry  = "load-terminate-retry"
+	WaitSettle          = "load-settle"
+)
+
+func init() {
+	waits.Register("simulate/load",
+		waits.Wait{Name: WaitBackends, Default: 3 * time.Minute, Doc: "the echo backends behind the load's Services are available"},
+		waits.Wait{Name: WaitIngress, Default: 2 * time.Minute, Doc: "the cloud gives each standing load Service an address"},
+		waits.Wait{Name: WaitNodeActionGrace, Default: 4 * time.Minute, Doc: "a node join or termination under way when the procedure ends finishes"},
+		waits.Wait{Name: WaitActionRetry, Default: 30 * time.Second, Doc: "one load action retries through the API's transient failures"},
+		waits.Wait{Name: WaitNodeInitialised, Default: 2 * time.Minute, Doc: "a joined worker loses the uninitialized taint (a CCM initialised it)"},
+		waits.Wait{Name: WaitTerminateRetry, Default: 30 * time.Second, Doc: "the cloud accepts the termination of a worker's instance"},
+		waits.Wait{Name: WaitSettle, Default: 90 * time.Second, Doc: "no load Service is still being deleted, before the end snapshot"},
+	)
+}
