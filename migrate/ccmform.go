@@ -2,9 +2,10 @@ package migrate
 
 import (
 	"fmt"
-	"github.com/handover-sh/handover/clusters/managers"
 	"slices"
 	"strings"
+
+	"github.com/handover-sh/handover/clusters/managers"
 )
 
 // validCCMForm rejects a form, replica count or manifest the procedure

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/handover-sh/handover/clusters/managers"
-	"github.com/handover-sh/handover/providers"
 	"io"
 	"slices"
 	"strings"
@@ -18,8 +16,10 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/providers"
 )
 
 // CCMManifest is a user's own cloud-controller-manager manifest (e.g.

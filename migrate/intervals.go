@@ -1,11 +1,11 @@
 package migrate
 
 import (
-	"github.com/handover-sh/handover/waits"
 	"maps"
 	"time"
 
 	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/waits"
 )
 
 // Interval names: how long a procedure waits for what, and how often it

@@ -3,7 +3,6 @@ package migrate
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/clusters/managers"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -11,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 

@@ -2,10 +2,10 @@ package migrate
 
 import (
 	"fmt"
-	"github.com/handover-sh/handover/clusters/managers"
 	"slices"
 	"strings"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate/lint"
 )
 

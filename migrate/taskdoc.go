@@ -3,10 +3,10 @@ package migrate
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/migrate/lint"
 	"time"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 

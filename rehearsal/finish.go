@@ -3,7 +3,6 @@ package rehearsal
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/internal/interrupt"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/scale"
+	"github.com/handover-sh/handover/waits"
 )
 
 // WaitLogs bounds collecting a failed rehearsal's cluster logs: a node

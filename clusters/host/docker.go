@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"github.com/handover-sh/handover/waits"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,6 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/wait"
 	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/waits"
 )
 
 // DockerLog is where a dockerd started by Prepare writes its log.

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"errors"
-	"github.com/handover-sh/handover/waits"
 	"os"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/waits"
 )
 
 // Restore undoes what Prepare changed in Docker's configuration: daemon.json

@@ -3,7 +3,6 @@ package kindcluster
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"net"
 	"os"
 	"regexp"
@@ -18,6 +17,7 @@ import (
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeaccess"
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/waits"
 )
 
 // AddNodeOptions say what node to add.

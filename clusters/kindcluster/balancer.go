@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"net"
 	"net/http"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/clusters/apilb"
+	"github.com/handover-sh/handover/waits"
 )
 
 // apiServerPort is where every control plane's API server listens.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"time"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
@@ -15,6 +14,7 @@ import (
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/waits"
 )
 
 // CreateOptions tune Create. Zero values get defaults.

@@ -3,9 +3,10 @@ package kindcluster
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"strings"
 	"time"
+
+	"github.com/handover-sh/handover/waits"
 )
 
 // whilePaused runs f again while the node is frozen (`docker pause`, as

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
 	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/waits"
 )
 
 // nodeImage assembles a release's node image unless Docker already has the

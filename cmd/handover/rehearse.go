@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"os"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/simulate/load"
 	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/verify/checks"
+	"github.com/handover-sh/handover/waits"
 )
 
 func newRehearseCommand(g *globals) *cobra.Command {

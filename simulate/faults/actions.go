@@ -3,7 +3,6 @@ package faults
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/waits"
 )
 
 // leaderKill SIGKILLs the manager process holding the migration lease, as a

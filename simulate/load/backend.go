@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -16,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/waits"
 )
 
 // Namespace holds everything the load makes.

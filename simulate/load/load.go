@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"sync"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/waits"
 )
 
 var errNoCloud = errors.New("the cluster has no simulated cloud")

@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/waits"
 )
 
 // nodeChurnPause separates node actions: long enough for a joined node to

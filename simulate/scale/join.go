@@ -3,7 +3,6 @@ package scale
 import (
 	"context"
 	"fmt"
-	"github.com/handover-sh/handover/waits"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +14,7 @@ import (
 	"github.com/handover-sh/handover/simulate/cloud/provider"
 	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/waits"
 )
 
 // uninitializedTaint is what an external kubelet registers its node with
