@@ -10,17 +10,17 @@ import (
 
 // Where the task doc puts the configuration, on every control plane.
 const (
-	lmConfigPath = "/etc/leadermigration.conf"
+	LMConfigPath = "/etc/leadermigration.conf"
 	lmVolume     = "leadermigration"
 )
 
-// lmFlags enable leader migration with the configuration file; with no
+// LMFlags enable leader migration with the configuration file; with no
 // file, the managers use their built-in default.
-func lmFlags(withFile bool) []string {
+func LMFlags(withFile bool) []string {
 	if !withFile {
 		return []string{"--enable-leader-migration"}
 	}
-	return []string{"--enable-leader-migration", "--leader-migration-config=" + lmConfigPath}
+	return []string{"--enable-leader-migration", "--leader-migration-config=" + LMConfigPath}
 }
 
 // lmConfig is the configuration giving the spec's controllers to component.
@@ -45,10 +45,10 @@ func ccmStaticPod(s Spec, st Setup) string {
 	files := map[string]string{}
 	switch {
 	case c.LeaderMigration && c.Config == nil:
-		args = append(args, lmFlags(false)...)
+		args = append(args, LMFlags(false)...)
 	case c.LeaderMigration:
-		args = append(args, lmFlags(true)...)
-		files[lmVolume] = lmConfigPath
+		args = append(args, LMFlags(true)...)
+		files[lmVolume] = LMConfigPath
 	}
 	return s.provider().CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files)
 }
@@ -138,7 +138,7 @@ func (s Spec) ccmFiles(kubeconfig string) map[string]string {
 		s.provider().CCMStaticPodPath:  ccmStaticPod(s, st),
 	}
 	if cfg := st.lmFile(); cfg != nil {
-		files[lmConfigPath] = cfg.YAML()
+		files[LMConfigPath] = cfg.YAML()
 	}
 	return files
 }

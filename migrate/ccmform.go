@@ -16,7 +16,7 @@ func (s Spec) validCCMForm() []string {
 	if s.CCMForm != "" && !slices.Contains(forms, s.CCMForm) {
 		errs = append(errs, fmt.Sprintf("--ccm-form %s: %s runs the cloud-controller-manager as %s", s.CCMForm, s.Procedure, strings.Join(forms, " or ")))
 	}
-	if s.CCMReplicas < 0 || (s.CCMReplicas > 0 && s.ccmWorkload() != managers.Deployment) {
+	if s.CCMReplicas < 0 || (s.CCMReplicas > 0 && s.CCMWorkload() != managers.Deployment) {
 		errs = append(errs, fmt.Sprintf("--ccm-replicas %d: replicas are a Deployment's (--ccm-form deployment), at least 1", s.CCMReplicas))
 	}
 	if m := s.CCMManifest; m != nil {
@@ -36,7 +36,7 @@ func (s Spec) validCCMForm() []string {
 
 // ccmWorkload is the form the cloud-controller-manager runs as: the
 // user's manifest's, the form given, or the chart's for the flavour.
-func (s Spec) ccmWorkload() string {
+func (s Spec) CCMWorkload() string {
 	switch {
 	case s.CCMManifest != nil:
 		return s.CCMManifest.Kind()
@@ -60,7 +60,7 @@ func (s Spec) ccmReplicas() int {
 // ccmRef names the cloud-controller-manager's workload and identity.
 type ccmRef struct{ Namespace, Name, ServiceAccount string }
 
-func (s Spec) ccmRef() ccmRef {
+func (s Spec) CCMRef() ccmRef {
 	if m := s.CCMManifest; m != nil {
 		return ccmRef{m.namespace(), m.meta().Name, m.ServiceAccount()}
 	}

@@ -244,8 +244,8 @@ func (m *CCMManifest) render(p providers.Provider, version, clusterName, podSubn
 	change("volume handover-cloud-config: %s from the node, read-only (the simulated cloud's configuration)", p.CloudConfigPath)
 	out := append([]string(nil), m.others...)
 	if config != "" {
-		mountConfigMap(tpl, c, "handover-leader-migration", p.LeaderMigrationConfigMap, lmConfigPath)
-		change("ConfigMap %s with the leader-migration configuration, mounted at %s", p.LeaderMigrationConfigMap, lmConfigPath)
+		mountConfigMap(tpl, c, "handover-leader-migration", p.LeaderMigrationConfigMap, LMConfigPath)
+		change("ConfigMap %s with the leader-migration configuration, mounted at %s", p.LeaderMigrationConfigMap, LMConfigPath)
 		out = append(out, lmConfigMap(w.namespace(), p.LeaderMigrationConfigMap, config))
 	}
 	return strings.Join(append(out, objectYAML(w.object())), "---\n"), changes

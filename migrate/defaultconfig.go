@@ -11,20 +11,20 @@ import (
 func defaultConfig(s Spec) *Procedure {
 	p := &Procedure{Title: fmt.Sprintf("Migrate with the built-in default configuration, %s to %s", s.From, s.To)}
 	p.Steps = []Step{
-		grantStep(s, s.provider().CCMUser),
-		rollStep(s, "enable-leader-migration", "Enable leader migration, with no configuration file, on every version-"+s.From+" kube-controller-manager",
-			s.nSide(), lmconfig.KCM, enableLM(false, s.KCMArgs),
-			[]Item{flagsPlan(lmconfig.KCM, "add", append(lmFlags(false), s.KCMArgs...)...),
+		GrantStep(s, s.provider().CCMUser),
+		RollStep(s, "enable-leader-migration", "Enable leader migration, with no configuration file, on every version-"+s.From+" kube-controller-manager",
+			s.NSide(), lmconfig.KCM, EnableLM(false, s.KCMArgs),
+			[]Item{FlagsPlan(lmconfig.KCM, "add", append(LMFlags(false), s.KCMArgs...)...),
 				{Kind: Note, Body: "`handover lint` flags this: the built-in default names route-controller and service-controller, which match no controller of " + s.From + " or " + s.To + " (their names are node-route-controller and service-lb-controller), so both managers run those two on their own main lease; only cloud-node-lifecycle-controller migrates. Run with --force to rehearse it."}},
-			waitOwner(lmconfig.KCM)),
-		n1ConfigStep(s),
+			WaitOwner(lmconfig.KCM)),
+		N1ConfigStep(s),
 	}
 	for i := 1; i <= s.ControlPlanes; i++ {
-		p.Steps = append(p.Steps, addN1Step(s, i), removeNStep(s, i))
+		p.Steps = append(p.Steps, AddN1Step(s, i), RemoveNStep(s, i))
 	}
-	p.Steps = append(p.Steps, settleStep(s, lmconfig.CCM))
+	p.Steps = append(p.Steps, SettleStep(s, lmconfig.CCM))
 	if s.Variant.Disable {
-		p.Steps = append(p.Steps, disableStep(s))
+		p.Steps = append(p.Steps, DisableStep(s))
 	}
 	return p
 }

@@ -21,10 +21,10 @@ func (s Spec) n1Images() []string {
 	return out
 }
 
-// inPlaceSteps upgrade each version-N control plane's static pods where it
+// InPlaceSteps upgrade each version-N control plane's static pods where it
 // stands, one node at a time, as `kubeadm upgrade node` does, instead of
 // replacing nodes. Kubelets keep their version and in-tree provider.
-func inPlaceSteps(s Spec) []Step {
+func InPlaceSteps(s Spec) []Step {
 	steps := []Step{loadImagesStep(s)}
 	for i := 1; i <= s.ControlPlanes; i++ {
 		steps = append(steps, upgradeInPlaceStep(s, i))
@@ -34,7 +34,7 @@ func inPlaceSteps(s Spec) []Step {
 
 func loadImagesStep(s Spec) Step {
 	has := func(ctx context.Context, e *Env) (bool, error) {
-		return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
+		return e.everyNode(ctx, s.NSide(), func(node string) (bool, error) {
 			refs, err := e.Cluster.ImageRefs(ctx, node)
 			if err != nil {
 				return false, err
@@ -58,7 +58,7 @@ func loadImagesStep(s Spec) Step {
 				return err
 			}
 			var names []string
-			for _, cp := range onSide(cps, s.nSide()) {
+			for _, cp := range onSide(cps, s.NSide()) {
 				names = append(names, cp.Name)
 			}
 			return e.Cluster.LoadImages(ctx, s.To, s.n1Images(), names...)
@@ -97,7 +97,7 @@ func upgradeInPlaceStep(s Spec, i int) Step {
 		}, inPlaceFiles(s)...),
 		Done: atLeast(s.n1Side(), i),
 		Do: func(ctx context.Context, e *Env) error {
-			node, err := e.nextAt(ctx, s.nSide(), "upgrade")
+			node, err := e.nextAt(ctx, s.NSide(), "upgrade")
 			if err != nil {
 				return err
 			}
@@ -117,7 +117,7 @@ func inPlaceFiles(s Spec) []Item {
 	st := s.setup()
 	var out []Item
 	if c := st.lmFile(); c != nil {
-		out = append(out, Item{Kind: File, Title: lmConfigPath + " (replaced)", Body: c.YAML()})
+		out = append(out, Item{Kind: File, Title: LMConfigPath + " (replaced)", Body: c.YAML()})
 	}
 	return append(out, Item{Kind: File, Title: s.provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
@@ -142,7 +142,7 @@ func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
 	}
 	files := e.Spec.ccmFiles(kubeconfig)
 	// The configuration first: the manifest mounts it.
-	for _, p := range []string{lmConfigPath, e.Spec.provider().CCMKubeconfigPath, e.Spec.provider().CCMStaticPodPath} {
+	for _, p := range []string{LMConfigPath, e.Spec.provider().CCMKubeconfigPath, e.Spec.provider().CCMStaticPodPath} {
 		if body, ok := files[p]; ok {
 			if err := e.Cluster.WriteFile(ctx, node, p, body); err != nil {
 				return err

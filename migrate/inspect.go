@@ -41,7 +41,7 @@ type side struct {
 	sameVersion bool
 }
 
-func (s Spec) nSide() side { return side{version: s.From, sameVersion: s.From == s.To} }
+func (s Spec) NSide() side { return side{version: s.From, sameVersion: s.From == s.To} }
 func (s Spec) n1Side() side {
 	return side{version: s.To, replacement: true, sameVersion: s.From == s.To}
 }
@@ -143,8 +143,8 @@ func (o Ownership) settled(component string, controllers []string) error {
 	return nil
 }
 
-// waitOwner is a postcondition: the controllers settled in component.
-func waitOwner(component string) func(context.Context, *Env) (bool, error) {
+// WaitOwner is a postcondition: the controllers settled in component.
+func WaitOwner(component string) func(context.Context, *Env) (bool, error) {
 	return func(ctx context.Context, e *Env) (bool, error) {
 		own, err := e.Owners(ctx)
 		if err != nil {

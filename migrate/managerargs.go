@@ -136,9 +136,9 @@ func extraArgsYAML(args []string) string {
 
 // kcmArgsPlan shows the user's kube-controller-manager flags where a
 // Rancher plan enables leader migration (the roll adds them).
-func (s Spec) kcmArgsPlan() []Item {
+func (s Spec) KCMArgsPlan() []Item {
 	if len(s.KCMArgs) == 0 {
 		return nil
 	}
-	return []Item{flagsPlan(lmconfig.KCM, "add your flags (extra_args / machineSelectorConfig)", s.KCMArgs...)}
+	return []Item{FlagsPlan(lmconfig.KCM, "add your flags (extra_args / machineSelectorConfig)", s.KCMArgs...)}
 }

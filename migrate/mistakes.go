@@ -41,9 +41,9 @@ var mistakes = map[string]mistake{
 		apply: func(st *Setup, _ Spec) { st.GrantCCM = false }},
 	// The task doc: kube-controller-manager N+1 MUST NOT have leader migration.
 	MistakeN1KCMWithLM: {what: "kube-controller-manager N+1 keeps leader migration", at: newConfigKey,
-		detail: " (enable-leader-migration, leader-migration-config=" + lmConfigPath + ")",
+		detail: " (enable-leader-migration, leader-migration-config=" + LMConfigPath + ")",
 		apply: func(st *Setup, _ Spec) {
-			st.NewKCM.LeaderMigration, st.NewKCM.Config, st.NewKCM.ConfigPath = true, st.CCM.Config.Clone(), lmconfig.KCM+":"+lmConfigPath
+			st.NewKCM.LeaderMigration, st.NewKCM.Config, st.NewKCM.ConfigPath = true, st.CCM.Config.Clone(), lmconfig.KCM+":"+LMConfigPath
 		}},
 	// Kubelets are external but no CCM initialises their nodes.
 	MistakeNoCCM: {what: "N+1 control planes join with external kubelets and no cloud-controller-manager", at: addN1Key,

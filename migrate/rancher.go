@@ -23,11 +23,11 @@ var chartWorkloads = map[string]string{
 	"azure": managers.Deployment, "external": managers.Deployment,
 }
 
-func lmFlagsRancher() []string {
-	return []string{"enable-leader-migration", "leader-migration-config=" + lmConfigPath}
+func LMFlagsRancher() []string {
+	return []string{"enable-leader-migration", "leader-migration-config=" + LMConfigPath}
 }
 
-func cordonStep(cordon bool) Step {
+func CordonStep(cordon bool) Step {
 	name, verb := "cordon-control-planes", "cordon"
 	if !cordon {
 		name, verb = "uncordon-control-planes", "uncordon"
@@ -50,15 +50,15 @@ func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	config := ""
 	switch {
 	case lm && cfg == nil:
-		flags = lmFlags(false)
+		flags = LMFlags(false)
 	case lm:
-		flags, config = lmFlags(true), cfg.YAML()
+		flags, config = LMFlags(true), cfg.YAML()
 	}
 	flags = append(flags, s.CCMArgs...)
 	if m := s.CCMManifest; m != nil {
 		return m.render(s.provider(), s.From, s.Cluster, s.PodSubnet, flags, config)
 	}
-	return s.provider().CCMManifest(s.ccmWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, lmConfigPath, flags...), nil
+	return s.provider().CCMManifest(s.CCMWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, LMConfigPath, flags...), nil
 }
 
 // manifestPlan shows a manifest and, for the user's, what was changed.
@@ -73,20 +73,20 @@ func (s Spec) manifestPlan(title string, manifest string, changes []string) []It
 	return items
 }
 
-func deployCCMStep(s Spec) Step {
+func DeployCCMStep(s Spec) Step {
 	manifest, changes := s.ccmManifest(true)
-	ref := s.ccmRef()
+	ref := s.CCMRef()
 	plan := append(s.manifestPlan("cloud-controller-manager chart, rendered (kubectl apply -f)", manifest, changes),
 		Item{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, s.LeaderName)},
 		Item{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."})
-	if s.ccmWorkload() == managers.Deployment {
+	if s.CCMWorkload() == managers.Deployment {
 		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
 	} else {
 		plan = append(plan, Item{Kind: Note, Body: "DaemonSet pods tolerate node.kubernetes.io/unschedulable, so cordoning does not hold the AWS chart back: its managers start at once, while every kube-controller-manager still runs the in-tree provider."})
 	}
 	return Step{
 		Name:  "deploy-ccm",
-		Title: "Install the cloud-controller-manager (" + s.ccmWorkload() + ") with --enable-leader-migration",
+		Title: "Install the cloud-controller-manager (" + s.CCMWorkload() + ") with --enable-leader-migration",
 		Plan:  plan,
 		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) },
 		Pre: func(ctx context.Context, e *Env) error {
@@ -111,8 +111,8 @@ func deployCCMStep(s Spec) Step {
 
 func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
 	var err error
-	ref := s.ccmRef()
-	if s.ccmWorkload() == managers.Deployment {
+	ref := s.CCMRef()
+	if s.CCMWorkload() == managers.Deployment {
 		_, err = e.Client.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 	} else {
 		_, err = e.Client.AppsV1().DaemonSets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
@@ -123,11 +123,11 @@ func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
 	return true, nil
 }
 
-// switchStep is "change the cloud provider to external and remove leader
+// SwitchStep is "change the cloud provider to external and remove leader
 // migration from kube-controller-manager": RKE2 and RKE reconfigure node by
 // node; uncordonEach is RKE's `rke up`, which uncordons each node after it.
 // rancher is the runbook's configuration for the switch.
-func switchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
+func SwitchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
 	plan := append([]Item{{Kind: Command, Body: "# each control plane in turn: kube-controller-manager without --cloud-provider, --cloud-config and leader migration;\n# every kubelet: --cloud-provider=external"}}, rancher...)
 	done := func(ctx context.Context, e *Env) (bool, error) {
 		nodes, err := e.Cluster.Nodes()
@@ -146,7 +146,7 @@ func switchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
 				return false, nil
 			}
 		}
-		return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
+		return e.everyNode(ctx, s.NSide(), func(node string) (bool, error) {
 			changed, err := e.wouldChange(ctx, node, lmconfig.KCM, externalKCM)
 			return !changed, err
 		})
@@ -261,24 +261,24 @@ func (e *Env) waitJoined(ctx context.Context, node string) error {
 	return nil
 }
 
-func rolloutStep(s Spec) Step {
+func RolloutStep(s Spec) Step {
 	kind := "daemonset"
-	if s.ccmWorkload() == managers.Deployment {
+	if s.CCMWorkload() == managers.Deployment {
 		kind = "deployment"
 	}
 	ready := func(ctx context.Context, e *Env) (bool, error) { return e.ccmRolledOut(ctx, s) }
 	return Step{
 		Name:  "rollout-status",
 		Title: "Wait for the cloud-controller-manager " + kind + " to roll out",
-		Plan:  []Item{{Kind: Command, Body: shellJoin("kubectl", "rollout", "status", kind, "-n", s.ccmRef().Namespace, s.ccmRef().Name)}},
+		Plan:  []Item{{Kind: Command, Body: shellJoin("kubectl", "rollout", "status", kind, "-n", s.CCMRef().Namespace, s.CCMRef().Name)}},
 		Done:  ready,
 		Wait:  Wait{Name: "cloud-controller-manager " + kind + " available on every control plane", Timeout: s.Intervals.Of(IntervalRollout), Until: ready},
 	}
 }
 
 func (e *Env) ccmRolledOut(ctx context.Context, s Spec) (bool, error) {
-	ref := s.ccmRef()
-	if s.ccmWorkload() == managers.Deployment {
+	ref := s.CCMRef()
+	if s.CCMWorkload() == managers.Deployment {
 		d, err := e.Client.AppsV1().Deployments(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, client404(err)
@@ -319,9 +319,9 @@ func (e *Env) gone(ctx context.Context, node string) bool {
 	return true
 }
 
-// ccmWorkloadDisableStep removes leader migration from the chart's
+// CCMWorkloadDisableStep removes leader migration from the chart's
 // cloud-controller-manager once it runs alone (the runbooks' optional step).
-func ccmWorkloadDisableStep(s Spec) Step {
+func CCMWorkloadDisableStep(s Spec) Step {
 	manifest, changes := s.ccmManifest(false)
 	return Step{
 		Name:  "remove-ccm-leader-migration",
@@ -331,7 +331,7 @@ func ccmWorkloadDisableStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return client404(e.Client.CoreV1().ConfigMaps(s.ccmRef().Namespace).Delete(ctx, s.provider().LeaderMigrationConfigMap, deleteOpts))
+			return client404(e.Client.CoreV1().ConfigMaps(s.CCMRef().Namespace).Delete(ctx, s.provider().LeaderMigrationConfigMap, deleteOpts))
 		},
 		Wait: Wait{Name: "rolled out without leader migration", Timeout: s.Intervals.Of(IntervalRollout),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
@@ -339,7 +339,7 @@ func ccmWorkloadDisableStep(s Spec) Step {
 				if !ok || err != nil {
 					return ok, err
 				}
-				return waitOwner(lmconfig.CCM)(ctx, e)
+				return WaitOwner(lmconfig.CCM)(ctx, e)
 			}},
 	}
 }

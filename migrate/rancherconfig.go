@@ -23,7 +23,7 @@ func rke2MachineSelector(args []string, mounts []string) string {
 
 func rke2Files(secret string) string {
 	return "spec:\n  rkeConfig:\n    machineSelectorFiles:\n      - fileSources:\n          - secret:\n              name: " + secret +
-		"\n              items:\n                - key: leadermigration.conf\n                  path: " + lmConfigPath +
+		"\n              items:\n                - key: leadermigration.conf\n                  path: " + LMConfigPath +
 		"\n        machineLabelSelector:\n          matchLabels:\n            rke.cattle.io/control-plane-role: 'true'\n"
 }
 

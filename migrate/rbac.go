@@ -113,9 +113,9 @@ func grantPatchCommand(role, leaderName string) string {
 	return shellJoin("kubectl", "-n", "kube-system", "patch", "role", role, "--type=json", "-p", `[{"op":"add","path":"/rules/-","value":`+string(rule)+`}]`)
 }
 
-// grantStep is the task doc's "Grant access to Migration Lease", preceded by
+// GrantStep is the task doc's "Grant access to Migration Lease", preceded by
 // the cloud-controller-manager's own RBAC (ClusterRole, leader-locking Role).
-func grantStep(s Spec, ccmUser string) Step {
+func GrantStep(s Spec, ccmUser string) Step {
 	st := s.setup()
 	if !st.GrantCCM {
 		return noCCMGrantStep(s, st.Notes[grantKey])

@@ -9,20 +9,20 @@ import (
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
-// rollbackSteps are the task doc's rollback: version-N control planes with
+// RollbackSteps are the task doc's rollback: version-N control planes with
 // leader migration on their kube-controller-manager replace the N+1 ones,
 // one at a time, while the N+1 cloud-controller-managers still take part.
-func rollbackSteps(s Spec) []Step {
-	steps := []Step{grantStep(s, s.provider().CCMUser), restoreNConfigStep(s)}
+func RollbackSteps(s Spec) []Step {
+	steps := []Step{GrantStep(s, s.provider().CCMUser), restoreNConfigStep(s)}
 	for i := 1; i <= s.ControlPlanes; i++ {
 		steps = append(steps, addNStep(s, i), removeN1Step(s, i))
 	}
-	return append(steps, settleStep(s, lmconfig.KCM))
+	return append(steps, SettleStep(s, lmconfig.KCM))
 }
 
 func restoreNConfigStep(s Spec) Step {
 	plan := []Item{{Kind: File, Title: "ClusterConfiguration changes (kubectl -n kube-system edit configmap kubeadm-config)",
-		Body: "kubernetesVersion: " + s.From + "\ncontrollerManager:\n  extraArgs:       # the version-" + s.From + " ones (cloud-provider, cloud-config, ...) plus\n    enable-leader-migration: \"true\"\n    leader-migration-config: " + lmConfigPath + "\n  extraVolumes:    # plus\n  - name: " + lmVolume + "\n    hostPath: " + lmConfigPath + "\n    mountPath: " + lmConfigPath + "\n    readOnly: true\n    pathType: File\n"}}
+		Body: "kubernetesVersion: " + s.From + "\ncontrollerManager:\n  extraArgs:       # the version-" + s.From + " ones (cloud-provider, cloud-config, ...) plus\n    enable-leader-migration: \"true\"\n    leader-migration-config: " + LMConfigPath + "\n  extraVolumes:    # plus\n  - name: " + lmVolume + "\n    hostPath: " + LMConfigPath + "\n    mountPath: " + LMConfigPath + "\n    readOnly: true\n    pathType: File\n"}}
 	if len(s.KCMArgs) > 0 {
 		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, your kube-controller-manager flags", Body: extraArgsYAML(s.KCMArgs)})
 	}
@@ -44,9 +44,9 @@ func restoreNConfigStep(s Spec) Step {
 			}
 			saved.setArg("enable-leader-migration", "true")
 			saved.setArgs(s.KCMArgs)
-			if s.kcmFile() {
-				saved.setArg("leader-migration-config", lmConfigPath)
-				saved.setVolume(lmVolume, lmConfigPath)
+			if s.KCMFile() {
+				saved.setArg("leader-migration-config", LMConfigPath)
+				saved.setVolume(lmVolume, LMConfigPath)
 			}
 			cm, _, err := e.readClusterConfig(ctx)
 			if err != nil {
@@ -62,7 +62,7 @@ func addNStep(s Spec, i int) Step {
 		Name:  fmt.Sprintf("add-n-control-plane-%d", i),
 		Title: fmt.Sprintf("Add version-%s control plane %d of %d with leader migration on kube-controller-manager", s.From, i, s.ControlPlanes),
 		Plan:  nPlan(s),
-		Done:  atLeast(s.nSide(), i),
+		Done:  atLeast(s.NSide(), i),
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
@@ -73,7 +73,7 @@ func addNStep(s Spec, i int) Step {
 		},
 		Wait: Wait{Name: "every version-" + s.From + " kube-controller-manager Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
 			Until: func(ctx context.Context, e *Env) (bool, error) {
-				return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
+				return e.everyNode(ctx, s.NSide(), func(node string) (bool, error) {
 					return e.staticPodRunning(ctx, node, lmconfig.KCM, time.Time{})
 				})
 			}},
@@ -84,15 +84,15 @@ func addNStep(s Spec, i int) Step {
 // kube-controller-manager's configuration, when it reads a file.
 func nFiles(s Spec) map[string]string {
 	if cfg := s.setup().KCM.Config; cfg != nil {
-		return map[string]string{lmConfigPath: cfg.YAML()}
+		return map[string]string{LMConfigPath: cfg.YAML()}
 	}
 	return nil
 }
 
 func nPlan(s Spec) []Item {
 	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.provider().Name}}
-	if f, ok := nFiles(s)[lmConfigPath]; ok {
-		plan = append(plan, Item{Kind: File, Title: lmConfigPath, Body: f})
+	if f, ok := nFiles(s)[LMConfigPath]; ok {
+		plan = append(plan, Item{Kind: File, Title: LMConfigPath, Body: f})
 	}
 	return plan
 }

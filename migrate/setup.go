@@ -40,7 +40,7 @@ func (s Spec) setup() Setup {
 		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true, AllocateNodeCIDRs: true,
 			ClusterName: s.Cluster, Args: s.args(component)}
 		if cfg != nil {
-			sd.Config, sd.ConfigPath = cfg, component+":"+lmConfigPath
+			sd.Config, sd.ConfigPath = cfg, component+":"+LMConfigPath
 		}
 		return sd
 	}

@@ -94,7 +94,7 @@ func TestPlanCommandsSafeToPaste(t *testing.T) {
 
 // The flags a plan shows as a manifest's command list read back as given.
 func TestFlagsPlanIsYAML(t *testing.T) {
-	it := flagsPlan("kube-controller-manager", "add", "--cluster-name=a #b", "--x=1\n- --y=2", "--node-monitor-period=5s")
+	it := FlagsPlan("kube-controller-manager", "add", "--cluster-name=a #b", "--x=1\n- --y=2", "--node-monitor-period=5s")
 	for _, want := range []string{"- \"--cluster-name=a #b\"\n", "- \"--x=1\\n- --y=2\"\n", "- --node-monitor-period=5s\n"} {
 		if !strings.Contains(it.Body, want) {
 			t.Errorf("plan lacks %q:\n%s", want, it.Body)

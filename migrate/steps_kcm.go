@@ -14,10 +14,10 @@ import (
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
-// writeConfigSteps put the version-N kube-controller-manager's
+// WriteConfigSteps put the version-N kube-controller-manager's
 // configuration on every version-N control plane: none when it uses the
 // built-in default.
-func writeConfigSteps(s Spec) []Step {
+func WriteConfigSteps(s Spec) []Step {
 	cfg := s.setup().KCM.Config
 	if cfg == nil {
 		return nil
@@ -35,11 +35,11 @@ func writeConfigStep(s Spec, cfg *lmconfig.Config, note string) Step {
 	body := cfg.YAML()
 	return Step{
 		Name:  "write-initial-config",
-		Title: "Write the initial LeaderMigrationConfiguration to " + lmConfigPath + " on every control plane",
-		Plan:  []Item{{Kind: File, Title: lmConfigPath, Body: body}, {Kind: Note, Body: note}},
+		Title: "Write the initial LeaderMigrationConfiguration to " + LMConfigPath + " on every control plane",
+		Plan:  []Item{{Kind: File, Title: LMConfigPath, Body: body}, {Kind: Note, Body: note}},
 		Done: func(ctx context.Context, e *Env) (bool, error) {
-			return e.everyNode(ctx, s.nSide(), func(node string) (bool, error) {
-				got, err := e.Cluster.ReadFile(ctx, node, lmConfigPath)
+			return e.everyNode(ctx, s.NSide(), func(node string) (bool, error) {
+				got, err := e.Cluster.ReadFile(ctx, node, LMConfigPath)
 				return err == nil && got == body, nil
 			})
 		},
@@ -48,8 +48,8 @@ func writeConfigStep(s Spec, cfg *lmconfig.Config, note string) Step {
 			if err != nil {
 				return err
 			}
-			for _, cp := range onSide(cps, s.nSide()) {
-				if err := e.Cluster.WriteFile(ctx, cp.Name, lmConfigPath, body); err != nil {
+			for _, cp := range onSide(cps, s.NSide()) {
+				if err := e.Cluster.WriteFile(ctx, cp.Name, LMConfigPath, body); err != nil {
 					return err
 				}
 			}
@@ -76,17 +76,17 @@ func (e *Env) everyNode(ctx context.Context, d side, ok func(node string) (bool,
 
 // kcmFile: the version-N kube-controller-manager reads a configuration
 // file (otherwise its built-in default).
-func (s Spec) kcmFile() bool { return s.setup().KCM.Config != nil }
+func (s Spec) KCMFile() bool { return s.setup().KCM.Config != nil }
 
-// enableLM turns leader migration on in a manager's manifest, with the
+// EnableLM turns leader migration on in a manager's manifest, with the
 // user's flags for the manager.
-func enableLM(withFile bool, args []string) func(*corev1.Pod) {
+func EnableLM(withFile bool, args []string) func(*corev1.Pod) {
 	return func(p *corev1.Pod) {
 		c := &p.Spec.Containers[0]
 		c.Command = setFlag(c.Command, "enable-leader-migration", "")
 		if withFile {
-			c.Command = setFlag(c.Command, "leader-migration-config", lmConfigPath)
-			hostFileMount(p, lmVolume, lmConfigPath)
+			c.Command = setFlag(c.Command, "leader-migration-config", LMConfigPath)
+			hostFileMount(p, lmVolume, LMConfigPath)
 		}
 		c.Command = cmdline.Merge(c.Command, args)
 	}
@@ -99,12 +99,12 @@ func disableLM(p *corev1.Pod) {
 	removeMount(p, lmVolume)
 }
 
-// rollStep edits one component's manifest on every control plane of a
+// RollStep edits one component's manifest on every control plane of a
 // side, one node at a time, waiting for each to run the new manifest
 // before touching the next: a rolling restart as kubeadm upgrade does, but
 // with the lease holders last, so the controllers change hands once rather
 // than once per restarted leader.
-func rollStep(s Spec, name, title string, d side, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
+func RollStep(s Spec, name, title string, d side, component string, edit func(*corev1.Pod), plan []Item, settle func(context.Context, *Env) (bool, error)) Step {
 	converged := func(ctx context.Context, e *Env) (bool, error) {
 		return e.everyNode(ctx, d, func(node string) (bool, error) {
 			changed, err := e.wouldChange(ctx, node, component, edit)
@@ -177,8 +177,8 @@ func (e *Env) roll(ctx context.Context, node, component string, edit func(*corev
 	return nil
 }
 
-// flagsPlan prints the flags a step adds or removes.
-func flagsPlan(component, verb string, flags ...string) Item {
+// FlagsPlan prints the flags a step adds or removes.
+func FlagsPlan(component, verb string, flags ...string) Item {
 	return Item{Kind: Command, Title: component + " manifest: " + verb,
 		Body: "# /etc/kubernetes/manifests/" + component + ".yaml, spec.containers[0].command:\n" + indentFlags(flags)}
 }

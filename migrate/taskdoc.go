@@ -21,43 +21,43 @@ func taskDoc(s Spec) *Procedure {
 	p := &Procedure{}
 	if s.Variant.Rollback {
 		p.Title = fmt.Sprintf("Roll back the control plane from %s (cloud-controller-manager) to %s (in-tree)", s.To, s.From)
-		p.Steps = rollbackSteps(s)
+		p.Steps = RollbackSteps(s)
 		return p
 	}
 	p.Title = fmt.Sprintf("Migrate the cloud controllers from kube-controller-manager %s to cloud-controller-manager %s", s.From, s.To)
 	p.Steps = []Step{
-		grantStep(s, s.provider().CCMUser),
+		GrantStep(s, s.provider().CCMUser),
 	}
-	p.Steps = append(p.Steps, writeConfigSteps(s)...)
-	add := "add, and mount " + lmConfigPath + " read-only"
-	if !s.kcmFile() {
+	p.Steps = append(p.Steps, WriteConfigSteps(s)...)
+	add := "add, and mount " + LMConfigPath + " read-only"
+	if !s.KCMFile() {
 		add = "add (no file: the built-in default)"
 	}
 	p.Steps = append(p.Steps,
-		rollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
-			s.nSide(), lmconfig.KCM, enableLM(s.kcmFile(), s.KCMArgs),
-			[]Item{flagsPlan(lmconfig.KCM, add, append(lmFlags(s.kcmFile()), s.KCMArgs...)...),
+		RollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
+			s.NSide(), lmconfig.KCM, EnableLM(s.KCMFile(), s.KCMArgs),
+			[]Item{FlagsPlan(lmconfig.KCM, add, append(LMFlags(s.KCMFile()), s.KCMArgs...)...),
 				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true, as the task doc has: " + lint.GateHistory(s.From) + "."}},
-			waitOwner(lmconfig.KCM)))
+			WaitOwner(lmconfig.KCM)))
 	if s.Variant.InPlace {
-		p.Steps = append(p.Steps, inPlaceSteps(s)...)
+		p.Steps = append(p.Steps, InPlaceSteps(s)...)
 	} else {
-		p.Steps = append(p.Steps, n1ConfigStep(s))
+		p.Steps = append(p.Steps, N1ConfigStep(s))
 		for i := 1; i <= s.ControlPlanes; i++ {
-			p.Steps = append(p.Steps, addN1Step(s, i), removeNStep(s, i))
+			p.Steps = append(p.Steps, AddN1Step(s, i), RemoveNStep(s, i))
 		}
 	}
-	p.Steps = append(p.Steps, settleStep(s, lmconfig.CCM))
+	p.Steps = append(p.Steps, SettleStep(s, lmconfig.CCM))
 	if s.Variant.Disable {
-		p.Steps = append(p.Steps, disableStep(s))
+		p.Steps = append(p.Steps, DisableStep(s))
 	}
 	return p
 }
 
-// n1ConfigStep makes kubeadm render version-N+1 control planes: the new
+// N1ConfigStep makes kubeadm render version-N+1 control planes: the new
 // version, and a kube-controller-manager with no cloud provider and no
 // leader migration. The version-N configuration is kept for rollback.
-func n1ConfigStep(s Spec) Step {
+func N1ConfigStep(s Spec) Step {
 	plan := []Item{
 		{Kind: Command, Body: "kubectl -n kube-system edit configmap kubeadm-config   # ClusterConfiguration:"},
 		{Kind: File, Title: "ClusterConfiguration changes", Body: "kubernetesVersion: " + s.To + "\ncontrollerManager:\n  extraArgs:        # remove cloud-provider, cloud-config, enable-leader-migration,\n                    # leader-migration-config and DisableCloudProviders from feature-gates\n  extraVolumes:     # remove cloud-config and leadermigration\n"},
@@ -101,8 +101,8 @@ func n1ConfigStep(s Spec) Step {
 			}
 			if kcm.LeaderMigration {
 				c.setArg("enable-leader-migration", "true")
-				c.setArg("leader-migration-config", lmConfigPath)
-				c.setVolume(lmVolume, lmConfigPath)
+				c.setArg("leader-migration-config", LMConfigPath)
+				c.setVolume(lmVolume, LMConfigPath)
 			}
 			c.setArgs(s.KCMArgs) // the user's win, as the lint reads them
 			if admins {
@@ -139,8 +139,8 @@ func (s Spec) needsClusterAdmins() bool {
 	return ferr == nil && terr == nil && to.ClusterAdmins && !from.ClusterAdmins
 }
 
-// addN1Step is "create a new control plane node of version N+1".
-func addN1Step(s Spec, i int) Step {
+// AddN1Step is "create a new control plane node of version N+1".
+func AddN1Step(s Spec, i int) Step {
 	st := s.setup()
 	return Step{
 		Name:  fmt.Sprintf("add-n1-control-plane-%d", i),
@@ -180,7 +180,7 @@ func addN1Plan(s Spec) []Item {
 		{Kind: File, Title: "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml (kubeadm join --patches)", Body: kubeletNoInTreeGates},
 	}
 	if st.CCM != nil && st.CCM.Config != nil {
-		items = append(items, Item{Kind: File, Title: lmConfigPath, Body: st.CCM.Config.YAML()})
+		items = append(items, Item{Kind: File, Title: LMConfigPath, Body: st.CCM.Config.YAML()})
 	}
 	items = append(items, st.Notes[addN1Key]...)
 	if st.CCM == nil {
@@ -191,9 +191,9 @@ func addN1Plan(s Spec) []Item {
 		Item{Kind: File, Title: s.provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
-// removeNStep brings down a version-N control plane: one whose managers
+// RemoveNStep brings down a version-N control plane: one whose managers
 // hold no lease first, so the controllers change hands once, at the end.
-func removeNStep(s Spec, i int) Step {
+func RemoveNStep(s Spec, i int) Step {
 	return Step{
 		Name:  fmt.Sprintf("remove-n-control-plane-%d", i),
 		Title: fmt.Sprintf("Remove version-%s control plane %d of %d", s.From, i, s.ControlPlanes),
@@ -203,9 +203,9 @@ func removeNStep(s Spec, i int) Step {
 			"kubectl drain <it> --ignore-daemonsets --delete-emptydir-data\n" +
 			"# take it out of the API load balancer, stop its kube-apiserver, hand off etcd leadership\n" +
 			"kubeadm reset phase remove-etcd-member && kubectl delete node <it>"}},
-		Done: atMost(s.nSide(), s.ControlPlanes-i),
+		Done: atMost(s.NSide(), s.ControlPlanes-i),
 		Do: func(ctx context.Context, e *Env) error {
-			node, err := e.nextAt(ctx, s.nSide(), "remove")
+			node, err := e.nextAt(ctx, s.NSide(), "remove")
 			if err != nil {
 				return err
 			}
@@ -214,16 +214,16 @@ func removeNStep(s Spec, i int) Step {
 		Wait: Wait{Name: "each migrated controller running in exactly one manager", Timeout: s.Intervals.Of(IntervalSingleOwner), Until: waitSingleOwner},
 		// A manager stopped to hand its main lease over is started again
 		// when the removal fails: a re-run then finds the node whole.
-		Undo: undoRemoval(s.nSide()),
+		Undo: undoRemoval(s.NSide()),
 	}
 }
 
-// settleStep asserts the end state: every migrated controller runs in one
+// SettleStep asserts the end state: every migrated controller runs in one
 // instance of component and none of the other, and every node has its
 // ProviderID and no uninitialized taint.
-func settleStep(s Spec, component string) Step {
+func SettleStep(s Spec, component string) Step {
 	until := func(ctx context.Context, e *Env) (bool, error) {
-		if ok, err := waitOwner(component)(ctx, e); !ok {
+		if ok, err := WaitOwner(component)(ctx, e); !ok {
 			return false, err
 		}
 		missing, err := e.missingProviderIDs(ctx)
@@ -272,13 +272,13 @@ func waitSingleOwner(ctx context.Context, e *Env) (bool, error) {
 	return true, nil
 }
 
-// disableStep is the task doc's optional "Disable Leader Migration".
-func disableStep(s Spec) Step {
-	st := rollStep(s, "disable-leader-migration", "Disable leader migration on every cloud-controller-manager, one node at a time",
+// DisableStep is the task doc's optional "Disable Leader Migration".
+func DisableStep(s Spec) Step {
+	st := RollStep(s, "disable-leader-migration", "Disable leader migration on every cloud-controller-manager, one node at a time",
 		s.n1Side(), lmconfig.CCM, disableLM,
-		[]Item{flagsPlan(lmconfig.CCM, "remove, and unmount "+lmConfigPath, lmFlags(true)...),
-			{Kind: Command, Body: "rm " + lmConfigPath + "   # on each control plane, after its cloud-controller-manager restarted"}},
-		waitOwner(lmconfig.CCM))
+		[]Item{FlagsPlan(lmconfig.CCM, "remove, and unmount "+LMConfigPath, LMFlags(true)...),
+			{Kind: Command, Body: "rm " + LMConfigPath + "   # on each control plane, after its cloud-controller-manager restarted"}},
+		WaitOwner(lmconfig.CCM))
 	do := st.Do
 	st.Do = func(ctx context.Context, e *Env) error {
 		if err := do(ctx, e); err != nil {
@@ -289,7 +289,7 @@ func disableStep(s Spec) Step {
 			return err
 		}
 		for _, cp := range onSide(cps, s.n1Side()) {
-			if err := e.Cluster.RemoveFile(ctx, cp.Name, lmConfigPath); err != nil {
+			if err := e.Cluster.RemoveFile(ctx, cp.Name, LMConfigPath); err != nil {
 				return err
 			}
 		}

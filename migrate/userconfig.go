@@ -84,7 +84,7 @@ func (s *Spec) SetUserConfigs(args []string) error {
 
 // ownConfigNote is a plan's note on handover's own configuration, or, when
 // the user gave theirs, what is used instead.
-func (s Spec) ownConfigNote(own string) string {
+func (s Spec) OwnConfigNote(own string) string {
 	if s.KCMConfig == nil && s.CCMConfig == nil {
 		return own
 	}
