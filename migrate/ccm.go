@@ -50,7 +50,7 @@ func ccmStaticPod(s Spec, st Setup) string {
 		args = append(args, LMFlags(true)...)
 		files[lmVolume] = LMConfigPath
 	}
-	return s.provider().CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files)
+	return s.Provider().CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files)
 }
 
 // lmFile is the configuration file a new control plane gets, nil when no
@@ -92,7 +92,7 @@ func (e *Env) ccmKubeconfig(ctx context.Context, from string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return e.Spec.provider().CCMKubeconfig(conf, crt, key)
+	return e.Spec.Provider().CCMKubeconfig(conf, crt, key)
 }
 
 // kubeletNoInTreeGates drops the gate the in-tree cluster's shared
@@ -134,8 +134,8 @@ func (s Spec) ccmFiles(kubeconfig string) map[string]string {
 		return nil
 	}
 	files := map[string]string{
-		s.provider().CCMKubeconfigPath: kubeconfig,
-		s.provider().CCMStaticPodPath:  ccmStaticPod(s, st),
+		s.Provider().CCMKubeconfigPath: kubeconfig,
+		s.Provider().CCMStaticPodPath:  ccmStaticPod(s, st),
 	}
 	if cfg := st.lmFile(); cfg != nil {
 		files[LMConfigPath] = cfg.YAML()

@@ -24,6 +24,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/fakecluster"
+	_ "github.com/handover-sh/handover/migrate/procedures"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 

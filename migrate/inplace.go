@@ -119,7 +119,7 @@ func inPlaceFiles(s Spec) []Item {
 	if c := st.lmFile(); c != nil {
 		out = append(out, Item{Kind: File, Title: LMConfigPath + " (replaced)", Body: c.YAML()})
 	}
-	return append(out, Item{Kind: File, Title: s.provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+	return append(out, Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
 func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
@@ -142,7 +142,7 @@ func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
 	}
 	files := e.Spec.ccmFiles(kubeconfig)
 	// The configuration first: the manifest mounts it.
-	for _, p := range []string{LMConfigPath, e.Spec.provider().CCMKubeconfigPath, e.Spec.provider().CCMStaticPodPath} {
+	for _, p := range []string{LMConfigPath, e.Spec.Provider().CCMKubeconfigPath, e.Spec.Provider().CCMStaticPodPath} {
 		if body, ok := files[p]; ok {
 			if err := e.Cluster.WriteFile(ctx, node, p, body); err != nil {
 				return err

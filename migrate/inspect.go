@@ -65,7 +65,7 @@ func (e *Env) controlPlanes(ctx context.Context) ([]ControlPlane, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, ccmErr := e.Cluster.ReadFile(ctx, n.String(), e.Spec.provider().CCMStaticPodPath)
+		_, ccmErr := e.Cluster.ReadFile(ctx, n.String(), e.Spec.Provider().CCMStaticPodPath)
 		cp := ControlPlane{Name: n.String(), Version: imageVersion(pod.Spec.Containers[0].Image), HasCCM: ccmErr == nil}
 		if e.Spec.From == e.Spec.To {
 			_, markErr := e.Cluster.ReadFile(ctx, cp.Name, replacementMark)

@@ -2,10 +2,10 @@ package migrate
 
 import "github.com/handover-sh/handover/providers"
 
-// provider is the provider the spec's procedure moves controllers to. A
+// Provider is the provider the spec's procedure moves controllers to. A
 // program that registered none is wired wrong (it did not import the
 // simulated cloud), which no input can cause.
-func (s Spec) provider() providers.Provider {
+func (s Spec) Provider() providers.Provider {
 	p, err := providers.Lookup(providers.Simulated)
 	if err != nil {
 		panic(err)

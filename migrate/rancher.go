@@ -56,9 +56,9 @@ func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	}
 	flags = append(flags, s.CCMArgs...)
 	if m := s.CCMManifest; m != nil {
-		return m.render(s.provider(), s.From, s.Cluster, s.PodSubnet, flags, config)
+		return m.render(s.Provider(), s.From, s.Cluster, s.PodSubnet, flags, config)
 	}
-	return s.provider().CCMManifest(s.CCMWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, LMConfigPath, flags...), nil
+	return s.Provider().CCMManifest(s.CCMWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, LMConfigPath, flags...), nil
 }
 
 // manifestPlan shows a manifest and, for the user's, what was changed.
@@ -77,7 +77,7 @@ func DeployCCMStep(s Spec) Step {
 	manifest, changes := s.ccmManifest(true)
 	ref := s.CCMRef()
 	plan := append(s.manifestPlan("cloud-controller-manager chart, rendered (kubectl apply -f)", manifest, changes),
-		Item{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, s.LeaderName)},
+		Item{Kind: Command, Body: grantPatchCommand(s.Provider().CCMLeaderLockingRole, s.LeaderName)},
 		Item{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."})
 	if s.CCMWorkload() == managers.Deployment {
 		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
@@ -103,7 +103,7 @@ func DeployCCMStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return e.grantLease(ctx, s.provider().CCMLeaderLockingRole, e.Spec.LeaderName)
+			return e.grantLease(ctx, s.Provider().CCMLeaderLockingRole, e.Spec.LeaderName)
 		},
 		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)},
 	}
@@ -331,7 +331,7 @@ func CCMWorkloadDisableStep(s Spec) Step {
 			if err := e.Cluster.Apply(ctx, manifest); err != nil {
 				return err
 			}
-			return client404(e.Client.CoreV1().ConfigMaps(s.CCMRef().Namespace).Delete(ctx, s.provider().LeaderMigrationConfigMap, deleteOpts))
+			return client404(e.Client.CoreV1().ConfigMaps(s.CCMRef().Namespace).Delete(ctx, s.Provider().LeaderMigrationConfigMap, deleteOpts))
 		},
 		Wait: Wait{Name: "rolled out without leader migration", Timeout: s.Intervals.Of(IntervalRollout),
 			Until: func(ctx context.Context, e *Env) (bool, error) {

@@ -100,7 +100,7 @@ func (e *Env) grantLease(ctx context.Context, role, lease string) error {
 // leaseGranted is true when both identities may take the migration lease.
 func leaseGranted(ccmUser string) func(context.Context, *Env) (bool, error) {
 	return func(ctx context.Context, e *Env) (bool, error) {
-		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities(ccmUser, e.Spec.provider().CCMLeaderLockingRole)...)
+		fs, err := lint.CheckRBAC(ctx, e.Client, e.Spec.LeaderName, identities(ccmUser, e.Spec.Provider().CCMLeaderLockingRole)...)
 		if err != nil {
 			return false, err
 		}
@@ -127,16 +127,16 @@ func GrantStep(s Spec, ccmUser string) Step {
 		other = ""
 	}
 	plan := []Item{
-		{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: s.provider().CCMRBAC},
+		{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: s.Provider().CCMRBAC},
 		{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
-		{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, s.LeaderName)},
+		{Kind: Command, Body: grantPatchCommand(s.Provider().CCMLeaderLockingRole, s.LeaderName)},
 		{Kind: Note, Body: "The task doc's `kubectl patch --type=merge` replaces the Role's rules, dropping the main-lease rule; a JSON patch appends instead."},
 	}
 	if other != "" {
-		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(s.provider().CCMLeaderLockingRole, other) +
+		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(s.Provider().CCMLeaderLockingRole, other) +
 			"   # DELIBERATE MISTAKE: the lease the cloud-controller-manager's configuration names"})
 	}
-	binding := saLeaseBinding(ccmUser, s.provider().CCMLeaderLockingRole)
+	binding := saLeaseBinding(ccmUser, s.Provider().CCMLeaderLockingRole)
 	if binding != "" {
 		plan = append(plan, Item{Kind: File, Title: "your manifest's service account may take the leases too (kubectl apply -f)", Body: binding})
 	}
@@ -147,20 +147,20 @@ func GrantStep(s Spec, ccmUser string) Step {
 		Plan:  plan,
 		Done:  leaseGranted(ccmUser),
 		Do: func(ctx context.Context, e *Env) error {
-			rbac := s.provider().CCMRBAC
+			rbac := s.Provider().CCMRBAC
 			if binding != "" {
 				rbac += "---\n" + binding
 			}
 			if err := e.Cluster.Apply(ctx, rbac); err != nil {
 				return err
 			}
-			for _, role := range []string{kcmLeaderLockingRole, s.provider().CCMLeaderLockingRole} {
+			for _, role := range []string{kcmLeaderLockingRole, s.Provider().CCMLeaderLockingRole} {
 				if err := e.grantLease(ctx, role, e.Spec.LeaderName); err != nil {
 					return err
 				}
 			}
 			if other != "" {
-				return e.grantLease(ctx, s.provider().CCMLeaderLockingRole, other)
+				return e.grantLease(ctx, s.Provider().CCMLeaderLockingRole, other)
 			}
 			return nil
 		},
@@ -179,12 +179,12 @@ func noCCMGrantStep(s Spec, notes []Item) Step {
 		Name:  "grant-migration-lease",
 		Title: "Grant kube-controller-manager access to the migration lease " + s.LeaderName + " (and forget the cloud-controller-manager)",
 		Plan: append([]Item{
-			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: s.provider().CCMRBAC},
+			{Kind: File, Title: "cloud-controller-manager RBAC (kubectl apply -f)", Body: s.Provider().CCMRBAC},
 			{Kind: Command, Body: grantPatchCommand(kcmLeaderLockingRole, s.LeaderName)},
 		}, notes...),
 		Done: kcmOnly,
 		Do: func(ctx context.Context, e *Env) error {
-			if err := e.Cluster.Apply(ctx, s.provider().CCMRBAC); err != nil {
+			if err := e.Cluster.Apply(ctx, s.Provider().CCMRBAC); err != nil {
 				return err
 			}
 			return e.grantLease(ctx, kcmLeaderLockingRole, e.Spec.LeaderName)

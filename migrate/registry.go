@@ -6,10 +6,9 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/managers"
-	"github.com/handover-sh/handover/migrate/lint"
 )
 
-// Procedure names.
+// Procedure names (their packages under migrate/procedures register them).
 const (
 	TaskDoc       = "taskdoc"
 	RKE2          = "rke2"
@@ -37,6 +36,8 @@ type Registration struct {
 	Managers Managers
 	// Steps builds its title and steps from a validated Spec.
 	Steps func(Spec) *Procedure
+	// Order places it in help and messages, lowest first.
+	Order int
 }
 
 // Managers is how a procedure sets up the managers taking part.
@@ -78,30 +79,27 @@ const (
 	N1
 )
 
-// procedures is the table of procedures, in the order help lists them. It
-// is filled in init: the steps it names look it up.
+// procedures is the table of procedures, in Order. Each procedure's
+// package registers its row at init (migrate/procedures imports them all).
 var procedures []Registration
 
-func init() {
-	procedures = []Registration{
-		{Name: TaskDoc, Source: taskDocSource, Variants: Variant{InPlace: true, Rollback: true, Disable: true}, Mistakes: true,
-			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true, CCMForms: staticPod}, Steps: taskDoc},
-		{Name: RKE2, Source: rke2Source, Flavours: []string{"aws", "azure"}, Variants: Variant{Disable: true},
-			Managers: Managers{Config: Wildcard, CCMAt: N, CCMForms: chart}, Steps: rke2},
-		{Name: RKE, Source: rkeSource, Flavours: []string{"external", "external-aws"}, Variants: Variant{Disable: true},
-			Managers: Managers{Config: Wildcard, CCMAt: N, CCMForms: chart}, Steps: rke},
-		{Name: DefaultConfig, Source: taskDocSource + " (Default Configuration)", Variants: Variant{Disable: true},
-			Managers: Managers{Config: BuiltIn, CCMAt: N1, NewKCM: true, CCMForms: staticPod}, Steps: defaultConfig},
-		{Name: NodeIPAM, Source: taskDocSource + " (Node IPAM controller migration)", Variants: Variant{Disable: true}, Also: []string{lint.NodeIPAM},
-			Managers: Managers{Config: PerComponent, CCMAt: N1, NewKCM: true, CCMForms: staticPod}, Steps: nodeIPAM},
+// Register adds a procedure's row; a name registered twice is a
+// programming error.
+func Register(r Registration) {
+	for _, have := range procedures {
+		if have.Name == r.Name {
+			panic("migrate: procedure " + r.Name + " registered twice")
+		}
 	}
+	procedures = append(procedures, r)
+	slices.SortStableFunc(procedures, func(a, b Registration) int { return a.Order - b.Order })
 }
 
 // The cloud-controller-manager's forms: a static pod on each N+1 control
 // plane (the task doc), or a chart's workload (Rancher's runbooks).
 var (
-	staticPod = []string{managers.StaticPod}
-	chart     = []string{managers.DaemonSet, managers.Deployment}
+	StaticPodForm = []string{managers.StaticPod}
+	ChartForms    = []string{managers.DaemonSet, managers.Deployment}
 )
 
 // Names lists the procedures, sorted.
@@ -120,6 +118,9 @@ func Lookup(name string) (Registration, error) {
 		if r.Name == name {
 			return r, nil
 		}
+	}
+	if len(procedures) == 0 {
+		return Registration{}, fmt.Errorf("unknown procedure %q: no procedure is registered (the program must import migrate/procedures)", name)
 	}
 	return Registration{}, fmt.Errorf("unknown procedure %q: choose one of %s", name, strings.Join(Names(), ", "))
 }

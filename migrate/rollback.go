@@ -13,7 +13,7 @@ import (
 // leader migration on their kube-controller-manager replace the N+1 ones,
 // one at a time, while the N+1 cloud-controller-managers still take part.
 func RollbackSteps(s Spec) []Step {
-	steps := []Step{GrantStep(s, s.provider().CCMUser), restoreNConfigStep(s)}
+	steps := []Step{GrantStep(s, s.Provider().CCMUser), restoreNConfigStep(s)}
 	for i := 1; i <= s.ControlPlanes; i++ {
 		steps = append(steps, addNStep(s, i), removeN1Step(s, i))
 	}
@@ -66,7 +66,7 @@ func addNStep(s Spec, i int) Step {
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
-				KubeletArgs: map[string]string{"cloud-provider": s.provider().Name, "cloud-config": s.provider().CloudConfigPath},
+				KubeletArgs: map[string]string{"cloud-provider": s.Provider().Name, "cloud-config": s.Provider().CloudConfigPath},
 				Files:       nFiles(s),
 			})
 			return err
@@ -90,7 +90,7 @@ func nFiles(s Spec) map[string]string {
 }
 
 func nPlan(s Spec) []Item {
-	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.provider().Name}}
+	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.Provider().Name}}
 	if f, ok := nFiles(s)[LMConfigPath]; ok {
 		plan = append(plan, Item{Kind: File, Title: LMConfigPath, Body: f})
 	}

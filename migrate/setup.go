@@ -58,10 +58,10 @@ func (s Spec) setup() Setup {
 	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM, s.version(m.CCMAt)))
 	if mf := s.CCMManifest; mf != nil {
 		// The manager runs with the manifest's flags, then the user's.
-		own, _ := mf.runFlags(s.provider(), s.Cluster, s.PodSubnet)
+		own, _ := mf.runFlags(s.Provider(), s.Cluster, s.PodSubnet)
 		ccm.Args = append(own, s.CCMArgs...)
 	}
-	st := Setup{KCM: side(lmconfig.KCM, s.From, s.provider().Name, config(lmconfig.KCM, s.From)), CCM: &ccm,
+	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().Name, config(lmconfig.KCM, s.From)), CCM: &ccm,
 		GrantCCM: true, Notes: map[string][]Item{}}
 	if m.NewKCM {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}

@@ -6,53 +6,8 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
-
-const taskDocSource = "Kubernetes task: Migrate Replicated Control Plane To Use Cloud Controller Manager"
-
-// taskDoc is the upstream task doc: lease RBAC, the initial configuration
-// and leader migration on the version-N kube-controller-managers, then N+1
-// control planes with a static-pod cloud-controller-manager replace the N
-// ones one at a time (or, --in-place, are upgraded one at a time); --disable
-// removes leader migration afterwards; --rollback goes back from N+1 to N.
-func taskDoc(s Spec) *Procedure {
-	p := &Procedure{}
-	if s.Variant.Rollback {
-		p.Title = fmt.Sprintf("Roll back the control plane from %s (cloud-controller-manager) to %s (in-tree)", s.To, s.From)
-		p.Steps = RollbackSteps(s)
-		return p
-	}
-	p.Title = fmt.Sprintf("Migrate the cloud controllers from kube-controller-manager %s to cloud-controller-manager %s", s.From, s.To)
-	p.Steps = []Step{
-		GrantStep(s, s.provider().CCMUser),
-	}
-	p.Steps = append(p.Steps, WriteConfigSteps(s)...)
-	add := "add, and mount " + LMConfigPath + " read-only"
-	if !s.KCMFile() {
-		add = "add (no file: the built-in default)"
-	}
-	p.Steps = append(p.Steps,
-		RollStep(s, "enable-leader-migration", "Enable leader migration on every version-"+s.From+" kube-controller-manager, one node at a time",
-			s.NSide(), lmconfig.KCM, EnableLM(s.KCMFile(), s.KCMArgs),
-			[]Item{FlagsPlan(lmconfig.KCM, add, append(LMFlags(s.KCMFile()), s.KCMArgs...)...),
-				{Kind: Note, Body: "No --feature-gates=ControllerManagerLeaderMigration=true, as the task doc has: " + lint.GateHistory(s.From) + "."}},
-			WaitOwner(lmconfig.KCM)))
-	if s.Variant.InPlace {
-		p.Steps = append(p.Steps, InPlaceSteps(s)...)
-	} else {
-		p.Steps = append(p.Steps, N1ConfigStep(s))
-		for i := 1; i <= s.ControlPlanes; i++ {
-			p.Steps = append(p.Steps, AddN1Step(s, i), RemoveNStep(s, i))
-		}
-	}
-	p.Steps = append(p.Steps, SettleStep(s, lmconfig.CCM))
-	if s.Variant.Disable {
-		p.Steps = append(p.Steps, DisableStep(s))
-	}
-	return p
-}
 
 // N1ConfigStep makes kubeadm render version-N+1 control planes: the new
 // version, and a kube-controller-manager with no cloud provider and no
@@ -151,9 +106,9 @@ func AddN1Step(s Spec, i int) Step {
 			if !st.GrantCCM {
 				return nil
 			}
-			ok, err := leaseGranted(s.provider().CCMUser)(ctx, e)
+			ok, err := leaseGranted(s.Provider().CCMUser)(ctx, e)
 			if err == nil && !ok {
-				err = fmt.Errorf("%s may not take the migration lease %s (run step grant-migration-lease)", s.provider().CCMUser, s.LeaderName)
+				err = fmt.Errorf("%s may not take the migration lease %s (run step grant-migration-lease)", s.Provider().CCMUser, s.LeaderName)
 			}
 			return err
 		},
@@ -187,8 +142,8 @@ func addN1Plan(s Spec) []Item {
 		return items
 	}
 	return append(items,
-		Item{Kind: File, Title: s.provider().CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + s.provider().CCMUser + " signed by the cluster CA\n"},
-		Item{Kind: File, Title: s.provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+		Item{Kind: File, Title: s.Provider().CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + s.Provider().CCMUser + " signed by the cluster CA\n"},
+		Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
 }
 
 // RemoveNStep brings down a version-N control plane: one whose managers

@@ -13,6 +13,7 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate"
+	_ "github.com/handover-sh/handover/migrate/procedures" // every procedure registered
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
 	"github.com/handover-sh/handover/simulate/scale"

@@ -1,0 +1,83 @@
+// Package rke is Rancher's RKE (cluster.yml) runbook for moving the AWS
+// cloud controllers out of tree.
+package rke
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+func init() {
+	migrate.Register(migrate.Registration{Name: migrate.RKE, Source: Source, Order: 30, Flavours: []string{"external", "external-aws"},
+		Variants: migrate.Variant{Disable: true},
+		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
+}
+
+// Source is the runbook the procedure follows.
+const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE)"
+
+// Steps map the RKE1 runbook (cluster.yml) onto the kind cluster. `rke up`
+// reconfigures and uncordons node by node, so there is no separate
+// uncordon. external-aws with useInstanceMetadataHostname sets the kubelet's
+// and kube-proxy's hostname-override from instance metadata; kind node names
+// already are their hostnames, which the simulated cloud reports as the
+// instance hostname, so it changes nothing here.
+func Steps(s migrate.Spec) *migrate.Procedure {
+	enable := []migrate.Item{
+		{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
+		{Kind: migrate.Rancher, Title: "cluster.yml: unchanged at this step", Body: "cloud_provider:\n  name: aws\n"},
+		{Kind: migrate.Note, Body: s.OwnConfigNote("As for rke2: a configuration file with the canonical names replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first.")},
+	}
+	enable = append(enable, s.KCMArgsPlan()...)
+	if s.Flavour == "external-aws" {
+		enable = append(enable, migrate.Item{Kind: migrate.Note, Body: "useInstanceMetadataHostname: kind node names equal their hostnames and the simulated cloud's instance hostnames, so no hostname-override is needed."})
+	}
+	p := &migrate.Procedure{
+		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),
+		Steps: append(append([]migrate.Step{migrate.GrantStep(s, s.CCMRef().ServiceAccount)}, migrate.WriteConfigSteps(s)...),
+			migrate.RollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
+				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), enable, migrate.WaitOwner(lmconfig.KCM)),
+			migrate.CordonStep(true),
+			migrate.DeployCCMStep(s),
+			migrate.SwitchStep(s, true,
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour)},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
+				migrate.Item{Kind: migrate.Command, Body: "rke up --config cluster.yml"}),
+			migrate.RolloutStep(s),
+			migrate.SettleStep(s, lmconfig.CCM),
+		),
+	}
+	if s.Variant.Disable {
+		p.Steps = append(p.Steps, migrate.CCMWorkloadDisableStep(s))
+	}
+	return p
+}
+
+// The RKE cluster.yml each step stands for.
+
+func rkeExtraArgs(args map[string]string, binds []string) string {
+	var b strings.Builder
+	b.WriteString("services:\n  kube-controller:\n    extra_args:\n")
+	for _, k := range []string{"enable-leader-migration", "leader-migration-config"} {
+		if v, ok := args[k]; ok {
+			b.WriteString("      " + k + ": \"" + v + "\"\n")
+		}
+	}
+	if len(binds) > 0 {
+		b.WriteString("    extra_binds:\n")
+		for _, m := range binds {
+			b.WriteString("      - \"" + m + "\"\n")
+		}
+	}
+	return b.String()
+}
+
+func rkeCloudProvider(flavour string) string {
+	if flavour == "external-aws" {
+		return "cloud_provider:\n  name: external-aws\n  useInstanceMetadataHostname: true\n"
+	}
+	return "cloud_provider:\n  name: external\n"
+}

@@ -1,0 +1,80 @@
+// Package rke2 is Rancher's RKE2 runbook for moving the AWS or Azure cloud
+// controllers out of tree.
+package rke2
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+)
+
+func init() {
+	migrate.Register(migrate.Registration{Name: migrate.RKE2, Source: Source, Order: 20, Flavours: []string{"aws", "azure"},
+		Variants: migrate.Variant{Disable: true},
+		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
+}
+
+// Source is the runbook the procedure follows.
+const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE2)"
+
+// Steps map the RKE2 runbook onto the kind cluster. Leader migration uses
+// a configuration file with '*' components (the runbook's built-in default,
+// with the canonical names the managers filter on; see default-config for
+// the built-in one).
+func Steps(s migrate.Spec) *migrate.Procedure {
+	p := &migrate.Procedure{
+		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),
+		Steps: append(append([]migrate.Step{migrate.GrantStep(s, s.CCMRef().ServiceAccount)}, migrate.WriteConfigSteps(s)...),
+			migrate.RollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
+				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), append([]migrate.Item{
+					{Kind: migrate.Rancher, Title: "cluster YAML", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
+					{Kind: migrate.Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},
+					{Kind: migrate.Rancher, Title: "cluster YAML: unchanged at this step", Body: rke2CloudProvider(s.Flavour)},
+					{Kind: migrate.Note, Body: s.OwnConfigNote("The runbook relies on the built-in default configuration; two of its names (route-controller, service-controller) match no controller of " + s.From + ", so this plan passes a file with the canonical names. The runbook also has no RBAC step: without it kube-controller-manager cannot take the migration lease.")},
+				}, s.KCMArgsPlan()...), migrate.WaitOwner(lmconfig.KCM)),
+			migrate.CordonStep(true),
+			migrate.DeployCCMStep(s),
+			migrate.SwitchStep(s, false,
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML", Body: rke2CloudProvider("external")},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML: remove from machineSelectorConfig", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})}),
+			migrate.CordonStep(false),
+			migrate.RolloutStep(s),
+			migrate.SettleStep(s, lmconfig.CCM),
+		),
+	}
+	if s.Variant.Disable {
+		p.Steps = append(p.Steps, migrate.CCMWorkloadDisableStep(s))
+	}
+	return p
+}
+
+// The RKE2 cluster configuration each step stands for, so an operator can
+// follow the plan on a real cluster.
+
+func rke2MachineSelector(args []string, mounts []string) string {
+	var b strings.Builder
+	b.WriteString("spec:\n  rkeConfig:\n    machineSelectorConfig:\n      - config:\n          kube-controller-manager-arg:\n")
+	for _, a := range args {
+		b.WriteString("            - " + a + "\n")
+	}
+	if len(mounts) > 0 {
+		b.WriteString("          kube-controller-manager-extra-mount:\n")
+		for _, m := range mounts {
+			b.WriteString("            - " + m + "\n")
+		}
+	}
+	b.WriteString("        machineLabelSelector:\n          matchExpressions:\n            - key: rke.cattle.io/control-plane-role\n              operator: In\n              values:\n                - 'true'\n")
+	return b.String()
+}
+
+func rke2Files(secret string) string {
+	return "spec:\n  rkeConfig:\n    machineSelectorFiles:\n      - fileSources:\n          - secret:\n              name: " + secret +
+		"\n              items:\n                - key: leadermigration.conf\n                  path: " + migrate.LMConfigPath +
+		"\n        machineLabelSelector:\n          matchLabels:\n            rke.cattle.io/control-plane-role: 'true'\n"
+}
+
+func rke2CloudProvider(name string) string {
+	return "spec:\n  rkeConfig:\n    machineGlobalConfig:\n      cloud-provider-name: " + name + "\n"
+}
