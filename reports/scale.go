@@ -97,8 +97,8 @@ func reconcileText(r scalestat.Reconcile) string {
 	case r.LBs == 0:
 		return "Load balancers after the hand-off: not measured (none existed at the hand-off)."
 	case len(r.Outstanding) > 0:
-		return fmt.Sprintf("Load balancers after the hand-off (%s): %d of %d reconciled by the cloud-controller-manager; never: %s.",
-			r.HandOff.UTC().Format("15:04:05"), r.Done, r.LBs, strings.Join(r.Outstanding, ", "))
+		return fmt.Sprintf("Load balancers after the hand-off (%s): %d of %d reconciled by the cloud-controller-manager within the %s observed after it; not within it: %s (observe longer with --observe-after).",
+			r.HandOff.UTC().Format("15:04:05"), r.Done, r.LBs, r.Observed.Round(time.Second), strings.Join(r.Outstanding, ", "))
 	}
 	return fmt.Sprintf("Load balancers after the hand-off (%s): all %d reconciled by the cloud-controller-manager within %s.",
 		r.HandOff.UTC().Format("15:04:05"), r.LBs, r.All.Round(100*time.Millisecond))

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/verify/scalestat"
 )
 
 // A rehearsal with a simulated fleet reports its figures in both formats;
@@ -44,5 +46,21 @@ func TestScaleSection(t *testing.T) {
 	md.Reset()
 	if err := WriteMarkdown(&md, sampleReport()); err != nil || strings.Contains(md.String(), "## Scale") {
 		t.Errorf("a scale section without a fleet (%v)", err)
+	}
+}
+
+// Load balancers not reconciled when the observation ended are said to be
+// outside the window observed, never "never", with the flag that widens it.
+func TestReconcileSaysTheWindowObserved(t *testing.T) {
+	r := scalestat.Reconcile{HandOff: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC), LBs: 22, Done: 2,
+		Outstanding: []string{"a1", "a2"}, Observed: 8 * time.Second}
+	got := reconcileText(r)
+	for _, want := range []string{"2 of 22 reconciled", "within the 8s observed after it", "not within it: a1, a2", "--observe-after"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "never") {
+		t.Errorf("%q says never of what was only not yet seen", got)
 	}
 }

@@ -63,7 +63,11 @@ type Reconcile struct {
 	HandOff     time.Time
 	LBs, Done   int
 	All         time.Duration // until the last one reconciled (when Done == LBs)
-	Outstanding []string      // never reconciled while observed
+	Outstanding []string      // not reconciled while observed
+	// Observed is how long the observation went on after the hand-off:
+	// what was outstanding was not reconciled within it, which is all a
+	// timeline can say.
+	Observed time.Duration
 }
 
 // Summary is a scale rehearsal's figures.
@@ -235,6 +239,9 @@ func reconcile(evs []timeline.Event) Reconcile {
 	live := map[string]bool{}
 	done := map[string]time.Time{}
 	for _, e := range evs {
+		if d := e.Time.Sub(r.HandOff); d > r.Observed {
+			r.Observed = d
+		}
 		switch {
 		case !e.Time.After(r.HandOff) && e.Kind == timeline.LBCreated:
 			live[e.Attrs["name"]] = true

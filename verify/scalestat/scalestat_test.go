@@ -133,6 +133,11 @@ func TestReconcileAfterTheHandOff(t *testing.T) {
 	if !r.HandOff.Equal(at(20)) || r.LBs != 3 || r.Done != 2 || r.All != 30*time.Second || len(r.Outstanding) != 1 || r.Outstanding[0] != "lb3" {
 		t.Fatalf("reconcile %+v", r)
 	}
+	// What is outstanding was not reconciled within the 50 s observed
+	// after the hand-off: that is all the timeline can say.
+	if r.Observed != 50*time.Second {
+		t.Fatalf("observed %s after the hand-off, want 50s", r.Observed)
+	}
 }
 
 // No hand-off observed: nothing measured, not a zero that reads as instant.
