@@ -30,8 +30,8 @@ func sample() []timeline.Event {
 		{Time: at(30), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp4_b"}},
 		{Time: at(58), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK},
 		{Time: at(60), Source: "observer", Kind: timeline.ObserverStop},
-		{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "cp1", Attrs: map[string]string{"providerID": "kind://docker/t/cp1", "taints": "node-role.kubernetes.io/control-plane", "podCIDRs": "10.244.0.0/24"}},
-		{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "cp4", Attrs: map[string]string{"providerID": "kind://docker/t/cp4", "taints": "node-role.kubernetes.io/control-plane", "podCIDRs": "10.244.1.0/24"}},
+		{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "cp1", Attrs: map[string]string{"providerID": "kind://docker/t/cp1", "taints": "node-role.kubernetes.io/control-plane", "podCIDRs": "10.244.0.0/24", "addresses": "InternalIP=172.18.0.2", "zone": "sim-zone-a"}},
+		{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "cp4", Attrs: map[string]string{"providerID": "kind://docker/t/cp4", "taints": "node-role.kubernetes.io/control-plane", "podCIDRs": "10.244.1.0/24", "addresses": "InternalIP=172.18.0.5", "zone": "sim-zone-b"}},
 		{Time: at(59), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{"services": "", "loadBalancers": ""}},
 	}
 	for s := 0.0; s <= 60; s += 0.5 {

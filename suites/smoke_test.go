@@ -27,7 +27,7 @@ var _ = Describe("smoke", Label("smoke"), func() {
 			judged[r.Check] = true
 		}
 		for _, name := range []string{checks.Procedure, checks.Evidence, checks.MutualExclusion, checks.CoverageGap,
-			checks.APIAvailability, checks.LBAvailability, checks.ProviderID, checks.Uninitialized, checks.NodeDeletion,
+			checks.APIAvailability, checks.LBAvailability, checks.ProviderID, checks.NodeMetadata, checks.Uninitialized, checks.NodeDeletion,
 			checks.LBIdentity, checks.LBIngress, checks.LBSingle, checks.PodCIDR, checks.Load} {
 			Expect(judged).To(HaveKey(name), "no %s result; reports in %s", name, res.Dir)
 		}

@@ -32,7 +32,9 @@ const (
 	// ("true"/"false"), "ms", and "error".
 	Probe = "probe"
 	// Node events: Node, Attrs "providerID", "taints", "podCIDRs"
-	// (comma-separated, "" before node IPAM gave one), and for NodeDeleted
+	// (comma-separated, "" before node IPAM gave one), "addresses" (sorted
+	// TYPE=ADDRESS, comma-separated), "zone", "region" and "instanceType"
+	// (the well-known labels, "" where unset), and for NodeDeleted
 	// "instance" ("exists" or "gone" at that moment).
 	NodeAdded   = "node.added"
 	NodeChanged = "node.changed"

@@ -30,7 +30,8 @@ func controlPlane(node string, from, to float64, mgr string, runs [2]float64) []
 
 func node(sec float64, kind, name, taints string) timeline.Event {
 	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: name,
-		Attrs: map[string]string{"providerID": "kind://docker/t/" + name, "taints": taints, "instance": "gone", "podCIDRs": podCIDR(name)}}
+		Attrs: map[string]string{"providerID": "kind://docker/t/" + name, "taints": taints, "instance": "gone", "podCIDRs": podCIDR(name),
+			"addresses": "Hostname=" + name + ",InternalIP=" + strings.TrimPrefix(podCIDR(name), "10.244."), "zone": "sim-zone-a", "region": "sim-region-1", "instanceType": "sim.node"}}
 }
 
 // podCIDR is a range of its own for each node name.
@@ -116,7 +117,7 @@ func TestEvidence(t *testing.T) {
 		{"nothing observed while the procedure ran", empty,
 			"api-availability/endpoint coverage-gap/service-lb-controller evidence/api probes evidence/health evidence/leases evidence/metrics evidence/nodes " +
 				"lb-availability/load balancers lb-identity/no leaked load balancers lb-ingress/load balancers lb-single/load balancers " +
-				"mutual-exclusion/service-lb-controller node-deletion/nodes pod-cidr/nodes provider-id/nodes uninitialized-taint/nodes",
+				"mutual-exclusion/service-lb-controller node-deletion/nodes node-metadata/nodes pod-cidr/nodes provider-id/nodes uninitialized-taint/nodes",
 			[]string{"blind: the health observer recorded no health sample", "blind: the nodes observer recorded nothing", "unproven: no API probe recorded",
 				"0 health and 0 metrics intervals", "unproven: the node watch recorded no Node", "no end snapshot"}},
 		{"a 30 s hole in one manager's health samples", without(complete(), timeline.Health, ccm, "cp2", 10, 40), "evidence/health",

@@ -140,7 +140,28 @@ func nodeState(obj any) string {
 	if !ok {
 		return ""
 	}
-	return n.Spec.ProviderID + "|" + taints(n) + "|" + strings.Join(n.Spec.PodCIDRs, ",")
+	a := nodeAttrs(n)
+	return a["providerID"] + "|" + a["taints"] + "|" + a["podCIDRs"] + "|" + a["addresses"] + "|" + a["zone"] + "|" + a["region"] + "|" + a["instanceType"]
+}
+
+// The well-known labels a cloud provider sets on a Node (k8s.io/api
+// core/v1 well_known_labels.go).
+const (
+	zoneLabel         = "topology.kubernetes.io/zone"
+	regionLabel       = "topology.kubernetes.io/region"
+	instanceTypeLabel = "node.kubernetes.io/instance-type"
+)
+
+// nodeAttrs is what the timeline records of a Node: what the cloud
+// controllers own on it.
+func nodeAttrs(n *corev1.Node) map[string]string {
+	var addrs []string
+	for _, a := range n.Status.Addresses {
+		addrs = append(addrs, string(a.Type)+"="+a.Address)
+	}
+	sort.Strings(addrs)
+	return map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n), "podCIDRs": strings.Join(n.Spec.PodCIDRs, ","),
+		"addresses": strings.Join(addrs, ","), "zone": n.Labels[zoneLabel], "region": n.Labels[regionLabel], "instanceType": n.Labels[instanceTypeLabel]}
 }
 
 // ingressOf is a Service's load-balancer addresses, in the order given.
@@ -173,7 +194,7 @@ func (ob *Observer) nodeEvent(ctx context.Context, kind string, obj any) {
 	if !ok {
 		return
 	}
-	e := timeline.Event{Source: "nodes", Kind: kind, Node: n.Name, Attrs: map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n), "podCIDRs": strings.Join(n.Spec.PodCIDRs, ",")}}
+	e := timeline.Event{Source: "nodes", Kind: kind, Node: n.Name, Attrs: nodeAttrs(n)}
 	if kind == timeline.NodeDeleted && ob.o.Cloud != nil {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()

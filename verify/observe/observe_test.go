@@ -29,8 +29,21 @@ func TestWatchedPicksWatchedControllers(t *testing.T) {
 
 func TestNodeState(t *testing.T) {
 	n := &corev1.Node{Spec: corev1.NodeSpec{ProviderID: "kind://x", Taints: []corev1.Taint{{Key: "b"}, {Key: "a"}}, PodCIDRs: []string{"10.244.1.0/24", "fd00::/64"}}}
-	if got := nodeState(n); got != "kind://x|a,b|10.244.1.0/24,fd00::/64" {
+	if got := nodeState(n); got != "kind://x|a,b|10.244.1.0/24,fd00::/64||||" {
 		t.Fatalf("nodeState = %q", got)
+	}
+	// What the cloud controllers own on a Node: its addresses (sorted) and
+	// the well-known labels; a change of any is a node.changed event.
+	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "172.18.0.3"}, {Type: corev1.NodeHostName, Address: "w1"}}
+	n.Labels = map[string]string{zoneLabel: "z1", regionLabel: "r1", instanceTypeLabel: "sim.worker"}
+	a := nodeAttrs(n)
+	if a["addresses"] != "Hostname=w1,InternalIP=172.18.0.3" || a["zone"] != "z1" || a["region"] != "r1" || a["instanceType"] != "sim.worker" {
+		t.Fatalf("nodeAttrs = %v", a)
+	}
+	before := nodeState(n)
+	n.Labels[zoneLabel] = "z2"
+	if nodeState(n) == before {
+		t.Fatal("a zone change is no change of state")
 	}
 }
 

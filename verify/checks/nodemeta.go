@@ -1,0 +1,111 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// NodeMetadata is the check that a Node keeps what the cloud controllers
+// own on it across the hand-off.
+const NodeMetadata = "node-metadata"
+
+// nodeMetaAttrs are what a cloud provider sets on a Node besides its
+// ProviderID (which provider-id judges): its addresses and the zone,
+// region and instance-type labels. The in-tree provider and the external
+// one must agree on them, or a Node changes under every workload that
+// reads them (kubernetes/cloud-provider#56, kubernetes/kubernetes#121028).
+var nodeMetaAttrs = []string{"addresses", "zone", "region", "instanceType"}
+
+// CheckNodeMetadata: every Node that lived through the procedure (seen
+// before its first run started, never deleted) ends with the addresses
+// and labels it had before. A Node that joined or went meanwhile is not
+// judged; neither is a timeline whose node watch recorded no addresses.
+func CheckNodeMetadata(evs []timeline.Event, _ Config) []Result {
+	h, names := nodeHistory(evs)
+	if len(names) == 0 {
+		return noNodes(evs, NodeMetadata)
+	}
+	if !recordsAddresses(evs) {
+		return []Result{notJudged(NodeMetadata, "nodes", "the node watch recorded no addresses (a timeline from before they were recorded)")}
+	}
+	start := firstRunStart(evs)
+	var out []Result
+	for _, n := range names {
+		before, after, ok := livedThrough(h[n], start)
+		if !ok {
+			continue
+		}
+		var vs []Violation
+		for _, k := range nodeMetaAttrs {
+			if before.Attrs[k] != after.Attrs[k] {
+				vs = append(vs, Violation{From: before.Time, To: after.Time, Sources: []string{"nodes"},
+					Message:  fmt.Sprintf("%s changed from %q to %q across the procedure", k, before.Attrs[k], after.Attrs[k]),
+					Evidence: []string{fmt.Sprintf("%s %s %s=%s (before)", clock(before.Time), before.Kind, k, before.Attrs[k]), fmt.Sprintf("%s %s %s=%s (after)", clock(after.Time), after.Kind, k, after.Attrs[k])}})
+			}
+		}
+		out = append(out, result(NodeMetadata, n, vs, "addresses, zone, region and instance type the same before and after ("+metaSummary(after)+")",
+			map[string]float64{"changed": float64(len(vs))}))
+	}
+	if len(out) == 0 {
+		return []Result{notJudged(NodeMetadata, "nodes", "no Node lived through the procedure (every one joined or went during it)")}
+	}
+	return out
+}
+
+// livedThrough is a node's last state before start and its last state, if
+// it was there before start and is still there.
+func livedThrough(h []timeline.Event, start time.Time) (before, after timeline.Event, ok bool) {
+	for _, e := range h {
+		if !e.Time.After(start) {
+			before, ok = e, true
+		}
+	}
+	after = h[len(h)-1]
+	if !ok || before.Kind == timeline.NodeDeleted || after.Kind == timeline.NodeDeleted {
+		return before, after, false
+	}
+	for _, e := range h {
+		if e.Kind == timeline.NodeDeleted && e.Time.After(start) {
+			return before, after, false // went and came back: another machine
+		}
+	}
+	return before, after, true
+}
+
+// firstRunStart is when the first procedure began (the timeline's start
+// when none did).
+func firstRunStart(evs []timeline.Event) time.Time {
+	for _, e := range evs {
+		if e.Kind == timeline.RunStart {
+			return e.Time
+		}
+	}
+	from, _ := span(evs)
+	return from
+}
+
+// recordsAddresses says whether the node watch recorded addresses at all.
+func recordsAddresses(evs []timeline.Event) bool {
+	for _, e := range evs {
+		if _, ok := e.Attrs["addresses"]; ok && (e.Kind == timeline.NodeAdded || e.Kind == timeline.NodeChanged) {
+			return true
+		}
+	}
+	return false
+}
+
+func metaSummary(e timeline.Event) string {
+	var parts []string
+	for _, k := range nodeMetaAttrs {
+		if v := e.Attrs[k]; v != "" {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "none set"
+	}
+	return strings.Join(parts, "; ")
+}
