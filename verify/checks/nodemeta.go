@@ -20,7 +20,7 @@ const NodeMetadata = "node-metadata"
 var nodeMetaAttrs = []string{"addresses", "zone", "region", "instanceType"}
 
 // CheckNodeMetadata: every Node that lived through the procedure (seen
-// before its first run started, never deleted) ends with the addresses
+// before its first step started, never deleted) ends with the addresses
 // and labels it had before. A Node that joined or went meanwhile is not
 // judged; neither is a timeline whose node watch recorded no addresses.
 func CheckNodeMetadata(evs []timeline.Event, _ Config) []Result {
@@ -31,7 +31,7 @@ func CheckNodeMetadata(evs []timeline.Event, _ Config) []Result {
 	if !recordsAddresses(evs) {
 		return []Result{notJudged(NodeMetadata, "nodes", "the node watch recorded no addresses (a timeline from before they were recorded)")}
 	}
-	start := firstRunStart(evs)
+	start := procedureStart(evs)
 	var out []Result
 	for _, n := range names {
 		before, after, ok := livedThrough(h[n], start)
@@ -75,16 +75,26 @@ func livedThrough(h []timeline.Event, start time.Time) (before, after timeline.E
 	return before, after, true
 }
 
-// firstRunStart is when the first procedure began (the timeline's start
-// when none did).
-func firstRunStart(evs []timeline.Event) time.Time {
+// initialList bounds how long after its first event the node watch's
+// initial list takes to arrive: the Nodes seen by then were there when the
+// observation began.
+const initialList = 10 * time.Second
+
+// procedureStart is the last moment at which a node's state counts as
+// "before": the first step's start (the observers run, and their initial
+// list is in, before it), or, where no step ran (an observation of a
+// procedure run by hand), the end of the node watch's initial list.
+func procedureStart(evs []timeline.Event) time.Time {
+	var firstNode time.Time
 	for _, e := range evs {
-		if e.Kind == timeline.RunStart {
+		switch {
+		case e.Kind == timeline.StepStart:
 			return e.Time
+		case firstNode.IsZero() && (e.Kind == timeline.NodeAdded || e.Kind == timeline.NodeChanged):
+			firstNode = e.Time
 		}
 	}
-	from, _ := span(evs)
-	return from
+	return firstNode.Add(initialList)
 }
 
 // recordsAddresses says whether the node watch recorded addresses at all.

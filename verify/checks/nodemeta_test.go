@@ -17,7 +17,8 @@ func metaNode(sec float64, kind string, change map[string]string) timeline.Event
 }
 
 func TestNodeMetadata(t *testing.T) {
-	run := []timeline.Event{{Time: at(1), Source: "runner", Kind: timeline.RunStart}, {Time: at(60), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK}}
+	run := []timeline.Event{{Time: at(1), Source: "runner", Kind: timeline.RunStart}, {Time: at(1.5), Source: "runner", Kind: timeline.StepStart, Step: "grant", Index: 1},
+		{Time: at(60), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK}}
 	for _, tc := range []struct {
 		name, want string // want: "" passes, "not judged: …", or what the failure says
 		evs        []timeline.Event
@@ -35,6 +36,7 @@ func TestNodeMetadata(t *testing.T) {
 			metaNode(30, timeline.NodeChanged, map[string]string{"zone": "sim-zone-b"})}},
 		{"deleted and registered again", "not judged: no Node lived through", []timeline.Event{metaNode(0.5, timeline.NodeAdded, nil),
 			metaNode(20, timeline.NodeDeleted, nil), metaNode(30, timeline.NodeAdded, map[string]string{"zone": "sim-zone-b"})}},
+		{"listed just after the run began, before its first step", "", []timeline.Event{metaNode(1.2, timeline.NodeAdded, nil), metaNode(30, timeline.NodeChanged, map[string]string{"taints": "x"})}},
 		{"no addresses recorded", "not judged: the node watch recorded no addresses", []timeline.Event{
 			{Time: at(0.5), Source: "nodes", Kind: timeline.NodeAdded, Node: "w1", Attrs: map[string]string{"providerID": "p"}}}},
 	} {
