@@ -1,6 +1,7 @@
 package cloudcluster
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
@@ -26,7 +27,7 @@ func Provider() providers.Provider {
 		CCMKubeconfig:            CCMKubeconfig,
 		CCMStaticPod: func(version, cluster, podSubnet string, args []string, files map[string]string) string {
 			var hf []HostFile
-			for _, name := range sortedKeys(files) {
+			for _, name := range slices.Sorted(maps.Keys(files)) {
 				hf = append(hf, HostFile{Name: name, Path: files[name]})
 			}
 			return CCMStaticPod(version, cluster, podSubnet, args, hf...)
@@ -38,13 +39,4 @@ func Provider() providers.Provider {
 			return CCMManifestWithConfig(form, replicas, version, cluster, podSubnet, config, path, args...)
 		},
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

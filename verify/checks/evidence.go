@@ -128,15 +128,12 @@ const maxDeclaredPeriod = 2 * time.Second
 // longest where several did, at most maxDeclaredPeriod), and whether any
 // observing process declared the evidence out of reach.
 func (o observer) declared(evs []timeline.Event) observer {
+	if o.reachAttr != "" {
+		o.unreachable = declaredOnStart(evs, o.reachAttr)
+	}
 	var longest time.Duration
 	for _, e := range evs {
-		if e.Kind != timeline.ObserverStart {
-			continue
-		}
-		if why := e.Attrs[o.reachAttr]; o.reachAttr != "" && why != "" && o.unreachable == "" {
-			o.unreachable = why
-		}
-		if o.periodAttr == "" {
+		if e.Kind != timeline.ObserverStart || o.periodAttr == "" {
 			continue
 		}
 		if d, err := time.ParseDuration(e.Attrs[o.periodAttr]); err == nil && d > longest {

@@ -19,21 +19,22 @@ func unproven(evs []timeline.Event, check, subject, what string, evidence ...str
 // cloudOutOfReach says whether the observation declared it could not see
 // the cloud.
 func cloudOutOfReach(evs []timeline.Event) bool {
-	for _, e := range evs {
-		if e.Kind == timeline.ObserverStart && e.Attrs[timeline.CloudOutOfReach] == "true" {
-			return true
-		}
-	}
-	return false
+	return declaredOnStart(evs, timeline.CloudOutOfReach) == "true"
 }
 
 // metricsOutOfReach is why the observation declared it could not read the
 // managers' /metrics ("" when it did not): managers given without
 // --manager-ca are asked only their anonymous /healthz.
 func metricsOutOfReach(evs []timeline.Event) string {
+	return declaredOnStart(evs, timeline.MetricsOutOfReach)
+}
+
+// declaredOnStart is what an observing process declared of attr on its
+// observer.start (the first that did; "" when none did).
+func declaredOnStart(evs []timeline.Event, attr string) string {
 	for _, e := range evs {
-		if why := e.Attrs[timeline.MetricsOutOfReach]; e.Kind == timeline.ObserverStart && why != "" {
-			return why
+		if v := e.Attrs[attr]; e.Kind == timeline.ObserverStart && v != "" {
+			return v
 		}
 	}
 	return ""

@@ -144,16 +144,8 @@ func nodeState(obj any) string {
 	return a["providerID"] + "|" + a["taints"] + "|" + a["podCIDRs"] + "|" + a["addresses"] + "|" + a["zone"] + "|" + a["region"] + "|" + a["instanceType"]
 }
 
-// The well-known labels a cloud provider sets on a Node (k8s.io/api
-// core/v1 well_known_labels.go).
-const (
-	zoneLabel         = "topology.kubernetes.io/zone"
-	regionLabel       = "topology.kubernetes.io/region"
-	instanceTypeLabel = "node.kubernetes.io/instance-type"
-)
-
 // nodeAttrs is what the timeline records of a Node: what the cloud
-// controllers own on it.
+// controllers own on it (the labels are k8s.io/api's well-known ones).
 func nodeAttrs(n *corev1.Node) map[string]string {
 	var addrs []string
 	for _, a := range n.Status.Addresses {
@@ -161,7 +153,7 @@ func nodeAttrs(n *corev1.Node) map[string]string {
 	}
 	sort.Strings(addrs)
 	return map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n), "podCIDRs": strings.Join(n.Spec.PodCIDRs, ","),
-		"addresses": strings.Join(addrs, ","), "zone": n.Labels[zoneLabel], "region": n.Labels[regionLabel], "instanceType": n.Labels[instanceTypeLabel]}
+		"addresses": strings.Join(addrs, ","), "zone": n.Labels[corev1.LabelTopologyZone], "region": n.Labels[corev1.LabelTopologyRegion], "instanceType": n.Labels[corev1.LabelInstanceTypeStable]}
 }
 
 // ingressOf is a Service's load-balancer addresses, in the order given.

@@ -35,13 +35,13 @@ func TestNodeState(t *testing.T) {
 	// What the cloud controllers own on a Node: its addresses (sorted) and
 	// the well-known labels; a change of any is a node.changed event.
 	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "172.18.0.3"}, {Type: corev1.NodeHostName, Address: "w1"}}
-	n.Labels = map[string]string{zoneLabel: "z1", regionLabel: "r1", instanceTypeLabel: "sim.worker"}
+	n.Labels = map[string]string{corev1.LabelTopologyZone: "z1", corev1.LabelTopologyRegion: "r1", corev1.LabelInstanceTypeStable: "sim.worker"}
 	a := nodeAttrs(n)
 	if a["addresses"] != "Hostname=w1,InternalIP=172.18.0.3" || a["zone"] != "z1" || a["region"] != "r1" || a["instanceType"] != "sim.worker" {
 		t.Fatalf("nodeAttrs = %v", a)
 	}
 	before := nodeState(n)
-	n.Labels[zoneLabel] = "z2"
+	n.Labels[corev1.LabelTopologyZone] = "z2"
 	if nodeState(n) == before {
 		t.Fatal("a zone change is no change of state")
 	}
