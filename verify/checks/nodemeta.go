@@ -22,14 +22,14 @@ var nodeMetaAttrs = []string{"addresses", "zone", "region", "instanceType"}
 // CheckNodeMetadata: every Node that lived through the procedure (seen
 // before its first step started, never deleted) ends with the addresses
 // and labels it had before. A Node that joined or went meanwhile is not
-// judged; neither is a timeline whose node watch recorded no addresses.
+// judged; a timeline whose node watch recorded no addresses is unproven.
 func CheckNodeMetadata(evs []timeline.Event, _ Config) []Result {
 	h, names := nodeHistory(evs)
 	if len(names) == 0 {
 		return noNodes(evs, NodeMetadata)
 	}
 	if !recordsAddresses(evs) {
-		return []Result{notJudged(NodeMetadata, "nodes", "the node watch recorded no addresses (a timeline from before they were recorded)")}
+		return []Result{unproven(evs, NodeMetadata, "nodes", "the node watch recorded Nodes but no addresses (a timeline from before they were recorded)")}
 	}
 	start := procedureStart(evs)
 	var out []Result

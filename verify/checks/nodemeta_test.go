@@ -37,7 +37,7 @@ func TestNodeMetadata(t *testing.T) {
 		{"deleted and registered again", "not judged: no Node lived through", []timeline.Event{metaNode(0.5, timeline.NodeAdded, nil),
 			metaNode(20, timeline.NodeDeleted, nil), metaNode(30, timeline.NodeAdded, map[string]string{"zone": "sim-zone-b"})}},
 		{"listed just after the run began, before its first step", "", []timeline.Event{metaNode(1.2, timeline.NodeAdded, nil), metaNode(30, timeline.NodeChanged, map[string]string{"taints": "x"})}},
-		{"no addresses recorded", "not judged: the node watch recorded no addresses", []timeline.Event{
+		{"no addresses recorded", "unproven: the node watch recorded Nodes but no addresses", []timeline.Event{
 			{Time: at(0.5), Source: "nodes", Kind: timeline.NodeAdded, Node: "w1", Attrs: map[string]string{"providerID": "p"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
