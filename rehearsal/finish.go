@@ -13,6 +13,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/internal/interrupt"
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/waits"
@@ -94,7 +95,7 @@ func (f finisher) collectLogs(ctx context.Context) {
 // signal exits this process at once and leaves it running.
 func (f finisher) deleteDetached(ctx context.Context) error {
 	logPath := filepath.Join(f.p.Config.Out, "cluster-delete.log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	logf, err := privatefs.Rewrite(logPath)
 	if err != nil {
 		return fmt.Errorf("deleting cluster %s: %w", f.p.Topology.Name, err)
 	}

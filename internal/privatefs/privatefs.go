@@ -85,6 +85,16 @@ func Create(path string) (*os.File, error) {
 	return f, nil
 }
 
+// Rewrite opens path for writing from empty, creating it 0644 (an
+// artifact for people to read); it refuses a symlink.
+func Rewrite(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return nil, refusedLink(path, err)
+	}
+	return f, nil
+}
+
 // refusedLink says what O_NOFOLLOW's ELOOP means.
 func refusedLink(path string, err error) error {
 	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {

@@ -29,7 +29,7 @@ func TestPlantedLinksAreNeverFollowed(t *testing.T) {
 		t.Fatalf("after WriteFile %s is %v, want a 0600 file of its own", link, fi.Mode())
 	}
 
-	for name, open := range map[string]func(string) (*os.File, error){"OpenAppend": OpenAppend, "Create": Create} {
+	for name, open := range map[string]func(string) (*os.File, error){"OpenAppend": OpenAppend, "Create": Create, "Rewrite": Rewrite} {
 		l := filepath.Join(dir, name+".log")
 		if err := os.Symlink(victim, l); err != nil {
 			t.Fatal(err)
