@@ -26,7 +26,7 @@ type Spec struct {
 	Flavour string
 	// Mistake makes the procedure go wrong on purpose (see Mistakes).
 	Mistake string
-	// Intervals overrides how long steps wait (see IntervalNames).
+	// Intervals overrides how long steps wait (package waits; `rehearse --help` lists them).
 	Intervals Intervals `json:",omitempty"`
 	// KCMConfig and CCMConfig are the user's own leader-migration
 	// configurations, replacing the procedure's; nil keeps the procedure's.

@@ -73,13 +73,6 @@ func Table() []Wait {
 	return out
 }
 
-// Names are the registered waits' names, sorted.
-func Names() []string {
-	table.RLock()
-	defer table.RUnlock()
-	return slices.Sorted(maps.Keys(table.m))
-}
-
 // Validate rejects overrides of unknown names and durations not above
 // zero, naming each.
 func Validate(overrides map[string]time.Duration) error {
