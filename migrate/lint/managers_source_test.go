@@ -1,15 +1,15 @@
 package lint
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/handover-sh/handover/internal/modsource"
 )
 
 // sourceReleases are the module versions each minor's facts are read from:
@@ -28,21 +28,7 @@ func TestEveryMinorHasItsSource(t *testing.T) {
 }
 
 // moduleDir downloads (or finds in the module cache) a module's source.
-func moduleDir(t *testing.T, mod string) string {
-	t.Helper()
-	cmd := exec.Command("go", "mod", "download", "-json", mod)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GONOSUMDB=k8s.io")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go mod download %s: %v\n%s", mod, err, out)
-	}
-	var info struct{ Dir string }
-	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
-		t.Fatalf("go mod download %s: no source directory in %s", mod, out)
-	}
-	return info.Dir
-}
+func moduleDir(t *testing.T, mod string) string { return modsource.Dir(t, mod) }
 
 // readIf reads a file that older versions lack.
 func readIf(t *testing.T, path string) string {

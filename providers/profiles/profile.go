@@ -1,0 +1,185 @@
+// Package profiles says what each provider's cloud-controller-manager is,
+// per Kubernetes minor, as data read from the provider's own source: the
+// names it starts its controllers under, whether it honours leader
+// migration, how it names nodes, ProviderIDs and load balancers, how nodes
+// are initialised, and whether the minor's kube-controller-manager still
+// has the provider in tree. Every fact names the module, file and text it
+// was read from; source_test.go downloads those modules and fails when a
+// fact no longer holds.
+package profiles
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Source is where a fact was read: a file (or, for a directory, its
+// non-test Go files together) of a module release, and regular expressions
+// that match there exactly because the fact holds.
+type Source struct {
+	// Module is path@version; "" is the profile's own Module.
+	Module string
+	// File is a slash-separated path inside the module.
+	File string
+	// Evidence must all match File; with Absent, none may (and an Absent
+	// fact without evidence says File does not exist).
+	Evidence []string
+	Absent   bool
+}
+
+// Fact is one thing a provider's code does, with where it was read: every
+// source must hold.
+type Fact[T any] struct {
+	Value T
+	From  []Source
+}
+
+// sources lets the test find every fact of a profile.
+func (f Fact[T]) sources() []Source { return f.From }
+
+// CCM is a provider's cloud-controller-manager as its main builds it.
+type CCM struct {
+	// Controllers are the keys its app starts controllers under: the
+	// names a leader-migration filter compares, where it has one.
+	Controllers Fact[[]string]
+	// Aliases are other names --controllers accepts (alias → key).
+	Aliases Fact[map[string]string]
+	// LeaderMigration: --enable-leader-migration changes what it runs.
+	// A CCM that accepts the flag and ignores it starts every controller
+	// under its own lease alone, whatever the kube-controller-manager
+	// holds.
+	LeaderMigration Fact[bool]
+	// NodeIPAM is its node-IPAM controller's key, "" when it has none.
+	NodeIPAM Fact[string]
+	// NodeInit is what initialises nodes (sets ProviderID, addresses,
+	// removes the uninitialized taint).
+	NodeInit Fact[string]
+}
+
+// Naming is how the provider names what the migration must keep.
+type Naming struct {
+	// ProviderID is the form of spec.providerID.
+	ProviderID Fact[string]
+	// Node is how a kubelet with the provider names its Node.
+	Node Fact[string]
+	// LoadBalancer is how a Service's load balancer is named.
+	LoadBalancer Fact[string]
+}
+
+// Profile is one provider at one Kubernetes minor.
+type Profile struct {
+	// Provider is the --cloud-provider name.
+	Provider string
+	// Minor is the Kubernetes minor, "1.27".
+	Minor string
+	// Module is the provider release the facts are read from
+	// (path@version): the newest patch of the minor the module proxy
+	// serves.
+	Module string
+	// InTree: the minor's kube-controller-manager and kubelet still have
+	// the provider built in, so a migration to this minor's CCM has an
+	// in-tree side.
+	InTree Fact[bool]
+	CCM    CCM
+	Naming Naming
+}
+
+// Key names a profile: provider@minor.
+func (p Profile) Key() string { return p.Provider + "@" + p.Minor }
+
+// Simulated is handover's own simulated cloud.
+const (
+	Simulated = "simulated"
+	AWS       = "aws"
+	Azure     = "azure"
+)
+
+var registry = struct {
+	sync.RWMutex
+	m map[string]Profile
+}{m: map[string]Profile{}}
+
+// register adds profiles at init; a key registered twice is a programming
+// error.
+func register(ps ...Profile) {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, p := range ps {
+		if _, dup := registry.m[p.Key()]; dup {
+			panic("profiles: " + p.Key() + " registered twice")
+		}
+		registry.m[p.Key()] = p
+	}
+}
+
+// All returns every profile, ordered by provider then minor.
+func All() []Profile {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]Profile, 0, len(registry.m))
+	for _, p := range registry.m {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Profile) int {
+		if c := strings.Compare(a.Provider, b.Provider); c != 0 {
+			return c
+		}
+		return minorCompare(a.Minor, b.Minor)
+	})
+	return out
+}
+
+// Providers lists the providers that have profiles.
+func Providers() []string {
+	var out []string
+	for _, p := range All() {
+		if !slices.Contains(out, p.Provider) {
+			out = append(out, p.Provider)
+		}
+	}
+	return out
+}
+
+// Lookup finds a provider's profile for a Kubernetes version ("1.27",
+// "v1.27.3" or "1.27.3").
+func Lookup(provider, version string) (Profile, error) {
+	minor := Minor(version)
+	registry.RLock()
+	p, ok := registry.m[provider+"@"+minor]
+	registry.RUnlock()
+	if ok {
+		return p, nil
+	}
+	var minors []string
+	for _, q := range All() {
+		if q.Provider == provider {
+			minors = append(minors, q.Minor)
+		}
+	}
+	if len(minors) == 0 {
+		return Profile{}, fmt.Errorf("no provider profile %q (known: %s)", provider, strings.Join(Providers(), ", "))
+	}
+	return Profile{}, fmt.Errorf("no %s profile for Kubernetes %s (profiles for %s)", provider, minor, strings.Join(minors, ", "))
+}
+
+// Minor is the major.minor of a version string.
+func Minor(version string) string {
+	v := strings.TrimPrefix(version, "v")
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return v
+	}
+	return parts[0] + "." + parts[1]
+}
+
+func minorCompare(a, b string) int {
+	var am, an, bm, bn int
+	fmt.Sscanf(a, "%d.%d", &am, &an)
+	fmt.Sscanf(b, "%d.%d", &bm, &bn)
+	if am != bm {
+		return am - bm
+	}
+	return an - bn
+}
