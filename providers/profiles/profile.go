@@ -96,30 +96,23 @@ const (
 	Azure     = "azure"
 )
 
-var registry = struct {
-	sync.RWMutex
-	m map[string]Profile
-}{m: map[string]Profile{}}
-
-// register adds profiles at init; a key registered twice is a programming
-// error.
-func register(ps ...Profile) {
-	registry.Lock()
-	defer registry.Unlock()
-	for _, p := range ps {
-		if _, dup := registry.m[p.Key()]; dup {
-			panic("profiles: " + p.Key() + " registered twice")
+// byKey indexes every provider's table (aws.go, azure.go, simulated.go)
+// once; two profiles under one key is a programming error.
+var byKey = sync.OnceValue(func() map[string]Profile {
+	m := map[string]Profile{}
+	for _, p := range slices.Concat(simulatedProfiles, awsProfiles, azureProfiles) {
+		if _, dup := m[p.Key()]; dup {
+			panic("profiles: " + p.Key() + " is in the tables twice")
 		}
-		registry.m[p.Key()] = p
+		m[p.Key()] = p
 	}
-}
+	return m
+})
 
 // All returns every profile, ordered by provider then minor.
 func All() []Profile {
-	registry.RLock()
-	defer registry.RUnlock()
-	out := make([]Profile, 0, len(registry.m))
-	for _, p := range registry.m {
+	out := make([]Profile, 0, len(byKey()))
+	for _, p := range byKey() {
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b Profile) int {
@@ -146,10 +139,7 @@ func Providers() []string {
 // "v1.27.3" or "1.27.3").
 func Lookup(provider, version string) (Profile, error) {
 	minor := Minor(version)
-	registry.RLock()
-	p, ok := registry.m[provider+"@"+minor]
-	registry.RUnlock()
-	if ok {
+	if p, ok := byKey()[provider+"@"+minor]; ok {
 		return p, nil
 	}
 	var minors []string

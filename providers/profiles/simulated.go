@@ -1,0 +1,4 @@
+package profiles
+
+// simulatedProfiles: handover's own simulated cloud (simulate/cloud).
+var simulatedProfiles = []Profile{}
