@@ -70,7 +70,8 @@ type Naming struct {
 
 // Profile is one provider at one Kubernetes minor.
 type Profile struct {
-	// Provider is the --cloud-provider name.
+	// Provider is handover's name of the provider (--provider): aws and
+	// azure as --cloud-provider names them; simulated for its own cloud.
 	Provider string
 	// Minor is the Kubernetes minor, "1.27".
 	Minor string
