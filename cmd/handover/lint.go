@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers/profiles"
 )
 
 func newLintCommand(g *globals) *cobra.Command {
@@ -17,6 +19,7 @@ func newLintCommand(g *globals) *cobra.Command {
 	var kcmVersion, ccmVersion string
 	var kcmArgs, ccmArgs []string
 	var noCloud bool
+	var ccmProvider string
 	c := &cobra.Command{
 		Use:   "lint",
 		Short: "Check LeaderMigrationConfiguration files against the managers that read them",
@@ -33,6 +36,12 @@ binary of each version when the image cache has it, leader-election timings
 each manager would refuse, and what both must agree on (--cluster-name,
 --configure-cloud-routes, --controllers against the configuration).
 
+--ccm-provider judges the cloud-controller-manager of a provider as its own
+source builds it (its controller names, and whether it has a leader-
+migration filter at all: Azure's accepts --enable-leader-migration and
+ignores it); without it, handover's simulated cloud's manager, which is
+upstream's.
+
 --leader-migration-config takes kcm=FILE, ccm=FILE or a bare FILE (checked as
 read by both); only kcm= and ccm= name a side, so a=b.yaml is the file
 a=b.yaml. Errors exit non-zero.`,
@@ -42,6 +51,11 @@ a=b.yaml. Errors exit non-zero.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
+			}
+			if ccmProvider != "" {
+				if _, err := profiles.Lookup(ccmProvider, ccmVersion); err != nil {
+					return fmt.Errorf("--ccm-provider: %w", err)
+				}
 			}
 			sides, err := lintSides(files, kcmVersion, ccmVersion, noCloud)
 			if err != nil {
@@ -54,6 +68,9 @@ a=b.yaml. Errors exit non-zero.`,
 			}
 			for i := range sides {
 				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
+				if sides[i].Component == lmconfig.CCM {
+					sides[i].Provider = ccmProvider
+				}
 			}
 			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
 			fmt.Fprint(cmd.OutOrStdout(), fs.Head(lint.Shown))
@@ -71,6 +88,7 @@ a=b.yaml. Errors exit non-zero.`,
 	c.Flags().StringVar(&kcmVersion, "kcm-version", "v1.30.14", "kube-controller-manager version (with the in-tree provider)")
 	c.Flags().StringVar(&ccmVersion, "ccm-version", "v1.31.4", "cloud-controller-manager version")
 	c.Flags().BoolVar(&noCloud, "kcm-external", false, "the kube-controller-manager has no in-tree cloud provider")
+	c.Flags().StringVar(&ccmProvider, "ccm-provider", "", "the cloud-controller-manager's provider profile: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud)")
 	c.Flags().StringArrayVar(&kcmArgs, "kcm-arg", nil, "a kube-controller-manager flag as it runs (--kcm-arg=--cluster-name=prod; repeatable)")
 	c.Flags().StringArrayVar(&ccmArgs, "ccm-arg", nil, "a cloud-controller-manager flag as it runs (repeatable)")
 	return c

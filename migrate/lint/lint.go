@@ -19,6 +19,9 @@ type Side struct {
 	ConfigPath      string           // --leader-migration-config; "" = built-in default
 	Config          *lmconfig.Config // the parsed file, nil when ConfigPath is ""
 	CloudProvider   string           // --cloud-provider
+	// Provider is a cloud-controller-manager's provider profile
+	// (providers/profiles); "" is handover's simulated cloud.
+	Provider string
 	FeatureGates    string           // --feature-gates
 	Controllers     string           // --controllers ("" = "*")
 	// AllocateNodeCIDRs is --allocate-node-cidrs: node IPAM runs at all.
@@ -70,12 +73,15 @@ func lintSide(s Side) Findings {
 			"use kube-controller-manager or cloud-controller-manager"}}
 	}
 	out := append(lintFlags(s), lintElection(s)...)
-	m, err := LookupManager(s.Component, s.Version)
+	m, err := s.manager()
 	if err != nil {
 		return append(out, Finding{Warning, s.Component + " version", err.Error(), "controller names are not checked"})
 	}
 	if !s.LeaderMigration {
 		return out
+	}
+	if m.IgnoresLeaderMigration {
+		return append(out, lintIgnored(s, m)...)
 	}
 	if s.Config == nil {
 		return append(out, lintDefault(s, m)...)

@@ -28,6 +28,12 @@ type Manager struct {
 	// Names are the manager's own names of the canonical controllers where
 	// they differ: before 1.28 the short names were the only names.
 	Names map[string]string
+	// Provider and Release name a provider's manager read from its
+	// profile ("" for the managers of the tables here).
+	Provider, Release string
+	// IgnoresLeaderMigration: the manager has no leader-migration filter
+	// and runs every controller under its own lease.
+	IgnoresLeaderMigration bool
 }
 
 // Name is the manager's own name of a canonical controller.

@@ -63,8 +63,8 @@ func lintPair(k, c Side) Findings {
 // controller one side covers, oneSided's; the built-in default,
 // lintDefault's.)
 func unlisted(k, c Side) Findings {
-	km, kerr := LookupManager(k.Component, k.Version)
-	cm, cerr := LookupManager(c.Component, c.Version)
+	km, kerr := k.manager()
+	cm, cerr := c.manager()
 	if kerr != nil || cerr != nil || k.Config == nil || c.Config == nil {
 		return nil
 	}
@@ -94,8 +94,8 @@ func names(m Manager, cfg *lmconfig.Config, ctl string) bool {
 // oneSided flags controllers a migrates but b runs on its main lock; each
 // names them its own way (1.27 and 1.28 differ).
 func oneSided(a, b Side, ac, bc *lmconfig.Config) Findings {
-	am, aerr := LookupManager(a.Component, a.Version)
-	m, err := LookupManager(b.Component, b.Version)
+	am, aerr := a.manager()
+	m, err := b.manager()
 	if aerr != nil || err != nil {
 		return nil
 	}
@@ -122,7 +122,7 @@ func effective(s Side) *lmconfig.Config {
 	if s.Config != nil {
 		return s.Config
 	}
-	m, err := LookupManager(s.Component, s.Version)
+	m, err := s.manager()
 	if err != nil {
 		return nil
 	}
@@ -136,13 +136,13 @@ func outsideLock(k Side, sides []Side) Findings {
 	if k.Component != lmconfig.KCM || k.LeaderMigration {
 		return nil
 	}
-	m, err := LookupManager(k.Component, k.Version)
+	m, err := k.manager()
 	if err != nil {
 		return nil
 	}
 	var out Findings
 	for _, c := range sides {
-		cm, err := LookupManager(c.Component, c.Version)
+		cm, err := c.manager()
 		cfg := effective(c)
 		if err != nil || c.Component != lmconfig.CCM || !c.LeaderMigration || cfg == nil || cfg.Owner(cm.Name(NodeIPAM)) == "" {
 			continue

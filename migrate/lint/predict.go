@@ -38,7 +38,7 @@ func (l lock) exclusive(o lock) bool {
 // lockOf says whether and under which leases side s runs controller c
 // (canonical name).
 func lockOf(s Side, c string) lock {
-	m, err := LookupManager(s.Component, s.Version)
+	m, err := s.manager()
 	if err != nil {
 		return lock{}
 	}
@@ -50,7 +50,7 @@ func lockOf(s Side, c string) lock {
 	// Managers of one component share their main lease, named after the
 	// component (handover refuses --leader-elect-resource-name).
 	main := lock{runs: true, leases: []string{s.Component}, known: true}
-	if !s.LeaderMigration {
+	if !s.LeaderMigration || m.IgnoresLeaderMigration {
 		return main
 	}
 	cfg := effective(s)

@@ -19,7 +19,8 @@ import (
 // non-test Go files together) of a module release, and regular expressions
 // that match there exactly because the fact holds.
 type Source struct {
-	// Module is path@version; "" is the profile's own Module.
+	// Module is path@version; "" is the profile's own Module, and here
+	// is this repository (the simulated cloud's facts).
 	Module string
 	// File is a slash-separated path inside the module.
 	File string
@@ -28,6 +29,9 @@ type Source struct {
 	Evidence []string
 	Absent   bool
 }
+
+// here is this repository's root as a Source.Module.
+const here = "."
 
 // Fact is one thing a provider's code does, with where it was read: every
 // source must hold.

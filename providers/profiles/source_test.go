@@ -11,10 +11,6 @@ import (
 	"github.com/handover-sh/handover/internal/modsource"
 )
 
-// here is this repository's root: Source.Module "." reads handover's own
-// files (the simulated provider's facts).
-const here = "."
-
 type sourced interface{ sources() []Source }
 
 // facts walks a profile's fields and returns every fact by its path

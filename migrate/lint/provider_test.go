@@ -1,0 +1,66 @@
+package lint
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers/profiles"
+)
+
+// TestSimulatedProfileIsTheTable: the simulated cloud's profile (read from
+// handover's own manager) and the lint's table of that manager agree, so
+// judging the simulated manager by its profile would change nothing.
+func TestSimulatedProfileIsTheTable(t *testing.T) {
+	for _, p := range profiles.All() {
+		if p.Provider != profiles.Simulated {
+			continue
+		}
+		table, err := LookupManager(lmconfig.CCM, p.Minor+".0")
+		if err != nil {
+			t.Fatalf("%s: %v", p.Key(), err)
+		}
+		got := fromProfile(p, table.Default)
+		if !slices.Equal(slices.Sorted(slices.Values(got.Controllers)), slices.Sorted(slices.Values(table.Controllers))) {
+			t.Errorf("%s: controllers %v, the table says %v", p.Key(), got.Controllers, table.Controllers)
+		}
+		if !maps.Equal(got.Aliases, table.Aliases) || !maps.Equal(got.Names, table.Names) || got.IgnoresLeaderMigration {
+			t.Errorf("%s: aliases %v names %v ignores %t; the table: %v %v", p.Key(), got.Aliases, got.Names, got.IgnoresLeaderMigration, table.Aliases, table.Names)
+		}
+	}
+}
+
+// fakeProfile is a provider whose manager has no leader-migration filter,
+// as cloud-provider-azure's (its real profile is tested with the rest).
+func fakeProfile(minor string) profiles.Profile {
+	var p profiles.Profile
+	p.Provider, p.Minor, p.Module = "nofilter", minor, "example.com/ccm@v1.0.0"
+	p.CCM.Controllers.Value = []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle, "node-ipam"}
+	p.CCM.NodeIPAM.Value = "node-ipam"
+	return p
+}
+
+func TestAManagerWithoutTheFilterIsWarnedAndPredicted(t *testing.T) {
+	table, _ := LookupManager(lmconfig.KCM, "1.30.0")
+	m := fromProfile(fakeProfile("1.30"), table.Default)
+	if !m.IgnoresLeaderMigration || m.Name(NodeIPAM) != "node-ipam" || m.Canonical("node-ipam") != NodeIPAM {
+		t.Fatalf("manager from the profile: %+v", m)
+	}
+	kcm := Side{Component: lmconfig.KCM, Version: "v1.30.14", LeaderMigration: true, CloudProvider: "in-tree", Config: lmconfig.New(lmconfig.Wildcard, Migratable...), ConfigPath: "lm.yaml"}
+	ccm := Side{Component: lmconfig.CCM, Version: "v1.30.4", LeaderMigration: true, Config: kcm.Config, ConfigPath: "lm.yaml"}
+	// The warning and the prediction come from the manager; the side
+	// reaches it through its provider.
+	fs := lintIgnored(ccm, m)
+	if len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Problem, "ignores them") {
+		t.Fatalf("findings: %v", fs)
+	}
+	if fs := lintIgnored(Side{Component: lmconfig.CCM, Version: "v1.30.4"}, m); len(fs) != 0 {
+		t.Errorf("warned without --enable-leader-migration: %v", fs)
+	}
+	ccm.Provider = profiles.AWS // a provider with the filter
+	if p := Predict(Migratable, kcm, ccm); len(p.Both) != 0 {
+		t.Errorf("aws: %v", p)
+	}
+}
