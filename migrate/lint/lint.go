@@ -21,9 +21,9 @@ type Side struct {
 	CloudProvider   string           // --cloud-provider
 	// Provider is a cloud-controller-manager's provider profile
 	// (providers/profiles); "" is handover's simulated cloud.
-	Provider string
-	FeatureGates    string           // --feature-gates
-	Controllers     string           // --controllers ("" = "*")
+	Provider     string
+	FeatureGates string // --feature-gates
+	Controllers  string // --controllers ("" = "*")
 	// AllocateNodeCIDRs is --allocate-node-cidrs: node IPAM runs at all.
 	AllocateNodeCIDRs bool
 	ClusterName       string // --cluster-name
