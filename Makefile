@@ -68,6 +68,7 @@ scale: images ## the scale suite (simulated fleets of 100, 250 and 500 nodes)
 test: images ## all tests: lint, unit (with -race), integration on real clusters, the smoke rehearsal
 	$(MAKE) --no-print-directory lint
 	$(GO) test -race -short -count=1 ./...
+	cd simulate/cloud && $(GO) test -race -short -count=1 ./...
 	$(MAKE) --no-print-directory integration
 	$(MAKE) --no-print-directory smoke
 

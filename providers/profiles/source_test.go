@@ -75,9 +75,6 @@ func hold(t *testing.T, d dirs, module string, src Source) string {
 // checks each fact's evidence there: a fact that no longer holds in the
 // provider's code fails here, naming the file.
 func TestProfilesHoldInTheirSource(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads provider modules from the module proxy")
-	}
 	d := dirs{}
 	for _, p := range All() {
 		t.Run(p.Key(), func(t *testing.T) {
@@ -121,9 +118,6 @@ func TestEveryFactNamesItsSource(t *testing.T) {
 // and node-IPAM name is a string literal in one of its fact's files, so a
 // name cannot be typed from memory.
 func TestControllerNamesAreQuotedInTheirSource(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads provider modules from the module proxy")
-	}
 	d := dirs{}
 	for _, p := range All() {
 		t.Run(p.Key(), func(t *testing.T) {

@@ -7,6 +7,8 @@
 package ccm
 
 import (
+	"os"
+
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/cloud-provider/app"
 	"k8s.io/cloud-provider/names"
@@ -27,9 +29,18 @@ func Main() int {
 	if err != nil {
 		klog.Fatalf("unable to initialize command options: %v", err)
 	}
-	controllers := ccmbase.Controllers(ccmbase.NodeIPAMController)
+	args, behaviour, err := ccmbase.Profile(os.Args[1:])
+	if err != nil {
+		klog.Fatalf("%v", err)
+	}
+	ipam := ccmbase.NodeIPAMController
+	if behaviour.NodeIPAM != "" {
+		ipam = behaviour.NodeIPAM
+	}
+	controllers := ccmbase.Controllers(ipam)
 	aliases := names.CCMControllerAliases()
-	aliases["nodeipam"] = ccmbase.NodeIPAMController
+	aliases["nodeipam"] = ipam
 	command := app.NewCloudControllerManagerCommand(opts, ccmbase.InitCloud, controllers, aliases, cliflag.NamedFlagSets{}, wait.NeverStop)
+	command.SetArgs(args)
 	return cli.Run(command)
 }

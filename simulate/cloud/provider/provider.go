@@ -27,6 +27,10 @@ type Config struct {
 	// Token authenticates every call: the cloud generates one per cluster
 	// and refuses calls without it.
 	Token string `json:"token,omitempty"`
+	// Profile is the provider whose cloud-controller-manager the
+	// simulated one behaves as (simulate/cloud/ccmbase Behaviours);
+	// "" for upstream's.
+	Profile string `json:"profile,omitempty"`
 }
 
 // Cloud implements cloudprovider.Interface against simcloud.
