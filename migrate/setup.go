@@ -39,6 +39,9 @@ func (s Spec) setup() Setup {
 	side := func(component, version, cloud string, cfg *lmconfig.Config) lint.Side {
 		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: true, AllocateNodeCIDRs: true,
 			ClusterName: s.Cluster, Args: s.args(component)}
+		if component == lmconfig.CCM {
+			sd.Provider = s.CloudProfile
+		}
 		if cfg != nil {
 			sd.Config, sd.ConfigPath = cfg, component+":"+LMConfigPath
 		}

@@ -24,6 +24,11 @@ type Spec struct {
 	// Flavour picks the Rancher runbook's cloud: aws or azure (rke2),
 	// external or external-aws (rke).
 	Flavour string
+	// CloudProfile is the provider the simulated cloud and its
+	// cloud-controller-manager behave as (providers/profiles; "" is
+	// handover's own, upstream's manager): azure's manager ignores leader
+	// migration. The lint judges the manager by the same profile.
+	CloudProfile string `json:",omitempty"`
 	// Mistake makes the procedure go wrong on purpose (see Mistakes).
 	Mistake string
 	// Intervals overrides how long steps wait (package waits; `rehearse --help` lists them).

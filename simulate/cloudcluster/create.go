@@ -46,7 +46,7 @@ func Validate(mode Mode, t topology.Topology) error {
 // cluster is claimed by this process (Claim): the caller releases it once
 // the cluster is meant to outlive the process, or deletes it. A failed
 // create cleans up after itself and releases the claim.
-func Create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string) (*kindcluster.Cluster, error) {
+func Create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string, opts ...Option) (*kindcluster.Cluster, error) {
 	if workload != DaemonSet && workload != Deployment {
 		return nil, fmt.Errorf("--ccm %q: use %s or %s", workload, DaemonSet, Deployment)
 	}
@@ -59,7 +59,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := Claim(t.Name, commandLine(), o.KubeconfigPath); err != nil {
 		return nil, err
 	}
-	c, err := create(ctx, t, mode, workload, o, self)
+	c, err := create(ctx, t, mode, workload, o, self, newSettings(opts))
 	if err != nil {
 		_ = Release(t.Name)
 	}
@@ -71,11 +71,11 @@ func commandLine() string {
 	return strings.Join(append([]string{filepath.Base(os.Args[0])}, os.Args[1:min(2, len(os.Args))]...), " ")
 }
 
-func create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string) (*kindcluster.Cluster, error) {
+func create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string, set settings) (*kindcluster.Cluster, error) {
 	if mode == None {
 		return kindcluster.Create(ctx, t, o)
 	}
-	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet); err != nil {
+	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet, set.profile); err != nil {
 		return nil, err
 	}
 	if err := writeAuditPolicy(t.Name); err != nil {

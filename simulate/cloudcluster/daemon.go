@@ -87,7 +87,7 @@ func freePort(hosts ...string) (int, error) {
 // listens only where its clients are: the kind network's gateway (nodes)
 // and loopback (handover). Every call needs the token in the cloud
 // configuration, which only root can read. It returns the URL nodes use.
-func startSimcloud(ctx context.Context, self, cluster, podNetwork string) (string, error) {
+func startSimcloud(ctx context.Context, self, cluster, podNetwork, profile string) (string, error) {
 	gw, err := ensureNetwork(ctx)
 	if err != nil {
 		return "", err
@@ -109,7 +109,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string) (strin
 	if err != nil {
 		return "", err
 	}
-	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token}
+	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: profile}
 	raw, _ := json.Marshal(cfg)
 	if err := privatefs.WriteFile(filepath.Join(dir, cloudConfigFile), raw); err != nil {
 		return "", err

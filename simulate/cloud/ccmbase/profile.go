@@ -8,33 +8,12 @@ import (
 
 	"k8s.io/klog/v2"
 
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
 )
 
-// Behaviour is how a provider's cloud-controller-manager differs from
-// upstream's where a migration can tell. The facts are read from each
-// provider's source in providers/profiles; a test there keeps these rows
-// equal to them.
-type Behaviour struct {
-	// IgnoresLeaderMigration: the manager accepts --enable-leader-migration
-	// and --leader-migration-config and has no filter that reads them, so
-	// it runs every controller under its own lease.
-	IgnoresLeaderMigration bool
-	// NodeIPAM is its node-IPAM controller's key; "" keeps the name of the
-	// minor's kube-controller-manager.
-	NodeIPAM string
-}
-
-// Behaviours are the providers the simulated manager can behave as, by
-// the name a cluster's cloud-config gives (provider.Config.Profile); ""
-// and "simulated" are upstream's manager.
-var Behaviours = map[string]Behaviour{
-	"":          {},
-	"simulated": {},
-	// sigs.k8s.io/cloud-provider-azure: its own app package, no
-	// leader-migration code; node IPAM under "node-ipam".
-	"azure": {IgnoresLeaderMigration: true, NodeIPAM: "node-ipam"},
-}
+// Behaviour is a provider's manager as the simulated one imitates it.
+type Behaviour = behaviour.Behaviour
 
 // leaderMigrationFlags are the flags a manager without the filter accepts
 // and ignores.
@@ -49,7 +28,7 @@ func Profile(args []string) ([]string, Behaviour, error) {
 	if err != nil {
 		return nil, Behaviour{}, err
 	}
-	b, ok := Behaviours[name]
+	b, ok := behaviour.Of[name]
 	if !ok {
 		return nil, Behaviour{}, fmt.Errorf("cloud-config profile %q: this manager can behave as none of it", name)
 	}

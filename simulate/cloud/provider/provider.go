@@ -28,7 +28,7 @@ type Config struct {
 	// and refuses calls without it.
 	Token string `json:"token,omitempty"`
 	// Profile is the provider whose cloud-controller-manager the
-	// simulated one behaves as (simulate/cloud/ccmbase Behaviours);
+	// simulated one behaves as (simulate/cloud/behaviour);
 	// "" for upstream's.
 	Profile string `json:"profile,omitempty"`
 }

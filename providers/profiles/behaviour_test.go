@@ -1,0 +1,53 @@
+package profiles
+
+import (
+	"testing"
+
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
+)
+
+// TestSimulatedManagerBehavesAsTheProfiles: what the simulated
+// cloud-controller-manager does when it imitates a provider is what that
+// provider's profile read from its source, at every minor.
+func TestSimulatedManagerBehavesAsTheProfiles(t *testing.T) {
+	for name, b := range behaviour.Of {
+		if name == "" || name == Simulated {
+			continue
+		}
+		n := 0
+		for _, p := range All() {
+			if p.Provider != name {
+				continue
+			}
+			n++
+			if b.IgnoresLeaderMigration != !p.CCM.LeaderMigration.Value || b.NodeIPAM != p.CCM.NodeIPAM.Value {
+				t.Errorf("%s: the simulated manager ignores leader migration %t, node IPAM %q; the profile: honours %t, %q",
+					p.Key(), b.IgnoresLeaderMigration, b.NodeIPAM, p.CCM.LeaderMigration.Value, p.CCM.NodeIPAM.Value)
+			}
+		}
+		if n == 0 {
+			t.Errorf("the simulated manager behaves as %q, which has no profile", name)
+		}
+	}
+}
+
+// TestBooleanFactsHaveEvidenceOfTheirValue: a true fact is held by what
+// its sources find (none may be a missing thing), a false one by at least
+// one missing thing, so flipping a value without its sources fails.
+func TestBooleanFactsHaveEvidenceOfTheirValue(t *testing.T) {
+	for _, p := range All() {
+		for name, f := range facts(p) {
+			b, ok := f.(Fact[bool])
+			if !ok {
+				continue
+			}
+			missing := false
+			for _, s := range b.From {
+				missing = missing || s.Absent
+			}
+			if b.Value == missing {
+				t.Errorf("%s %s is %t, but its sources say %t (a true fact cites only what is there; a false one, something missing)", p.Key(), name, b.Value, !missing)
+			}
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package behaviour says how each provider's cloud-controller-manager
+// differs from upstream's where a migration can tell, for the simulated
+// manager to behave as it (simulate/cloud/ccmbase). It imports nothing, so
+// handover's own packages can validate a provider name against it. The
+// facts are read from each provider's source in providers/profiles; a test
+// there keeps these rows equal to them.
+package behaviour
+
+// Behaviour is one provider's manager.
+type Behaviour struct {
+	// IgnoresLeaderMigration: the manager accepts --enable-leader-migration
+	// and --leader-migration-config and has no filter that reads them, so
+	// it runs every controller under its own lease.
+	IgnoresLeaderMigration bool
+	// NodeIPAM is its node-IPAM controller's key; "" keeps the name of the
+	// minor's kube-controller-manager.
+	NodeIPAM string
+}
+
+// Of are the providers the simulated manager can behave as, by the name a
+// cluster's cloud-config gives; "" and "simulated" are upstream's manager.
+var Of = map[string]Behaviour{
+	"":          {},
+	"simulated": {},
+	// sigs.k8s.io/cloud-provider-azure: its own app package, no
+	// leader-migration code; node IPAM under "node-ipam".
+	"azure": {IgnoresLeaderMigration: true, NodeIPAM: "node-ipam"},
+}
