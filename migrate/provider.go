@@ -1,6 +1,11 @@
 package migrate
 
-import "github.com/handover-sh/handover/providers"
+import (
+	"fmt"
+
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
+)
 
 // Provider is the provider the spec's procedure moves controllers to. A
 // program that registered none is wired wrong (it did not import the
@@ -11,4 +16,20 @@ func (s Spec) Provider() providers.Provider {
 		panic(err)
 	}
 	return p
+}
+
+// SetCloudProfile makes the simulated cloud and its manager behave as
+// provider's ("" for upstream's), which needs a profile for the N+1
+// minor; whether the simulated manager can imitate it is the cloud's to
+// say (simulate/cloudcluster.ValidateProfile).
+func (s *Spec) SetCloudProfile(provider string) error {
+	if provider == "" || provider == profiles.Simulated {
+		s.CloudProfile = ""
+		return nil
+	}
+	if _, err := profiles.Lookup(provider, s.To); err != nil {
+		return fmt.Errorf("--provider: %w", err)
+	}
+	s.CloudProfile = provider
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate"
 	_ "github.com/handover-sh/handover/migrate/procedures" // every procedure registered
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
 	"github.com/handover-sh/handover/simulate/scale"
@@ -22,9 +23,12 @@ import (
 
 // Config is a rehearsal as a user writes it (flags or a YAML file).
 type Config struct {
-	Name          string `json:"name,omitempty"`
-	Procedure     string `json:"procedure,omitempty"`
-	Flavour       string `json:"flavour,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Procedure string `json:"procedure,omitempty"`
+	Flavour   string `json:"flavour,omitempty"`
+	// Provider is the provider the simulated cloud-controller-manager
+	// behaves as (azure: leader migration ignored); "" is upstream's.
+	Provider      string `json:"provider,omitempty"`
 	From          string `json:"from,omitempty"`
 	To            string `json:"to,omitempty"`
 	ControlPlanes int    `json:"controlPlanes,omitempty"`
@@ -153,6 +157,12 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
 	s.Mistake = c.Mistake
+	if err := cloudcluster.ValidateProfile(c.Provider); err != nil {
+		return nil, fmt.Errorf("--provider (provider): %w", err)
+	}
+	if err := s.SetCloudProfile(c.Provider); err != nil {
+		return nil, err
+	}
 	s.KCMArgs, s.CCMArgs = c.KCMArgs, c.CCMArgs
 	s.CCMForm, s.CCMReplicas = c.CCM.Form, c.CCM.Replicas
 	if c.CCM.Manifest != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 )
@@ -20,7 +21,7 @@ type specFlags struct {
 	spec                       migrate.Spec
 	inPlace, rollback, disable bool
 	configs                    []string
-	ccmManifest                string
+	ccmManifest, provider      string
 }
 
 const (
@@ -40,6 +41,7 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager)")
 	fs.StringVar(&f.spec.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&f.spec.LeaderName, "leader-name", d.LeaderName, "migration lease (leaderName of both configurations)")
+	fs.StringVar(&f.provider, "provider", "", "the cloud-controller-manager's provider profile the lint judges it by: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud, upstream's manager)")
 	fs.BoolVar(&f.inPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
 	fs.BoolVar(&f.rollback, "rollback", false, "taskdoc: roll back from N+1 to N, one control plane at a time")
 	fs.BoolVar(&f.disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
@@ -58,6 +60,9 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 	s := f.spec
 	s.Variant = migrate.Variant{InPlace: f.inPlace, Rollback: f.rollback, Disable: f.disable}
 	if err := s.SetUserConfigs(f.configs); err != nil {
+		return s, nil, err
+	}
+	if err := s.SetCloudProfile(f.provider); err != nil {
 		return s, nil, err
 	}
 	if f.ccmManifest != "" {

@@ -44,6 +44,9 @@ func TestLintCommand(t *testing.T) {
 		{"malformed yaml", []string{"lint", "--leader-migration-config", malformed}, true, "not a valid LeaderMigrationConfiguration"},
 		{"bad prefix", []string{"lint", "--leader-migration-config", "scheduler=" + good}, true, "only kcm= and ccm= name a side"},
 		{"no file", []string{"lint"}, true, "--leader-migration-config is required"},
+		{"azure's manager", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "azure"}, false, "runs in two managers at once: service-lb-controller, node-route-controller, cloud-node-lifecycle-controller"},
+		{"unknown provider", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "gce"}, true, `no provider profile "gce"`},
+		{"plan for azure's manager", []string{"plan", "--procedure", "rke2", "--flavour", "azure", "--provider", "azure"}, false, "accepts --enable-leader-migration and --leader-migration-config and ignores them"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := runCLIOut(t, tc.args...)

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/providers/profiles"
@@ -94,5 +95,5 @@ func joinNames(m Manager, canonical []string) string {
 			out = append(out, n)
 		}
 	}
-	return fmt.Sprint(out)
+	return strings.Join(out, ", ")
 }

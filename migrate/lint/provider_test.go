@@ -59,8 +59,22 @@ func TestAManagerWithoutTheFilterIsWarnedAndPredicted(t *testing.T) {
 	if fs := lintIgnored(Side{Component: lmconfig.CCM, Version: "v1.30.4"}, m); len(fs) != 0 {
 		t.Errorf("warned without --enable-leader-migration: %v", fs)
 	}
-	ccm.Provider = profiles.AWS // a provider with the filter
-	if p := Predict(Migratable, kcm, ccm); len(p.Both) != 0 {
-		t.Errorf("aws: %v", p)
+}
+
+// TestProvidersAreJudgedByTheirProfiles: the same files and flags, judged
+// for the azure manager (no filter: warned, and predicted to run the
+// migrated controllers beside the in-tree kube-controller-manager) and
+// for aws's (upstream's app: the lock holds).
+func TestProvidersAreJudgedByTheirProfiles(t *testing.T) {
+	cfg := lmconfig.New(lmconfig.Wildcard, Migratable...)
+	kcm := Side{Component: lmconfig.KCM, Version: "v1.30.14", LeaderMigration: true, CloudProvider: "in-tree", Config: cfg, ConfigPath: "lm.yaml"}
+	for provider, double := range map[string]bool{profiles.Azure: true, profiles.AWS: false, "": false} {
+		ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: provider}
+		fs := Lint(kcm, ccm)
+		warned := slices.ContainsFunc(fs, func(f Finding) bool { return strings.Contains(f.Problem, "has no leader-migration filter") })
+		p := Predict(Migratable, kcm, ccm)
+		if warned != double || (len(p.Both) == len(Migratable)) != double || fs.Errors() != 0 || len(p.Unknown) != 0 {
+			t.Errorf("provider %q: warned %t, prediction %v, findings:\n%s", provider, warned, p, fs)
+		}
 	}
 }
