@@ -34,5 +34,5 @@ func ValidateProfile(name string) error {
 		return nil
 	}
 	names := slices.DeleteFunc(slices.Sorted(maps.Keys(behaviour.Of)), func(n string) bool { return n == "" })
-	return fmt.Errorf("provider %q: the simulated cloud-controller-manager behaves as %s only", name, strings.Join(names, ", "))
+	return fmt.Errorf("%q: the simulated cloud-controller-manager can behave as %s only", name, strings.Join(names, ", "))
 }
