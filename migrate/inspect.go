@@ -215,11 +215,16 @@ func (e *Env) leaseSettled(ctx context.Context, component string) error {
 		}
 		return *l.Spec.HolderIdentity, nil
 	}
-	migration, err := get(e.Spec.LeaderName)
+	main, err := get(mainLease[component])
 	if err != nil {
 		return err
 	}
-	main, err := get(mainLease[component])
+	if component == lmconfig.CCM && !e.Spec.CCMHonoursLeaderMigration() {
+		// Its manager never takes the migration lease: its main lease
+		// is all that says it leads.
+		return nil
+	}
+	migration, err := get(e.Spec.LeaderName)
 	if err != nil {
 		return err
 	}

@@ -33,3 +33,15 @@ func (s *Spec) SetCloudProfile(provider string) error {
 	s.CloudProfile = provider
 	return nil
 }
+
+// CCMHonoursLeaderMigration: the cloud-controller-manager of the spec's
+// provider has a leader-migration filter (upstream's and aws's do;
+// azure's accepts the flags and ignores them), so it takes the migration
+// lease.
+func (s Spec) CCMHonoursLeaderMigration() bool {
+	if s.CloudProfile == "" {
+		return true
+	}
+	p, err := profiles.Lookup(s.CloudProfile, s.To)
+	return err != nil || p.CCM.LeaderMigration.Value
+}

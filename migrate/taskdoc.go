@@ -191,12 +191,16 @@ func SettleStep(s Spec, component string) Step {
 		return err == nil, err
 	}
 	name := map[string]string{lmconfig.CCM: "verify-controllers-in-ccm", lmconfig.KCM: "verify-controllers-in-kcm"}[component]
+	leases := shellJoin("kubectl", "-n", "kube-system", "get", "lease", s.LeaderName, mainLease[component]) + "   # one holder for both\n"
+	if component == lmconfig.CCM && !s.CCMHonoursLeaderMigration() {
+		leases = shellJoin("kubectl", "-n", "kube-system", "get", "lease", mainLease[component]) + "   # its leader: this provider's manager never takes " + s.LeaderName + "\n"
+	}
 	return Step{
 		Name:  name,
 		Title: "Verify every migrated controller runs in " + component + " only and every node has its ProviderID",
 		Plan: []Item{{Kind: Command, Body: "curl -sk https://127.0.0.1:10257/healthz?verbose   # kube-controller-manager, on each control plane\n" +
 			"curl -sk https://127.0.0.1:10258/healthz?verbose   # cloud-controller-manager\n" +
-			shellJoin("kubectl", "-n", "kube-system", "get", "lease", s.LeaderName, mainLease[component]) + "   # one holder for both\n" +
+			leases +
 			"kubectl get nodes -o custom-columns=NAME:.metadata.name,PROVIDER_ID:.spec.providerID,TAINTS:.spec.taints[*].key"}},
 		// Not settled yet is not an error here: the wait says why.
 		Done: func(ctx context.Context, e *Env) (bool, error) {

@@ -173,6 +173,14 @@ func TestTaskDocSteps(t *testing.T) {
 	if _, err := f.until(settle); err == nil || !strings.Contains(err.Error(), "migration lease") {
 		t.Errorf("migration lease held elsewhere: %v", err)
 	}
+	// A provider whose manager never takes the migration lease (azure's)
+	// is settled by its main lease alone.
+	if err := f.Spec.SetCloudProfile("azure"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := f.until(settle); !ok {
+		t.Errorf("azure's manager, migration lease elsewhere: not settled: %v", err)
+	}
 }
 
 // The mistakes change what the steps do, not only what the plan says.
