@@ -345,3 +345,14 @@ func CCMWorkloadDisableStep(s Spec) Step {
 }
 
 var deleteOpts = metav1.DeleteOptions{}
+
+// DeployAndSwitch are the runbooks' deploy-ccm and switch-to-external steps
+// in their order, or, with the CCMLast variant, the switch first.
+func DeployAndSwitch(s Spec, deploy, sw Step) []Step {
+	if !s.Variant.CCMLast {
+		return []Step{deploy, sw}
+	}
+	deploy.Plan = append(deploy.Plan, Item{Kind: Note, Body: "Deployed only once every kube-controller-manager runs without the in-tree provider (--ccm-last): " +
+		"no cloud controller can run in two managers, whatever this manager does with leader migration, and none runs from the last switch until this manager leads."})
+	return []Step{sw, deploy}
+}

@@ -309,3 +309,32 @@ spec:
 		t.Errorf("deployment: replicas %d, pod %+v", *d.Spec.Replicas, pod)
 	}
 }
+
+// --ccm-last puts the switch before the deploy in both Rancher runbooks,
+// and says why in the deploy step's plan.
+func TestCCMLastSwitchesFirst(t *testing.T) {
+	for _, proc := range []string{migrate.RKE2, migrate.RKE} {
+		s := migrate.DefaultSpec(proc)
+		s.Variant.CCMLast = true
+		p, err := migrate.Build(s)
+		if err != nil {
+			t.Fatalf("%s: %v", proc, err)
+		}
+		at := map[string]int{}
+		for i, st := range p.Steps {
+			at[st.Name] = i
+		}
+		if at["switch-to-external"] > at["deploy-ccm"] || at["deploy-ccm"] == 0 {
+			t.Errorf("%s: switch at %d, deploy at %d", proc, at["switch-to-external"], at["deploy-ccm"])
+		}
+		note := p.Steps[at["deploy-ccm"]].Plan
+		if !strings.Contains(note[len(note)-1].Body, "--ccm-last") {
+			t.Errorf("%s: the deploy step does not say why it comes last", proc)
+		}
+	}
+	s := migrate.DefaultSpec(migrate.TaskDoc)
+	s.Variant.CCMLast = true
+	if _, err := migrate.Build(s); err == nil || !strings.Contains(err.Error(), "--ccm-last applies to the rke2 and rke procedures only") {
+		t.Errorf("taskdoc --ccm-last: %v", err)
+	}
+}

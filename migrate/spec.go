@@ -54,6 +54,11 @@ type Variant struct {
 	InPlace  bool // rewrite static pods node by node instead of replacing nodes
 	Rollback bool // N+1 back to N, one node at a time
 	Disable  bool // remove leader migration once done
+	// CCMLast deploys the cloud-controller-manager only once every
+	// kube-controller-manager runs without the in-tree provider: no
+	// controller can run in two managers whatever the manager does with
+	// leader migration (Azure's ignores it), at the cost of a gap.
+	CCMLast bool
 }
 
 // DefaultSpec is the default rehearsal's cluster: 3 control planes, v1.30.14
@@ -93,6 +98,7 @@ func (s Spec) Validate() error {
 		{"--in-place", func(v Variant) bool { return v.InPlace }},
 		{"--rollback", func(v Variant) bool { return v.Rollback }},
 		{"--disable", func(v Variant) bool { return v.Disable }},
+		{"--ccm-last", func(v Variant) bool { return v.CCMLast }},
 	} {
 		if v.set(s.Variant) && !v.set(r.Variants) {
 			errs = append(errs, fmt.Sprintf("%s applies to %s only", v.flag, accepting(func(r Registration) bool { return v.set(r.Variants) })))

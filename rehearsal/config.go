@@ -36,7 +36,10 @@ type Config struct {
 	InPlace       bool   `json:"inPlace,omitempty"`
 	Rollback      bool   `json:"rollback,omitempty"`
 	Disable       bool   `json:"disable,omitempty"`
-	LeaderName    string `json:"leaderName,omitempty"`
+	// CCMLast deploys the cloud-controller-manager after every
+	// kube-controller-manager went external (rke2, rke).
+	CCMLast    bool   `json:"ccmLast,omitempty"`
+	LeaderName string `json:"leaderName,omitempty"`
 	// Mistake does the procedure wrong on purpose (negative rehearsals).
 	Mistake string `json:"mistake,omitempty"`
 	// LeaderMigration are the user's own configurations by side (kcm,
@@ -155,7 +158,7 @@ func (c Config) Validate() (*Plan, error) {
 	if c.LeaderName != "" {
 		s.LeaderName = c.LeaderName
 	}
-	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable}
+	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable, CCMLast: c.CCMLast}
 	s.Mistake = c.Mistake
 	if err := cloudcluster.ValidateProfile(c.Provider); err != nil {
 		return nil, fmt.Errorf("--provider (provider): %w", err)

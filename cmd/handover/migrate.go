@@ -20,11 +20,13 @@ import (
 type specFlags struct {
 	spec                       migrate.Spec
 	inPlace, rollback, disable bool
+	ccmLast                    bool
 	configs                    []string
 	ccmManifest, provider      string
 }
 
 const (
+	ccmLastHelp     = "rke2, rke: deploy the cloud-controller-manager only after every kube-controller-manager went external — safe with a manager that ignores leader migration (--provider azure), at the cost of a gap"
 	kcmArgHelp      = "a flag for every kube-controller-manager, N and N+1 (--kcm-arg=--leader-elect-lease-duration=60s; repeatable; checked against each version's binary)"
 	ccmFormHelp     = "how the cloud-controller-manager runs: static-pod (taskdoc, default-config, node-ipam), daemonset or deployment (rke2, rke; default: the flavour's chart)"
 	ccmReplicasHelp = "a deployment's replicas (default: one per control plane)"
@@ -45,6 +47,7 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.inPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
 	fs.BoolVar(&f.rollback, "rollback", false, "taskdoc: roll back from N+1 to N, one control plane at a time")
 	fs.BoolVar(&f.disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
+	fs.BoolVar(&f.ccmLast, "ccm-last", false, ccmLastHelp)
 	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&f.spec.KCMArgs, "kcm-arg", nil, kcmArgHelp)
@@ -58,7 +61,7 @@ const configFlagHelp = "your own configuration for a side, installed as given: k
 
 func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 	s := f.spec
-	s.Variant = migrate.Variant{InPlace: f.inPlace, Rollback: f.rollback, Disable: f.disable}
+	s.Variant = migrate.Variant{InPlace: f.inPlace, Rollback: f.rollback, Disable: f.disable, CCMLast: f.ccmLast}
 	if err := s.SetUserConfigs(f.configs); err != nil {
 		return s, nil, err
 	}

@@ -151,6 +151,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.InPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
 	fs.BoolVar(&cfg.Rollback, "rollback", false, "taskdoc: migrate, then roll back from N+1 to N one control plane at a time")
 	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
+	fs.BoolVar(&cfg.CCMLast, "ccm-last", false, ccmLastHelp)
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&cfgFiles, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)

@@ -4,6 +4,7 @@ package rke
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/migrate"
@@ -12,7 +13,7 @@ import (
 
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE, Source: Source, Order: 30, Flavours: []string{"external", "external-aws"},
-		Variants: migrate.Variant{Disable: true},
+		Variants: migrate.Variant{Disable: true, CCMLast: true},
 		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
 }
 
@@ -37,17 +38,17 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 	}
 	p := &migrate.Procedure{
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),
-		Steps: append(append([]migrate.Step{migrate.GrantStep(s, s.CCMRef().ServiceAccount)}, migrate.WriteConfigSteps(s)...),
-			migrate.RollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
+		Steps: slices.Concat([]migrate.Step{migrate.GrantStep(s, s.CCMRef().ServiceAccount)}, migrate.WriteConfigSteps(s),
+			[]migrate.Step{migrate.RollStep(s, "enable-leader-migration", "Add enable-leader-migration to services.kube-controller.extra_args (rke up), one node at a time",
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), enable, migrate.WaitOwner(lmconfig.KCM)),
-			migrate.CordonStep(true),
-			migrate.DeployCCMStep(s),
-			migrate.SwitchStep(s, true,
+				migrate.CordonStep(true)},
+			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, true,
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour)},
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
-				migrate.Item{Kind: migrate.Command, Body: "rke up --config cluster.yml"}),
-			migrate.RolloutStep(s),
-			migrate.SettleStep(s, lmconfig.CCM),
+				migrate.Item{Kind: migrate.Command, Body: "rke up --config cluster.yml"})),
+			[]migrate.Step{
+				migrate.RolloutStep(s),
+				migrate.SettleStep(s, lmconfig.CCM)},
 		),
 	}
 	if s.Variant.Disable {

@@ -4,6 +4,7 @@ package rke2
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/migrate"
@@ -12,7 +13,7 @@ import (
 
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE2, Source: Source, Order: 20, Flavours: []string{"aws", "azure"},
-		Variants: migrate.Variant{Disable: true},
+		Variants: migrate.Variant{Disable: true, CCMLast: true},
 		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
 }
 
@@ -26,22 +27,22 @@ const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE2)"
 func Steps(s migrate.Spec) *migrate.Procedure {
 	p := &migrate.Procedure{
 		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),
-		Steps: append(append([]migrate.Step{migrate.GrantStep(s, s.CCMRef().ServiceAccount)}, migrate.WriteConfigSteps(s)...),
-			migrate.RollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
+		Steps: slices.Concat([]migrate.Step{migrate.GrantStep(s, s.CCMRef().ServiceAccount)}, migrate.WriteConfigSteps(s),
+			[]migrate.Step{migrate.RollStep(s, "enable-leader-migration", "Add enable-leader-migration to every kube-controller-manager (machineSelectorConfig), one node at a time",
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), append([]migrate.Item{
 					{Kind: migrate.Rancher, Title: "cluster YAML", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
 					{Kind: migrate.Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},
 					{Kind: migrate.Rancher, Title: "cluster YAML: unchanged at this step", Body: rke2CloudProvider(s.Flavour)},
 					{Kind: migrate.Note, Body: s.OwnConfigNote("The runbook relies on the built-in default configuration; two of its names (route-controller, service-controller) match no controller of " + s.From + ", so this plan passes a file with the canonical names. The runbook also has no RBAC step: without it kube-controller-manager cannot take the migration lease.")},
 				}, s.KCMArgsPlan()...), migrate.WaitOwner(lmconfig.KCM)),
-			migrate.CordonStep(true),
-			migrate.DeployCCMStep(s),
-			migrate.SwitchStep(s, false,
+				migrate.CordonStep(true)},
+			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, false,
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML", Body: rke2CloudProvider("external")},
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML: remove from machineSelectorConfig", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})}),
-			migrate.CordonStep(false),
-			migrate.RolloutStep(s),
-			migrate.SettleStep(s, lmconfig.CCM),
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML: remove from machineSelectorConfig", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})})),
+			[]migrate.Step{
+				migrate.CordonStep(false),
+				migrate.RolloutStep(s),
+				migrate.SettleStep(s, lmconfig.CCM)},
 		),
 	}
 	if s.Variant.Disable {
