@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,39 +13,31 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/rehearsal/matrix"
 	"github.com/handover-sh/handover/verify/checks"
 )
 
-// matrixConfigs are the leader-migration configurations each pair is
-// rehearsed with: handover's own, the task doc's as printed, and the
-// managers' built-in default.
-var matrixConfigs = []struct {
-	name  string
-	files map[string]string
-}{
-	{"canonical", nil},
-	{"verbatim", map[string]string{"kcm": "../examples/taskdoc-verbatim/kcm.yaml", "ccm": "../examples/taskdoc-verbatim/ccm.yaml"}},
-	{"default", map[string]string{"kcm": "default", "ccm": "default"}},
-}
-
-// The version matrix: the task doc on every pair handover builds images for,
-// with each configuration, the lint bypassed. What the checks find must be
-// what the lint predicted from the same configurations and versions — which
-// controllers run in two managers at once, which are left to nobody — and
-// the procedure must complete. Other red checks are listed in the row (the
-// rehearsal's own reports judge them). Each spec adds a row to
-// _output/suites/matrix/verdicts.md.
+// The version matrix (rehearsal/matrix): the task doc on every pair handover
+// builds images for, with each configuration, and with each provider whose
+// manager the simulated one imitates where that provider is in tree, the
+// lint bypassed. What the checks find must be what the lint predicted from
+// the same configurations, versions and provider — which controllers run in
+// two managers at once, which are left to nobody — and the procedure must
+// complete. Other red checks are listed in the row (the rehearsal's own
+// reports judge them). Each spec adds a row to
+// _output/suites/matrix/verdicts.md. HANDOVER_MATRIX_SHARD runs one shard
+// (a version pair; `handover matrix --list`).
 var _ = Describe("version matrix", Label("matrix"), func() {
-	for _, pair := range nodeimage.Pairs() {
-		from, to, _ := strings.Cut(pair, " → ")
-		for _, mc := range matrixConfigs {
-			It(fmt.Sprintf("%s → %s, %s configuration", from, to, mc.name), func(ctx context.Context) {
-				c := negativeConfig()
-				c.From, c.To, c.LeaderMigration = from, to, mc.files
-				name := "mx-" + short(from) + "-" + short(to) + "-" + mc.name
+	for _, sh := range matrix.Shards() {
+		if only := os.Getenv("HANDOVER_MATRIX_SHARD"); only != "" && only != sh.Name {
+			continue
+		}
+		for _, row := range sh.Rows {
+			It(fmt.Sprintf("%s → %s, %s configuration%s", row.From, row.To, row.Config.Name, providerText(row.Provider)), func(ctx context.Context) {
+				c := row.Rehearsal(negativeConfig(), "..")
+				name := row.Name()
 				predicted := predict(c, name)
 				res, err := run(ctx, name, "matrix/"+name, c)
 				Expect(res.Report).NotTo(BeNil(), "stopped before its checks: %v", err)
@@ -52,10 +45,10 @@ var _ = Describe("version matrix", Label("matrix"), func() {
 					Expect(errors.Is(err, rehearsal.ErrChecksFailed)).To(BeTrue(), "not a check that failed: %v", err)
 				}
 				v := verdictOf(res.Report.Results, predicted)
-				row := fmt.Sprintf("| %s → %s | %s | %s | %s | %s | %s | %s | %s |", from, to, mc.name, v.bothText(),
+				line := fmt.Sprintf("| %s → %s | %s | %s | %s | %s | %s | %s | %s |", row.From, row.To, row.Config.Name+providerText(row.Provider), v.bothText(),
 					v.longestGap.Round(100*time.Millisecond), v.providerID, list(predicted.Both), list(predicted.Orphaned), list(append(v.unproven, v.other...)))
-				AddReportEntry("verdict", row)
-				appendVerdict(row)
+				AddReportEntry("verdict", line)
+				appendVerdict(line)
 				Expect(predicted.Unknown).To(BeEmpty(), "the lint has no facts for these versions")
 				Expect(v.unproven).To(BeEmpty(), "too little evidence to hold the checks to the prediction")
 				Expect(keys(v.both)).To(ConsistOf(predicted.Both), "ran in two managers at once vs the lint's prediction")
@@ -65,6 +58,14 @@ var _ = Describe("version matrix", Label("matrix"), func() {
 		}
 	}
 })
+
+// providerText names an imitated provider in a spec's and a row's text.
+func providerText(provider string) string {
+	if provider == "" {
+		return ""
+	}
+	return ", " + provider + "'s manager"
+}
 
 // predict is the lint's prediction for the rehearsal c describes.
 func predict(c rehearsal.Config, name string) lint.Prediction {
@@ -148,12 +149,6 @@ func list(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
-}
-
-// short is "129" for "v1.29.15".
-func short(v string) string {
-	parts := strings.SplitN(strings.TrimPrefix(v, "v"), ".", 3)
-	return parts[0] + parts[1]
 }
 
 const verdictHeader = "| pair | configuration | ran in both (longest overlap) | longest coverage gap | ProviderID | lint: in both | lint: orphaned | other red checks |\n|---|---|---|---|---|---|---|---|\n"

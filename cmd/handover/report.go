@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/reports"
 )
 
@@ -27,5 +29,33 @@ exits non-zero when a check failed.`,
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "directory for the reports (default: the timeline's)")
+	c.AddCommand(newReportMergeCommand())
+	return c
+}
+
+func newReportMergeCommand() *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "merge TABLE...",
+		Short: "Merge verdict tables (the version matrix's shards) into one",
+		Long: `merge joins Markdown tables with one same header — each shard's
+_output/suites/matrix/verdicts.md — into one table: the header once, every row
+once, sorted. Tables with different headers, or files holding anything but the
+table, are refused by name.`,
+		Example: "  handover report merge shard-*/suites/matrix/verdicts.md --out verdicts.md",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			merged, err := reports.MergeTables(args...)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				_, err = fmt.Fprint(cmd.OutOrStdout(), merged)
+				return err
+			}
+			return privatefs.WriteFileMode(out, []byte(merged), 0o644)
+		},
+	}
+	c.Flags().StringVar(&out, "out", "", "write the merged table here (default: standard output)")
 	return c
 }

@@ -34,7 +34,7 @@ Start with:
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
-		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g))
+		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g))
 	return root
 }
 
