@@ -46,6 +46,11 @@ func TestLintCommand(t *testing.T) {
 		{"no file", []string{"lint"}, true, "--leader-migration-config is required"},
 		{"azure's manager", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "azure"}, false, "runs in two managers at once: service-lb-controller, node-route-controller, cloud-node-lifecycle-controller"},
 		{"unknown provider", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "gce"}, true, `no provider profile "gce"`},
+		{"matrix shards", []string{"matrix", "--list", "--json"}, false, `"130-131"`},
+		{"matrix shard versions", []string{"matrix", "--versions", "129-130"}, false, "v1.29.15 v1.30.14"},
+		{"matrix unknown shard", []string{"matrix", "--versions", "1-2"}, true, `no matrix shard "1-2"`},
+		{"matrix without a question", []string{"matrix"}, true, "--list or --versions"},
+		{"merge of nothing readable", []string{"report", "merge", "/nonexistent/verdicts.md"}, true, "/nonexistent/verdicts.md"},
 		{"plan for azure's manager", []string{"plan", "--procedure", "rke2", "--flavour", "azure", "--provider", "azure"}, false, "accepts --enable-leader-migration and --leader-migration-config and ignores them"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
