@@ -22,7 +22,7 @@ func TestHandedOffWhenTheCCMLeaderHoldsTheMigrationLease(t *testing.T) {
 	c := fake.NewSimpleClientset(lease("m", "cp1_a"), lease("kube-controller-manager", "cp1_a"), lease("cloud-controller-manager", "cp4_b"))
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	if handedOff(c, "m")(ctx) {
+	if handedOff(c, "m", true)(ctx) {
 		t.Fatal("handed off while kube-controller-manager holds the migration lease")
 	}
 	if _, err := c.CoordinationV1().Leases("kube-system").Update(context.Background(), lease("m", "cp4_b"), metav1.UpdateOptions{}); err != nil {
@@ -30,8 +30,27 @@ func TestHandedOffWhenTheCCMLeaderHoldsTheMigrationLease(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel2()
-	if !handedOff(c, "m")(ctx2) {
+	if !handedOff(c, "m", true)(ctx2) {
 		t.Fatal("not handed off though the CCM's leader holds the migration lease")
+	}
+}
+
+// A manager that never takes the migration lease has the controllers once
+// it leads.
+func TestHandedOffWhenAManagerWithoutMigrationLeads(t *testing.T) {
+	c := fake.NewSimpleClientset(lease("m", "cp1_a"), lease("kube-controller-manager", "cp1_a"))
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	if handedOff(c, "m", false)(ctx) {
+		t.Fatal("handed off before the cloud-controller-manager leads")
+	}
+	if _, err := c.CoordinationV1().Leases("kube-system").Create(context.Background(), lease("cloud-controller-manager", "cp4_b"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel2()
+	if !handedOff(c, "m", false)(ctx2) {
+		t.Fatal("not handed off though the cloud-controller-manager leads")
 	}
 }
 

@@ -132,7 +132,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return fmt.Errorf("the load's client configuration: %w", err)
 	}
 	lo := load.Options{Client: env.Client, REST: rc, Cluster: kc, Cloud: cloud, Timeline: tl, Logger: logger,
-		HandedOff: handedOff(env.Client, env.Spec.LeaderName)}
+		HandedOff: handedOff(env.Client, env.Spec.LeaderName, env.Spec.CCMHonoursLeaderMigration())}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return fmt.Errorf("preparing the load: %w", err)
 	}
@@ -224,8 +224,9 @@ func buildImages(ctx context.Context, logger log.Logger, source string, kwok boo
 }
 
 // handedOff waits until the migration lease is held by the
-// cloud-controller-manager's leader (the same identity holds both).
-func handedOff(c kubernetes.Interface, leaderName string) func(context.Context) bool {
+// cloud-controller-manager's leader (the same identity holds both), or, for
+// a manager that never takes the migration lease (azure's), until it leads.
+func handedOff(c kubernetes.Interface, leaderName string, viaMigrationLease bool) func(context.Context) bool {
 	holder := func(ctx context.Context, name string) string {
 		l, err := c.CoordinationV1().Leases("kube-system").Get(ctx, name, metav1.GetOptions{})
 		if err != nil || l.Spec.HolderIdentity == nil {
@@ -235,8 +236,12 @@ func handedOff(c kubernetes.Interface, leaderName string) func(context.Context) 
 	}
 	return func(ctx context.Context) bool {
 		err := wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+			ccm := holder(ctx, "cloud-controller-manager")
+			if !viaMigrationLease {
+				return ccm != "", nil
+			}
 			h := holder(ctx, leaderName)
-			return h != "" && h == holder(ctx, "cloud-controller-manager"), nil
+			return h != "" && h == ccm, nil
 		})
 		return err == nil
 	}
