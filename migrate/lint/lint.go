@@ -192,6 +192,13 @@ func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, see
 			fmt.Sprintf("%q is an alias; %s %s's leader-migration filter compares canonical names only, so it matches nothing and %s runs outside the migration lock",
 				l.Name, s.Component, s.Version, m.Aliases[l.Name]),
 			fmt.Sprintf("use name: %s", m.Aliases[l.Name])})
+	case !m.Runs(l.Name) && absent(m, l.Name):
+		// The other manager's controller (cloud-node-controller in a
+		// file kube-controller-manager reads too): this filter never
+		// compares the entry, and nothing of this manager's is left out.
+		out = append(out, Finding{Warning, s.where(path + ".name"),
+			fmt.Sprintf("%s %s has no %s: its leader-migration filter never compares this entry, so it changes nothing there", s.Component, s.Version, l.Name),
+			"harmless; keep it for the manager that has the controller"})
 	case !m.Runs(l.Name):
 		out = append(out, Finding{Error, s.where(path + ".name"),
 			fmt.Sprintf("%q is not a controller of %s %s", l.Name, s.Component, s.Version),
@@ -229,6 +236,15 @@ func lintLeader(s Side, m Manager, path string, l lmconfig.ControllerLeader, see
 			"use component: cloud-controller-manager in the configuration cloud-controller-manager reads"})
 	}
 	return out
+}
+
+// absent: name stands for a controller m has under no name at all (a
+// cloud-controller-manager's cloud-node controller, to a
+// kube-controller-manager), as opposed to a typo or a name m spells
+// another way.
+func absent(m Manager, name string) bool {
+	c := stands(m, name)
+	return c != "" && !m.Runs(m.Name(c)) && !m.Runs(c)
 }
 
 // stands is the canonical controller an entry's name stands for in any

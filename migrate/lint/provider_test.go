@@ -78,3 +78,25 @@ func TestProvidersAreJudgedByTheirProfiles(t *testing.T) {
 		}
 	}
 }
+
+// A file both managers read may list the cloud-controller-manager's own
+// cloud-node controller: kube-controller-manager has none and its filter
+// never compares the entry, which the managers run safely — a warning, not
+// an error. A name no manager has stays an error.
+func TestTheOtherManagersControllerIsNoError(t *testing.T) {
+	for v, cloudNode := range map[string]string{"v1.30.14": CloudNode, "v1.27.4": "cloud-node"} {
+		m, _ := LookupManager(lmconfig.KCM, v)
+		names := append(each(Migratable, m.Name), cloudNode)
+		cfg := lmconfig.New(lmconfig.Wildcard, names...)
+		kcm := Side{Component: lmconfig.KCM, Version: v, LeaderMigration: true, CloudProvider: "in-tree", Config: cfg, ConfigPath: "lm.yaml"}
+		fs := Lint(kcm)
+		if fs.Errors() != 0 || !strings.Contains(fs.String(), "has no "+cloudNode) {
+			t.Errorf("%s: %s", v, fs)
+		}
+		cfg = lmconfig.New(lmconfig.Wildcard, append(each(Migratable, m.Name), "cloud-nod-controller")...)
+		kcm.Config = cfg
+		if fs := Lint(kcm); fs.Errors() != 1 {
+			t.Errorf("%s: a typo: %s", v, fs)
+		}
+	}
+}
