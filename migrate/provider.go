@@ -19,15 +19,15 @@ func (s Spec) Provider() providers.Provider {
 }
 
 // SetCloudProfile makes the simulated cloud and its manager behave as
-// provider's ("" for upstream's), which needs a profile for the N+1
-// minor; whether the simulated manager can imitate it is the cloud's to
+// provider's ("" for upstream's), which needs a profile for the minor
+// the cloud-controller-manager runs at; whether the simulated manager can imitate it is the cloud's to
 // say (simulate/cloudcluster.ValidateProfile).
 func (s *Spec) SetCloudProfile(provider string) error {
 	if provider == "" || provider == profiles.Simulated {
 		s.CloudProfile = ""
 		return nil
 	}
-	if _, err := profiles.Lookup(provider, s.To); err != nil {
+	if _, err := profiles.Lookup(provider, s.ccmVersion()); err != nil {
 		return fmt.Errorf("--provider: %w", err)
 	}
 	s.CloudProfile = provider
@@ -42,6 +42,11 @@ func (s Spec) CCMHonoursLeaderMigration() bool {
 	if s.CloudProfile == "" {
 		return true
 	}
-	p, err := profiles.Lookup(s.CloudProfile, s.To)
+	p, err := profiles.Lookup(s.CloudProfile, s.ccmVersion())
 	return err != nil || p.CCM.LeaderMigration.Value
 }
+
+// ccmVersion is the version the procedure runs the cloud-controller-manager
+// at: N+1 with the new control planes (the task doc), N beside the old ones
+// (Rancher's charts).
+func (s Spec) ccmVersion() string { return s.version(s.reg().Managers.CCMAt) }

@@ -51,6 +51,11 @@ type Managers struct {
 	// NewKCM: version-N+1 kube-controller-managers, with no cloud provider
 	// and no leader migration, replace the version-N ones.
 	NewKCM bool
+	// CCMHeld: the cloud-controller-manager cannot start before every
+	// kube-controller-manager runs without the in-tree provider (a
+	// Deployment's pods wait on cordoned control planes until the uncordon
+	// that follows the switch); nil is never.
+	CCMHeld func(Spec) bool
 	// CCMForms are the ways it can run the cloud-controller-manager
 	// (managers.StaticPod, DaemonSet, Deployment); the first is the
 	// default unless the flavour's chart says otherwise. Only a chart's

@@ -59,6 +59,7 @@ func (s Spec) setup() Setup {
 		return s.lmConfig(component, version)
 	}
 	ccm := side(lmconfig.CCM, s.version(m.CCMAt), "", config(lmconfig.CCM, s.version(m.CCMAt)))
+	ccm.AfterSwitch = s.Variant.CCMLast || (m.CCMHeld != nil && m.CCMHeld(s))
 	if mf := s.CCMManifest; mf != nil {
 		// The manager runs with the manifest's flags, then the user's.
 		own, _ := mf.runFlags(s.Provider(), s.Cluster, s.PodSubnet)

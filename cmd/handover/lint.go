@@ -20,6 +20,7 @@ func newLintCommand(g *globals) *cobra.Command {
 	var kcmArgs, ccmArgs []string
 	var noCloud bool
 	var ccmProvider string
+	var afterSwitch bool
 	c := &cobra.Command{
 		Use:   "lint",
 		Short: "Check LeaderMigrationConfiguration files against the managers that read them",
@@ -52,7 +53,7 @@ a=b.yaml. Errors exit non-zero.`,
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
 			}
-			if ccmProvider != "" {
+			if ccmProvider != "" && ccmProvider != profiles.Simulated {
 				if _, err := profiles.Lookup(ccmProvider, ccmVersion); err != nil {
 					return fmt.Errorf("--ccm-provider: %w", err)
 				}
@@ -69,7 +70,7 @@ a=b.yaml. Errors exit non-zero.`,
 			for i := range sides {
 				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
 				if sides[i].Component == lmconfig.CCM {
-					sides[i].Provider = ccmProvider
+					sides[i].Provider, sides[i].AfterSwitch = ccmProvider, afterSwitch
 				}
 			}
 			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
@@ -89,6 +90,7 @@ a=b.yaml. Errors exit non-zero.`,
 	c.Flags().StringVar(&ccmVersion, "ccm-version", "v1.31.4", "cloud-controller-manager version")
 	c.Flags().BoolVar(&noCloud, "kcm-external", false, "the kube-controller-manager has no in-tree cloud provider")
 	c.Flags().StringVar(&ccmProvider, "ccm-provider", "", "the cloud-controller-manager's provider profile: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud)")
+	c.Flags().BoolVar(&afterSwitch, "ccm-after-switch", false, "the cloud-controller-manager starts only after every kube-controller-manager runs without the in-tree provider (it then never runs beside one)")
 	c.Flags().StringArrayVar(&kcmArgs, "kcm-arg", nil, "a kube-controller-manager flag as it runs (--kcm-arg=--cluster-name=prod; repeatable)")
 	c.Flags().StringArrayVar(&ccmArgs, "ccm-arg", nil, "a cloud-controller-manager flag as it runs (repeatable)")
 	return c

@@ -44,14 +44,16 @@ func TestLintCommand(t *testing.T) {
 		{"malformed yaml", []string{"lint", "--leader-migration-config", malformed}, true, "not a valid LeaderMigrationConfiguration"},
 		{"bad prefix", []string{"lint", "--leader-migration-config", "scheduler=" + good}, true, "only kcm= and ccm= name a side"},
 		{"no file", []string{"lint"}, true, "--leader-migration-config is required"},
-		{"azure's manager", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "azure"}, false, "runs in two managers at once: service-lb-controller, node-route-controller, cloud-node-lifecycle-controller"},
+		{"azure's manager", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "azure"}, true, "runs in two managers at once: service-lb-controller, node-route-controller, cloud-node-lifecycle-controller"},
+		{"azure's manager after the switch", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "azure", "--ccm-after-switch"}, false, "every migrated controller runs in one manager at a time"},
+		{"simulated at 1.32", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "simulated", "--ccm-version", "v1.32.6"}, false, "ok: 1 file(s)"},
 		{"unknown provider", []string{"lint", "--leader-migration-config", good, "--ccm-provider", "gce"}, true, `no provider profile "gce"`},
 		{"matrix shards", []string{"matrix", "--list", "--json"}, false, `"130-131"`},
 		{"matrix shard versions", []string{"matrix", "--versions", "129-130"}, false, "v1.29.15 v1.30.14"},
 		{"matrix unknown shard", []string{"matrix", "--versions", "1-2"}, true, `no matrix shard "1-2"`},
 		{"matrix without a question", []string{"matrix"}, true, "--list or --versions"},
 		{"merge of nothing readable", []string{"report", "merge", "/nonexistent/verdicts.md"}, true, "/nonexistent/verdicts.md"},
-		{"plan for azure's manager", []string{"plan", "--procedure", "rke2", "--flavour", "azure", "--provider", "azure"}, false, "accepts --enable-leader-migration and --leader-migration-config and ignores them"},
+		{"plan for azure's manager", []string{"plan", "--procedure", "rke2", "--flavour", "azure", "--provider", "azure"}, false, "reads --enable-leader-migration and --leader-migration-config and then uses neither"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := runCLIOut(t, tc.args...)

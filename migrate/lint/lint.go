@@ -21,7 +21,11 @@ type Side struct {
 	CloudProvider   string           // --cloud-provider
 	// Provider is a cloud-controller-manager's provider profile
 	// (providers/profiles); "" is handover's simulated cloud.
-	Provider     string
+	Provider string
+	// AfterSwitch: a cloud-controller-manager that starts only once no
+	// kube-controller-manager runs the in-tree cloud loops (deployed after
+	// the switch, or held back until then): it never runs beside them.
+	AfterSwitch  bool
 	FeatureGates string // --feature-gates
 	Controllers  string // --controllers ("" = "*")
 	// AllocateNodeCIDRs is --allocate-node-cidrs: node IPAM runs at all.
@@ -81,7 +85,19 @@ func lintSide(s Side) Findings {
 		return out
 	}
 	if m.IgnoresLeaderMigration {
-		return append(out, lintIgnored(s, m)...)
+		// It still reads and validates the file, and a bad one stops it.
+		out = append(out, lintIgnored(s, m)...)
+		if s.Config != nil {
+			out = append(out, lintFile(s)...)
+			for i, l := range s.Config.ControllerLeaders {
+				if l.Name == "" || l.Component == "" {
+					out = append(out, Finding{Error, s.where(fmt.Sprintf("controllerLeaders[%d]", i)),
+						"has no name or no component: the managers' check of the file requires both in every entry, so " + s.Component + " " + s.Version + " refuses the file and does not start",
+						"give every entry a name and a component"})
+				}
+			}
+		}
+		return out
 	}
 	if s.Config == nil {
 		return append(out, lintDefault(s, m)...)
@@ -147,19 +163,7 @@ func unmigrated(names []string) []string {
 
 func lintConfig(s Side, m Manager) Findings {
 	c := s.Config
-	var out Findings
-	if c.Kind != lmconfig.Kind || !slices.Contains(lmconfig.APIVersions, c.APIVersion) {
-		out = append(out, Finding{Error, s.where("kind/apiVersion"),
-			fmt.Sprintf("is %s %s", c.Kind, c.APIVersion), "use kind: " + lmconfig.Kind + " and apiVersion: " + lmconfig.APIVersion})
-	}
-	out = append(out, lintDecoding(s)...)
-	if c.LeaderName == "" {
-		out = append(out, Finding{Error, s.where("leaderName"), "is empty", "set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
-	} else if errs := validation.IsDNS1123Subdomain(c.LeaderName); len(errs) > 0 {
-		out = append(out, Finding{Error, s.where("leaderName"),
-			fmt.Sprintf("%q is not a Lease name (%s): %s cannot take the migration lease", c.LeaderName, strings.Join(errs, "; "), s.Component),
-			"set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
-	}
+	out := lintFile(s)
 	out = append(out, lintMigrationLock(s)...)
 	if len(c.ControllerLeaders) == 0 {
 		out = append(out, Finding{Error, s.where("controllerLeaders"), "is empty: nothing would migrate", "list " + strings.Join(each(Migratable, m.Name), ", ")})
@@ -173,6 +177,26 @@ func lintConfig(s Side, m Manager) Findings {
 				fmt.Sprintf("%s is given to %s, which does not start it (--controllers=%q, --allocate-node-cidrs=%t): nothing runs it once it migrates here", l.Name, s.Component, s.Controllers, s.AllocateNodeCIDRs),
 				"enable it: --controllers=*," + l.Name + " (and --allocate-node-cidrs=true for node IPAM)"})
 		}
+	}
+	return out
+}
+
+// lintFile is what makes a manager refuse the file whatever it does with
+// it afterwards: its kind and version, decoding, and leaderName.
+func lintFile(s Side) Findings {
+	c := s.Config
+	var out Findings
+	if c.Kind != lmconfig.Kind || !slices.Contains(lmconfig.APIVersions, c.APIVersion) {
+		out = append(out, Finding{Error, s.where("kind/apiVersion"),
+			fmt.Sprintf("is %s %s", c.Kind, c.APIVersion), "use kind: " + lmconfig.Kind + " and apiVersion: " + lmconfig.APIVersion})
+	}
+	out = append(out, lintDecoding(s)...)
+	if c.LeaderName == "" {
+		out = append(out, Finding{Error, s.where("leaderName"), "is empty", "set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
+	} else if errs := validation.IsDNS1123Subdomain(c.LeaderName); len(errs) > 0 {
+		out = append(out, Finding{Error, s.where("leaderName"),
+			fmt.Sprintf("%q is not a Lease name (%s): %s cannot take the migration lease", c.LeaderName, strings.Join(errs, "; "), s.Component),
+			"set leaderName: " + lmconfig.DefaultLeaderName + " on both managers"})
 	}
 	return out
 }

@@ -19,8 +19,17 @@ func lintPairs(sides []Side) Findings {
 			continue
 		}
 		for _, c := range sides {
-			if c.Component == lmconfig.CCM {
-				out = append(out, lintFlagPair(k, c)...)
+			if c.Component != lmconfig.CCM {
+				continue
+			}
+			out = append(out, lintFlagPair(k, c)...)
+			cm, err := c.manager()
+			switch {
+			case c.AfterSwitch:
+				// Never beside this manager: nothing to hand over.
+			case err == nil && cm.IgnoresLeaderMigration && c.LeaderMigration:
+				// lintIgnored says what follows.
+			default:
 				out = append(out, lintPair(k, c)...)
 			}
 		}

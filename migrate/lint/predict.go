@@ -28,10 +28,18 @@ type lock struct {
 	runs   bool
 	leases []string // names of the leases it must hold
 	known  bool
+	// inTree: a kube-controller-manager running the in-tree cloud loops;
+	// afterSwitch: a manager that starts only once none does.
+	inTree, afterSwitch bool
 }
 
-// exclusive: two managers needing one same lease never run at once.
+// exclusive: two managers needing one same lease never run at once, nor
+// do an in-tree kube-controller-manager and a manager started after every
+// one of those went external.
 func (l lock) exclusive(o lock) bool {
+	if (l.inTree && o.afterSwitch) || (l.afterSwitch && o.inTree) {
+		return true
+	}
 	return slices.ContainsFunc(l.leases, func(n string) bool { return slices.Contains(o.leases, n) })
 }
 
@@ -49,7 +57,8 @@ func lockOf(s Side, c string) lock {
 	}
 	// Managers of one component share their main lease, named after the
 	// component (handover refuses --leader-elect-resource-name).
-	main := lock{runs: true, leases: []string{s.Component}, known: true}
+	main := lock{runs: true, leases: []string{s.Component}, known: true,
+		inTree: cloudLoop && s.Component == lmconfig.KCM && s.runsCloudControllers(), afterSwitch: cloudLoop && s.AfterSwitch}
 	if !s.LeaderMigration || m.IgnoresLeaderMigration {
 		return main
 	}

@@ -22,9 +22,11 @@ func (s Side) manager() (Manager, error) {
 		return Manager{}, err
 	}
 	// Both managers of a minor take the built-in default configuration
-	// from the same k8s.io/controller-manager.
+	// from the same k8s.io/controller-manager; a manager without the
+	// filter never uses it, so it is judged at any minor it has a
+	// profile for.
 	kcm, err := LookupManager(lmconfig.KCM, s.Version)
-	if err != nil {
+	if err != nil && p.CCM.LeaderMigration.Value {
 		return Manager{}, fmt.Errorf("%s cloud-controller-manager %s: %w", s.Provider, s.Version, err)
 	}
 	return fromProfile(p, kcm.Default), nil
@@ -75,17 +77,26 @@ func canonicalOf(key string) string {
 	return key
 }
 
-// lintIgnored warns that a cloud-controller-manager without a
-// leader-migration filter is given --enable-leader-migration: it accepts
-// the flag and runs everything under its own lease.
+// lintIgnored judges a cloud-controller-manager without a leader-migration
+// filter that is given --enable-leader-migration: it reads the flags and
+// runs everything under its own lease. Started beside an in-tree
+// kube-controller-manager, that is a double run (an error); started only
+// after every one went external, the flags are merely pointless and the
+// controllers stop in between (a warning).
 func lintIgnored(s Side, m Manager) Findings {
 	if s.Component != lmconfig.CCM || !m.IgnoresLeaderMigration || !s.LeaderMigration {
 		return nil
 	}
-	return Findings{{Warning, s.Component + " --enable-leader-migration",
-		fmt.Sprintf("the %s cloud-controller-manager %s (%s) accepts --enable-leader-migration and --leader-migration-config and ignores them: it has no leader-migration filter, so it starts %s under its own lease as soon as it leads, while any kube-controller-manager with the in-tree provider still runs them",
-			m.Provider, s.Version, m.Release, joinNames(m, Migratable)),
-		"stop the cloud loops in every kube-controller-manager before this manager starts (--cloud-provider=external, or --controllers without them) and accept the gap between the two; leader migration cannot hand them over to this manager"}}
+	what := fmt.Sprintf("the %s cloud-controller-manager %s (%s) reads --enable-leader-migration and --leader-migration-config and then uses neither: it has no leader-migration filter, so it starts %s under its own lease as soon as it leads",
+		m.Provider, s.Version, m.Release, joinNames(m, Migratable))
+	if s.AfterSwitch {
+		return Findings{{Warning, s.Component + " --enable-leader-migration",
+			what + "; it starts only after every kube-controller-manager went external, so nothing runs twice, and nothing runs in between",
+			"expect a gap from the last in-tree kube-controller-manager to this manager's leader; the flags can go"}}
+	}
+	return Findings{{Error, s.Component + " --enable-leader-migration",
+		what + ", while any kube-controller-manager with the in-tree provider still runs them: they run in both",
+		"start this manager only after every kube-controller-manager runs without the in-tree provider (rke2, rke: --ccm-last; lint: --ccm-after-switch) and accept the gap; leader migration cannot hand the controllers over to it"}}
 }
 
 func joinNames(m Manager, canonical []string) string {

@@ -42,40 +42,56 @@ func fakeProfile(minor string) profiles.Profile {
 	return p
 }
 
-func TestAManagerWithoutTheFilterIsWarnedAndPredicted(t *testing.T) {
+// A manager without the filter, given --enable-leader-migration: an error
+// and a predicted double run beside an in-tree kube-controller-manager; a
+// warning and no double run when it starts after the switch.
+func TestAManagerWithoutTheFilterIsJudgedByWhenItStarts(t *testing.T) {
 	table, _ := LookupManager(lmconfig.KCM, "1.30.0")
 	m := fromProfile(fakeProfile("1.30"), table.Default)
 	if !m.IgnoresLeaderMigration || m.Name(NodeIPAM) != "node-ipam" || m.Canonical("node-ipam") != NodeIPAM {
 		t.Fatalf("manager from the profile: %+v", m)
 	}
-	kcm := Side{Component: lmconfig.KCM, Version: "v1.30.14", LeaderMigration: true, CloudProvider: "in-tree", Config: lmconfig.New(lmconfig.Wildcard, Migratable...), ConfigPath: "lm.yaml"}
-	ccm := Side{Component: lmconfig.CCM, Version: "v1.30.4", LeaderMigration: true, Config: kcm.Config, ConfigPath: "lm.yaml"}
-	// The warning and the prediction come from the manager; the side
-	// reaches it through its provider.
-	fs := lintIgnored(ccm, m)
-	if len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Problem, "ignores them") {
-		t.Fatalf("findings: %v", fs)
+	ccm := Side{Component: lmconfig.CCM, Version: "v1.30.4", LeaderMigration: true, Config: lmconfig.New(lmconfig.Wildcard, Migratable...), ConfigPath: "lm.yaml"}
+	if fs := lintIgnored(ccm, m); len(fs) != 1 || fs[0].Severity != Error || !strings.Contains(fs[0].Problem, "they run in both") {
+		t.Errorf("beside the in-tree managers: %v", fs)
+	}
+	ccm.AfterSwitch = true
+	if fs := lintIgnored(ccm, m); len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Problem, "nothing runs twice") {
+		t.Errorf("after the switch: %v", fs)
 	}
 	if fs := lintIgnored(Side{Component: lmconfig.CCM, Version: "v1.30.4"}, m); len(fs) != 0 {
-		t.Errorf("warned without --enable-leader-migration: %v", fs)
+		t.Errorf("judged without --enable-leader-migration: %v", fs)
 	}
 }
 
 // TestProvidersAreJudgedByTheirProfiles: the same files and flags, judged
-// for the azure manager (no filter: warned, and predicted to run the
-// migrated controllers beside the in-tree kube-controller-manager) and
-// for aws's (upstream's app: the lock holds).
+// for the azure manager (no filter: an error and a predicted double run
+// beside the in-tree kube-controller-manager; a warning and none when it
+// starts after the switch) and for aws's and upstream's (the lock holds).
 func TestProvidersAreJudgedByTheirProfiles(t *testing.T) {
 	cfg := lmconfig.New(lmconfig.Wildcard, Migratable...)
 	kcm := Side{Component: lmconfig.KCM, Version: "v1.30.14", LeaderMigration: true, CloudProvider: "in-tree", Config: cfg, ConfigPath: "lm.yaml"}
-	for provider, double := range map[string]bool{profiles.Azure: true, profiles.AWS: false, "": false} {
-		ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: provider}
+	for _, tc := range []struct {
+		provider      string
+		after, double bool
+		errors        int
+	}{
+		{profiles.Azure, false, true, 1}, {profiles.Azure, true, false, 0},
+		{profiles.AWS, false, false, 0}, {"", false, false, 0}, {"", true, false, 0},
+	} {
+		ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: tc.provider, AfterSwitch: tc.after}
 		fs := Lint(kcm, ccm)
-		warned := slices.ContainsFunc(fs, func(f Finding) bool { return strings.Contains(f.Problem, "has no leader-migration filter") })
+		judged := slices.ContainsFunc(fs, func(f Finding) bool { return strings.Contains(f.Problem, "has no leader-migration filter") })
 		p := Predict(Migratable, kcm, ccm)
-		if warned != double || (len(p.Both) == len(Migratable)) != double || fs.Errors() != 0 || len(p.Unknown) != 0 {
-			t.Errorf("provider %q: warned %t, prediction %v, findings:\n%s", provider, warned, p, fs)
+		if judged != (tc.provider == profiles.Azure) || (len(p.Both) == len(Migratable)) != tc.double || len(p.Both) > 0 && !tc.double || fs.Errors() != tc.errors || len(p.Unknown) != 0 {
+			t.Errorf("provider %q after %t: prediction %v, findings:\n%s", tc.provider, tc.after, p, fs)
 		}
+	}
+	// Past the minors the lint has kube-controller-manager facts for, the
+	// profile still says what the manager does.
+	late := Side{Component: lmconfig.CCM, Version: "v1.34.0", LeaderMigration: true, Provider: profiles.Azure}
+	if fs := Lint(late); !strings.Contains(fs.String(), "has no leader-migration filter") {
+		t.Errorf("azure 1.34: %s", fs)
 	}
 }
 
@@ -98,5 +114,18 @@ func TestTheOtherManagersControllerIsNoError(t *testing.T) {
 		if fs := Lint(kcm); fs.Errors() != 1 {
 			t.Errorf("%s: a typo: %s", v, fs)
 		}
+	}
+}
+
+// A manager without the filter still reads and validates the file: what
+// makes the managers refuse it is an error for it too.
+func TestAManagerWithoutTheFilterStillChecksTheFile(t *testing.T) {
+	cfg := lmconfig.New(lmconfig.Wildcard, Migratable...)
+	cfg.LeaderName = ""
+	cfg.ControllerLeaders[0].Component = ""
+	ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: profiles.Azure, AfterSwitch: true}
+	fs := Lint(ccm)
+	if fs.Errors() != 2 || !strings.Contains(fs.String(), "leaderName") || !strings.Contains(fs.String(), "controllerLeaders[0]") {
+		t.Errorf("findings:\n%s", fs)
 	}
 }

@@ -172,7 +172,8 @@ func azureControllers(canonical bool, upstream, generic string) (controllers Fac
 }
 
 // azureLeaderMigration: the flags exist (the generic options register
-// them) but nothing in the CCM's app, its options or config mentions
+// them, and ApplyTo reads and validates the file, so a bad one stops the
+// manager) but nothing in the CCM's app, its options or config mentions
 // leader migration; main runs this app, which elects on one lease and
 // starts every enabled controller when it leads.
 func azureLeaderMigration(generic string) Fact[bool] {
@@ -193,12 +194,14 @@ func azureLeaderMigration(generic string) Fact[bool] {
 		{File: azureAppOptsFile, Evidence: []string{`cmoptions "k8s\.io/controller-manager/options"`,
 			`Generic\s+\*cmoptions\.GenericControllerManagerConfigurationOptions`,
 			`s\.Generic\.LeaderElection\.ResourceName = "cloud-controller-manager"`,
-			`o\.Generic\.AddFlags\(&fss,`}},
+			`o\.Generic\.AddFlags\(&fss,`, `o\.Generic\.ApplyTo\(&c\.ComponentConfig\.Generic[,)]`}},
 		{Module: generic, File: "options/generic.go", Evidence: []string{
-			`o\.LeaderMigration\.AddFlags\(fss\.FlagSet\("leader-migration"\)\)`}},
+			`o\.LeaderMigration\.AddFlags\(fss\.FlagSet\("leader-migration"\)\)`, `o\.LeaderMigration\.ApplyTo\(cfg\)`}},
 		{Module: generic, File: "pkg/leadermigration/options/options.go", Evidence: []string{
 			`fs\.BoolVar\(&o\.Enabled,\s*"enable-leader-migration"`,
-			`fs\.StringVar\(&o\.ControllerMigrationConfig,\s*"leader-migration-config"`}},
+			`fs\.StringVar\(&o\.ControllerMigrationConfig,\s*"leader-migration-config"`,
+			`migrationconfig\.ReadLeaderMigrationConfiguration\(o\.ControllerMigrationConfig\)`,
+			`migrationconfig\.ValidateLeaderMigrationConfiguration\(leaderMigrationConfig\)`}},
 	}}
 }
 

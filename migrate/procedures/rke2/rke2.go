@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
@@ -14,8 +15,13 @@ import (
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE2, Source: Source, Order: 20, Flavours: []string{"aws", "azure"},
 		Variants: migrate.Variant{Disable: true, CCMLast: true},
-		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
+		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms, CCMHeld: heldByTheCordon}, Steps: Steps})
 }
+
+// heldByTheCordon: the control planes stay cordoned until every node is
+// external, and a Deployment's pods wait for them (the AWS chart's
+// DaemonSet tolerates the cordon and starts at once).
+func heldByTheCordon(s migrate.Spec) bool { return s.CCMWorkload() == managers.Deployment }
 
 // Source is the runbook the procedure follows.
 const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE2)"

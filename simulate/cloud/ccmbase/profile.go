@@ -1,85 +1,40 @@
 package ccmbase
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"strings"
 
+	lmconfig "k8s.io/controller-manager/pkg/leadermigration/config"
 	"k8s.io/klog/v2"
 
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
-	"github.com/handover-sh/handover/simulate/cloud/provider"
 )
 
 // Behaviour is a provider's manager as the simulated one imitates it.
 type Behaviour = behaviour.Behaviour
 
-// leaderMigrationFlags are the flags a manager without the filter accepts
-// and ignores.
-var leaderMigrationFlags = []string{"--enable-leader-migration", "--leader-migration-config"}
-
-// Profile reads the cluster's cloud-config named by --cloud-config in args
-// and returns how the manager behaves, with args as that provider's
-// manager would act on them: the leader-migration flags dropped (after
-// saying so) where it ignores them.
+// Profile returns how the manager behaves, by its cloud-config's profile,
+// and args as that provider's manager acts on them. A manager that
+// ignores leader migration still reads and validates
+// --leader-migration-config when the flag is on — cloud-provider-azure's
+// options apply k8s.io/controller-manager's generic options, whose
+// LeaderMigrationOptions.ApplyTo does, and a bad file stops it — and then
+// runs as if neither flag was given.
 func Profile(args []string) ([]string, Behaviour, error) {
-	name, err := profileOf(args)
-	if err != nil {
-		return nil, Behaviour{}, err
+	kept, b, name, lm, err := behaviour.Args(args)
+	if err != nil || !b.IgnoresLeaderMigration {
+		return kept, b, err
 	}
-	b, ok := behaviour.Of[name]
-	if !ok {
-		return nil, Behaviour{}, fmt.Errorf("cloud-config profile %q: this manager can behave as none of it", name)
-	}
-	if !b.IgnoresLeaderMigration {
-		return args, b, nil
-	}
-	var kept, dropped []string
-	for i := 0; i < len(args); i++ {
-		flag, _, hasValue := strings.Cut(args[i], "=")
-		switch {
-		case flag == leaderMigrationFlags[0]:
-			dropped = append(dropped, args[i])
-		case flag == leaderMigrationFlags[1]:
-			dropped = append(dropped, args[i])
-			if !hasValue && i+1 < len(args) {
-				i++
-				dropped = append(dropped, args[i])
-			}
-		default:
-			kept = append(kept, args[i])
+	if lm.Enabled && lm.ConfigPath != "" {
+		cfg, err := lmconfig.ReadLeaderMigrationConfiguration(lm.ConfigPath)
+		if err != nil {
+			return nil, b, err
+		}
+		if errs := lmconfig.ValidateLeaderMigrationConfiguration(cfg); len(errs) != 0 {
+			return nil, b, fmt.Errorf("failed to parse leader migration configuration: %v", errs)
 		}
 	}
-	if len(dropped) > 0 {
-		klog.InfoS("Leader-migration flags accepted and ignored, as this provider's manager has no leader-migration filter", "profile", name, "flags", dropped)
+	if lm != (behaviour.LeaderMigration{}) {
+		klog.InfoS("Leader-migration flags read and then unused, as this provider's manager has no leader-migration filter", "profile", name, "enabled", lm.Enabled, "config", lm.ConfigPath)
 	}
 	return kept, b, nil
-}
-
-// profileOf is the profile of the cloud-config file --cloud-config names;
-// "" without one (the app then refuses to start, saying why).
-func profileOf(args []string) (string, error) {
-	path := ""
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--cloud-config="); ok {
-			path = v
-		} else if a == "--cloud-config" && i+1 < len(args) {
-			path = args[i+1]
-		}
-	}
-	if path == "" {
-		return "", nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		// The app reports an unreadable --cloud-config itself.
-		return "", nil
-	}
-	defer f.Close()
-	var cfg provider.Config
-	if err := json.NewDecoder(f).Decode(&cfg); err != nil {
-		return "", fmt.Errorf("reading the cloud-config %s: %w", path, err)
-	}
-	return cfg.Profile, nil
 }
