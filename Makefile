@@ -54,11 +54,11 @@ suites: images ## the rehearsal suites of SUITE_LABELS (e.g. make suites SUITE_L
 # configurations each, and Azure's manager where azure is in tree (about 5
 # minutes a rehearsal); needs every node image, built here on demand and
 # cached. SHARD=NAME runs one version pair (bin/handover matrix --list) with
-# its two images only. Verdicts: _output/suites/matrix/verdicts.md
-# (bin/handover report merge joins the shards').
+# its images only. Verdicts: _output/suites/matrix/verdicts.md, a shard's
+# under matrix/NAME/ (bin/handover report merge joins the shards').
 SHARD ?=
 matrix: host ## the version matrix (SHARD=NAME: one version pair)
-	$(if $(SHARD),$(BIN) images build $$($(BIN) matrix --versions $(SHARD)),$(BIN) images build --all)
+	$(if $(SHARD),v="$$($(BIN) matrix --versions $(SHARD))" && $(BIN) images build $$v,$(BIN) images build --all)
 	HANDOVER_MATRIX_SHARD=$(SHARD) HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='matrix' --timeout=8h --junit-report=suites-matrix.xml --output-dir=_output ./suites
 
 # The scale suite: the task doc beside 100, 250 and 500 simulated nodes

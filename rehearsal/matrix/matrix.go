@@ -2,8 +2,8 @@
 // handover builds × the leader-migration configurations × the providers
 // whose manager the simulated one imitates where that provider has an
 // in-tree side. Its rows are grouped in shards, one per version pair (a
-// shard builds two node images), so that a CI system can run each shard as
-// a job of its own and merge the verdict tables afterwards
+// shard builds its pair's node images), so that a CI system can run each
+// shard as a job of its own and merge the verdict tables afterwards
 // (`handover matrix --list`, `handover report merge`).
 package matrix
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
 )
 
@@ -26,11 +27,10 @@ func TestShardsCoverEveryPairConfigurationAndImitatedProvider(t *testing.T) {
 			if r.From != sh.From || r.To != sh.To {
 				t.Errorf("%s in shard %s", r.Name(), sh.Name)
 			}
-			if r.Provider == "azure" {
+			if r.Provider != "" {
 				azure++
-				// Azure is in tree up to 1.29 (providers/profiles).
-				if !strings.HasPrefix(sh.From, "v1.2") {
-					t.Errorf("%s: azure rows need azure in tree at %s", r.Name(), sh.From)
+				if p, err := profiles.Lookup(r.Provider, sh.From); err != nil || !p.InTree.Value {
+					t.Errorf("%s: a provider's rows need it in tree at %s (%v)", r.Name(), sh.From, err)
 				}
 			}
 		}
