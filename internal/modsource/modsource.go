@@ -36,8 +36,10 @@ func Dir(t testing.TB, mod string) string {
 	return info.Dir
 }
 
-// Text is a file of dir, or, when path is a directory, its non-test Go
-// files one after another. ok is false when path does not exist.
+// Text is a file of dir, or, when path is a directory, the non-test Go
+// files under it (subdirectories too) one after another. ok is false when
+// path does not exist; a directory without Go files fails the test, so
+// that evidence of absence is never read from nothing.
 func Text(t testing.TB, dir, path string) (text string, ok bool) {
 	t.Helper()
 	full := filepath.Join(dir, filepath.FromSlash(path))
@@ -55,20 +57,28 @@ func Text(t testing.TB, dir, path string) (text string, ok bool) {
 		}
 		return string(b), true
 	}
-	entries, err := os.ReadDir(full)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
-	for _, e := range entries {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-			data, err := os.ReadFile(filepath.Join(full, n))
+	files := 0
+	err = filepath.WalkDir(full, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if n := d.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			data, err := os.ReadFile(p)
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
 			b.Write(data)
 			b.WriteByte('\n')
+			files++
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 {
+		t.Fatalf("%s: no Go files under %s", dir, path)
 	}
 	return b.String(), true
 }
