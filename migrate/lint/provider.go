@@ -43,6 +43,7 @@ func fromProfile(p profiles.Profile, defaults []string) Manager {
 		Release:     p.Module,
 		Controllers: slices.Clone(p.CCM.Controllers.Value),
 		Default:     defaults,
+		Disabled:    slices.Clone(p.CCM.Disabled.Value),
 		Names:       map[string]string{},
 		// A manager without the filter runs every controller under its
 		// own lease, whatever a configuration says.

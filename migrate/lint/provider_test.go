@@ -26,7 +26,7 @@ func TestSimulatedProfileIsTheTable(t *testing.T) {
 		if !slices.Equal(slices.Sorted(slices.Values(got.Controllers)), slices.Sorted(slices.Values(table.Controllers))) {
 			t.Errorf("%s: controllers %v, the table says %v", p.Key(), got.Controllers, table.Controllers)
 		}
-		if !maps.Equal(got.Aliases, table.Aliases) || !maps.Equal(got.Names, table.Names) || got.IgnoresLeaderMigration {
+		if !maps.Equal(got.Aliases, table.Aliases) || !maps.Equal(got.Names, table.Names) || !slices.Equal(got.Disabled, table.Disabled) || got.IgnoresLeaderMigration {
 			t.Errorf("%s: aliases %v names %v ignores %t; the table: %v %v", p.Key(), got.Aliases, got.Names, got.IgnoresLeaderMigration, table.Aliases, table.Names)
 		}
 	}

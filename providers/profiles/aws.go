@@ -76,6 +76,9 @@ func awsProfile(minor, aws, cloudProvider, legacy string) Profile {
 					`filterInitializers\(controllerInitializers,\s+leaderMigrator\.FilterFunc,\s+leadermigration\.ControllerNonMigrated\)`,
 					`filterInitializers\(controllerInitializers,\s+leaderMigrator\.FilterFunc,\s+leadermigration\.ControllerMigrated\)`,
 					`if\s+filterFunc\(name\)\s+==\s+expected`)}},
+			Disabled: Fact[[]string]{Value: []string{"tagging"}, From: []Source{
+				{File: awsMain, Evidence: []string{`app\.ControllersDisabledByDefault\.Insert\(tagging\.TaggingControllerKey\)`}},
+				{File: awsTagging, Evidence: []string{`TaggingControllerKey\s+=\s+"tagging"`}}}},
 			NodeIPAM: Fact[string]{Value: "", From: []Source{
 				{File: awsMain, Evidence: []string{`(?i)ipam`}, Absent: true},
 				{Module: upstream, File: "app/controllermanager.go", Evidence: []string{`(?i)ipam`}, Absent: true}}},

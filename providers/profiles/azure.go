@@ -103,6 +103,11 @@ func azureProfile(minor, azure, cloudProvider, controllerManager, legacy string)
 			Controllers:     controllers,
 			Aliases:         aliases,
 			LeaderMigration: azureLeaderMigration(generic),
+			// Nothing is off by default: node-ipam starts whenever
+			// --allocate-node-cidrs is set.
+			Disabled: Fact[[]string]{Value: nil, From: []Source{
+				{File: azureAppMain, Evidence: []string{`var ControllersDisabledByDefault = sets\.NewString\(\)\n`}},
+				{File: azureAppMain, Evidence: []string{`ControllersDisabledByDefault\.Insert`}, Absent: true}}},
 			NodeIPAM: Fact[string]{Value: "node-ipam", From: []Source{
 				{File: azureAppMain, Evidence: []string{`controllers\["node-ipam"\]\s*=\s*startNodeIpamController`}},
 				{File: azureAppCore, Evidence: []string{`func startNodeIpamController\(`,

@@ -55,6 +55,8 @@ type CCM struct {
 	// under its own lease alone, whatever the kube-controller-manager
 	// holds.
 	LeaderMigration Fact[bool]
+	// Disabled are the keys "*" in --controllers leaves off.
+	Disabled Fact[[]string]
 	// NodeIPAM is its node-IPAM controller's key, "" when it has none.
 	NodeIPAM Fact[string]
 	// NodeInit is what initialises nodes (sets ProviderID, addresses,

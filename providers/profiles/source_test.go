@@ -142,6 +142,7 @@ func TestControllerNamesAreQuotedInTheirSource(t *testing.T) {
 				quoted(p.CCM.Aliases, alias, key)
 			}
 			quoted(p.CCM.NodeIPAM, p.CCM.NodeIPAM.Value)
+			quoted(p.CCM.Disabled, p.CCM.Disabled.Value...)
 		})
 	}
 }
