@@ -109,7 +109,7 @@ func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 		case o.need == noHoles && isFixed && len(want) == 0:
 			out = append(out, notJudged(Evidence, o.name, fmt.Sprintf("no %s instance was given to sample; the checks that need it say so", o.unit)))
 		case o.need == noHoles:
-			out = append(out, o.coverage(samples, want, runs))
+			out = append(out, o.coverage(samples, want, runs, o.unanswered(evs, runs)))
 		case o.need == atLeastOne:
 			out = append(out, o.present(samples, outer(runs)))
 		default:

@@ -68,7 +68,7 @@ func fixedManagers(evs []timeline.Event) ([]string, bool) {
 // coverage: the poller sampled while the procedure ran, and no expected
 // instance went unsampled for longer than the tolerance. A manager that is
 // down still answers the poller with up=false: silence is the observer's.
-func (o observer) coverage(samples map[string][]time.Time, want map[string][][2]time.Time, runs [][2]time.Time) Result {
+func (o observer) coverage(samples map[string][]time.Time, want map[string][][2]time.Time, runs [][2]time.Time, u unanswered) Result {
 	tol := holeTolerance(o.period)
 	n := 0
 	for _, ts := range samples {
@@ -92,10 +92,47 @@ func (o observer) coverage(samples map[string][]time.Time, want map[string][][2]
 			}
 		}
 	}
-	summary := fmt.Sprintf("%d samples of %d instances while the procedure ran; longest hole %s (tolerance %s)",
-		n, len(want), longest.Round(10*time.Millisecond), tol)
+	// Attempts are not answers: a manager that never answered shows as
+	// many samples as one that always did.
+	summary := fmt.Sprintf("%d of %d samples answered, of %d instances, while the procedure ran; longest hole %s (tolerance %s)",
+		n-u.n, n, len(want), longest.Round(10*time.Millisecond), tol)
+	if u.n > 0 {
+		summary += fmt.Sprintf("; unanswered from %s on: %s", clock(u.first), u.why)
+	}
 	return result(Evidence, o.name, vs, summary,
-		map[string]float64{"samples": float64(n), "instances": float64(len(want)), "longest_hole_seconds": longest.Seconds()})
+		map[string]float64{"samples": float64(n), "answered": float64(n - u.n), "instances": float64(len(want)), "longest_hole_seconds": longest.Seconds()})
+}
+
+// unanswered are the samples taken while a procedure ran that got no
+// answer (an error instead: a refused connection, a timeout), the first
+// of them, and its error.
+type unanswered struct {
+	n     int
+	first time.Time
+	why   string
+}
+
+func (o observer) unanswered(evs []timeline.Event, runs [][2]time.Time) unanswered {
+	var u unanswered
+	for _, e := range evs {
+		why := e.Attrs["error"]
+		if why == "" || !o.matches(e) || !inRuns(e.Time, runs) {
+			continue
+		}
+		if u.n++; u.first.IsZero() || e.Time.Before(u.first) {
+			u.first, u.why = e.Time, why
+		}
+	}
+	return u
+}
+
+func inRuns(t time.Time, runs [][2]time.Time) bool {
+	for _, r := range runs {
+		if !t.Before(r[0]) && !t.After(r[1]) {
+			return true
+		}
+	}
+	return false
 }
 
 func (o observer) hole(inst string, w, h [2]time.Time, tol time.Duration, none bool) Violation {

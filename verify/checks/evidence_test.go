@@ -151,3 +151,31 @@ func TestEvidence(t *testing.T) {
 		})
 	}
 }
+
+// Attempts are not answers: samples that got an error instead of an answer
+// are counted apart, and the first one's error is named.
+func TestEvidenceTellsAttemptsFromAnswers(t *testing.T) {
+	evs := complete()
+	refused := 0
+	for i, e := range evs {
+		if e.Kind == timeline.Health && e.Manager == ccm && e.Instance == "cp1" && e.Time.After(at(1)) && e.Time.Before(at(58)) {
+			evs[i].Attrs = map[string]string{"up": "false", "error": "dial tcp 10.0.0.1:10258: connect: connection refused", "down": "true"}
+			refused++
+		}
+	}
+	for _, r := range All(evs, cfg) {
+		if r.Check != Evidence || r.Subject != "health" {
+			continue
+		}
+		total := int(r.Metrics["samples"])
+		if int(r.Metrics["answered"]) != total-refused || refused == 0 {
+			t.Errorf("answered %v of %d, %d refused", r.Metrics["answered"], total, refused)
+		}
+		want := fmt.Sprintf("%d of %d samples answered", total-refused, total)
+		if !strings.Contains(r.Summary, want) || !strings.Contains(r.Summary, "unanswered from 00:00:01.500 on: dial tcp 10.0.0.1:10258: connect: connection refused") {
+			t.Errorf("summary %q, want %q and the first refusal", r.Summary, want)
+		}
+		return
+	}
+	t.Fatal("no health evidence result")
+}
