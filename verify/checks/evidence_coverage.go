@@ -116,7 +116,7 @@ func (o observer) unanswered(evs []timeline.Event, runs [][2]time.Time) unanswer
 	var u unanswered
 	for _, e := range evs {
 		why := e.Attrs["error"]
-		if why == "" || !o.matches(e) || !inRuns(e.Time, runs) {
+		if why == "" || !o.matches(e) || !within(runs, e.Time) {
 			continue
 		}
 		if u.n++; u.first.IsZero() || e.Time.Before(u.first) {
@@ -124,15 +124,6 @@ func (o observer) unanswered(evs []timeline.Event, runs [][2]time.Time) unanswer
 		}
 	}
 	return u
-}
-
-func inRuns(t time.Time, runs [][2]time.Time) bool {
-	for _, r := range runs {
-		if !t.Before(r[0]) && !t.After(r[1]) {
-			return true
-		}
-	}
-	return false
 }
 
 func (o observer) hole(inst string, w, h [2]time.Time, tol time.Duration, none bool) Violation {
