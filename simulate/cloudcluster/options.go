@@ -1,13 +1,6 @@
 package cloudcluster
 
-import (
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
-)
+import "github.com/handover-sh/handover/simulate/cloud/behaviour"
 
 // Option changes how Create makes the cluster's cloud.
 type Option func(*settings)
@@ -30,9 +23,6 @@ func WithProfile(name string) Option { return func(s *settings) { s.profile = na
 // ValidateProfile refuses a provider the simulated manager cannot behave
 // as, naming those it can.
 func ValidateProfile(name string) error {
-	if _, ok := behaviour.Of[name]; ok {
-		return nil
-	}
-	names := slices.DeleteFunc(slices.Sorted(maps.Keys(behaviour.Of)), func(n string) bool { return n == "" })
-	return fmt.Errorf("%q: the simulated cloud-controller-manager can behave as %s only", name, strings.Join(names, ", "))
+	_, err := behaviour.Lookup(name)
+	return err
 }

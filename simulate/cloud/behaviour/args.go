@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -27,10 +26,9 @@ func Args(args []string) (kept []string, b Behaviour, name string, lm LeaderMigr
 	if err != nil {
 		return nil, Behaviour{}, "", LeaderMigration{}, err
 	}
-	b, ok := Of[name]
-	if !ok {
-		known := slices.DeleteFunc(slices.Sorted(maps.Keys(Of)), func(n string) bool { return n == "" })
-		return nil, Behaviour{}, "", LeaderMigration{}, fmt.Errorf("cloud-config profile %q: the simulated manager can behave as %s only", name, strings.Join(known, ", "))
+	b, err = Lookup(name)
+	if err != nil {
+		return nil, Behaviour{}, "", LeaderMigration{}, fmt.Errorf("cloud-config profile: %w", err)
 	}
 	if !b.IgnoresLeaderMigration {
 		return args, b, name, LeaderMigration{}, nil
@@ -39,7 +37,10 @@ func Args(args []string) (kept []string, b Behaviour, name string, lm LeaderMigr
 		flag, value, hasValue := strings.Cut(args[i], "=")
 		switch normal(flag) {
 		case "--enable-leader-migration":
-			lm.Enabled = !hasValue || value == "true" || value == "1" || value == "t" || value == "T" || value == "TRUE" || value == "True"
+			// As pflag reads a bool flag; a value it refuses stops the
+			// manager before this matters.
+			on, _ := strconv.ParseBool(value)
+			lm.Enabled = !hasValue || on
 		case "--leader-migration-config":
 			if !hasValue && i+1 < len(args) {
 				i++

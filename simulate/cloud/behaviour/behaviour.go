@@ -6,6 +6,13 @@
 // there keeps these rows equal to them.
 package behaviour
 
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
 // Behaviour is one provider's manager.
 type Behaviour struct {
 	// IgnoresLeaderMigration: the manager accepts --enable-leader-migration
@@ -25,4 +32,14 @@ var Of = map[string]Behaviour{
 	// sigs.k8s.io/cloud-provider-azure: its own app package, no
 	// leader-migration code; node IPAM under "node-ipam".
 	"azure": {IgnoresLeaderMigration: true, NodeIPAM: "node-ipam"},
+}
+
+// Lookup finds the behaviour of a provider the simulated manager can
+// imitate, or says which it can.
+func Lookup(name string) (Behaviour, error) {
+	if b, ok := Of[name]; ok {
+		return b, nil
+	}
+	known := slices.DeleteFunc(slices.Sorted(maps.Keys(Of)), func(n string) bool { return n == "" })
+	return Behaviour{}, fmt.Errorf("%q: the simulated cloud-controller-manager can behave as %s only", name, strings.Join(known, ", "))
 }
