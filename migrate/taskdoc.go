@@ -256,3 +256,25 @@ func DisableStep(s Spec) Step {
 	}
 	return st
 }
+
+// ReplaceSteps are the task doc's node replacement: the N+1 cluster
+// configuration, then for each control plane an N+1 one joined and the
+// oldest version-N one removed.
+func ReplaceSteps(s Spec) []Step {
+	steps := []Step{N1ConfigStep(s)}
+	for i := 1; i <= s.ControlPlanes; i++ {
+		steps = append(steps, AddN1Step(s, i), RemoveNStep(s, i))
+	}
+	return steps
+}
+
+// SettleSteps end a task-doc procedure: the controllers verified in the
+// cloud-controller-manager, then, with the Disable variant, leader
+// migration removed from it.
+func SettleSteps(s Spec) []Step {
+	steps := []Step{SettleStep(s, lmconfig.CCM)}
+	if s.Variant.Disable {
+		steps = append(steps, DisableStep(s))
+	}
+	return steps
+}

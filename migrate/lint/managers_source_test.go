@@ -81,7 +81,7 @@ func TestManagerTablesMatchSource(t *testing.T) {
 			ownMain := readIf(t, filepath.Join("..", "..", "clusters", "nodeimage", "modules", "kubernetes-v"+minor, "cloud-controller-manager", "main.go"))
 			for _, n := range ccm.Controllers {
 				if !strings.Contains(names, `= "`+n+`"`) && !regexp.MustCompile(`\n\t"`+n+`":\s+\{`).MatchString(ccmApp) &&
-					!strings.Contains(ownMain, `ipam := "`+n+`"`) {
+					!strings.Contains(ownMain, `ccmbase.Setup("`+n+`")`) {
 					t.Errorf("%s is not a cloud-controller-manager controller name in the %s source", n, minor)
 				}
 			}

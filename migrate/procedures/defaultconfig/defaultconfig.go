@@ -28,14 +28,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 			[]migrate.Item{migrate.FlagsPlan(lmconfig.KCM, "add", append(migrate.LMFlags(false), s.KCMArgs...)...),
 				{Kind: migrate.Note, Body: "`handover lint` flags this: the built-in default names route-controller and service-controller, which match no controller of " + s.From + " or " + s.To + " (their names are node-route-controller and service-lb-controller), so both managers run those two on their own main lease; only cloud-node-lifecycle-controller migrates. Run with --force to rehearse it."}},
 			migrate.WaitOwner(lmconfig.KCM)),
-		migrate.N1ConfigStep(s),
 	}
-	for i := 1; i <= s.ControlPlanes; i++ {
-		p.Steps = append(p.Steps, migrate.AddN1Step(s, i), migrate.RemoveNStep(s, i))
-	}
-	p.Steps = append(p.Steps, migrate.SettleStep(s, lmconfig.CCM))
-	if s.Variant.Disable {
-		p.Steps = append(p.Steps, migrate.DisableStep(s))
-	}
+	p.Steps = append(append(p.Steps, migrate.ReplaceSteps(s)...), migrate.SettleSteps(s)...)
 	return p
 }

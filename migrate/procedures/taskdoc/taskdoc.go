@@ -47,14 +47,8 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 	if s.Variant.InPlace {
 		p.Steps = append(p.Steps, migrate.InPlaceSteps(s)...)
 	} else {
-		p.Steps = append(p.Steps, migrate.N1ConfigStep(s))
-		for i := 1; i <= s.ControlPlanes; i++ {
-			p.Steps = append(p.Steps, migrate.AddN1Step(s, i), migrate.RemoveNStep(s, i))
-		}
+		p.Steps = append(p.Steps, migrate.ReplaceSteps(s)...)
 	}
-	p.Steps = append(p.Steps, migrate.SettleStep(s, lmconfig.CCM))
-	if s.Variant.Disable {
-		p.Steps = append(p.Steps, migrate.DisableStep(s))
-	}
+	p.Steps = append(p.Steps, migrate.SettleSteps(s)...)
 	return p
 }
