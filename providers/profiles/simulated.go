@@ -28,7 +28,7 @@ func simulated(minor, build string, inTree bool) Profile {
 	upstreamApp := Source{Module: cloudProvider, File: "app/controllermanager.go",
 		Evidence: []string{`leadermigration\.Enabled\(`, `filterFunc\(`}}
 	main := Source{Module: here, File: "clusters/nodeimage/modules/kubernetes-v" + minor + "/cloud-controller-manager/main.go",
-		Evidence: []string{`ipam := "nodeipam"`, `ccmbase\.Controllers\(ipam\)`, `app\.NewCloudControllerManagerCommand\(`}}
+		Evidence: []string{`ccmbase\.Setup\("nodeipam"\)`, `ccmbase\.Controllers\(ipam\)`, `app\.NewCloudControllerManagerCommand\(`}}
 	controllers := []string{"cloud-node", "service", "route", "cloud-node-lifecycle", "nodeipam"}
 	namesSource := Source{Module: cloudProvider, File: "app/controllermanager.go",
 		Evidence: []string{`"cloud-node":\s+\{`, `"service":\s+\{`, `"route":\s+\{`, `"cloud-node-lifecycle":\s+\{`}}
@@ -39,7 +39,7 @@ func simulated(minor, build string, inTree bool) Profile {
 		ipam = "node-ipam-controller"
 		controllers = []string{"cloud-node-controller", "service-lb-controller", "node-route-controller", "cloud-node-lifecycle-controller", ipam}
 		main = Source{Module: here, File: "simulate/cloud/ccm/ccm.go",
-			Evidence: []string{`ipam := ccmbase\.NodeIPAMController`, `ccmbase\.Controllers\(ipam\)`, `aliases\["nodeipam"\] = ipam`, `app\.NewCloudControllerManagerCommand\(`}}
+			Evidence: []string{`ccmbase\.Setup\(ccmbase\.NodeIPAMController\)`, `ccmbase\.Controllers\(ipam\)`, `aliases\["nodeipam"\] = ipam`, `app\.NewCloudControllerManagerCommand\(`}}
 		namesSource = Source{Module: cloudProvider, File: "names/controller_names.go",
 			Evidence: []string{`CloudNodeController\s+= "cloud-node-controller"`, `ServiceLBController\s+= "service-lb-controller"`,
 				`NodeRouteController\s+= "node-route-controller"`, `CloudNodeLifecycleController\s+= "cloud-node-lifecycle-controller"`}}

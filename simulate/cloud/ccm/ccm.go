@@ -7,8 +7,6 @@
 package ccm
 
 import (
-	"os"
-
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/cloud-provider/app"
 	"k8s.io/cloud-provider/names"
@@ -29,14 +27,7 @@ func Main() int {
 	if err != nil {
 		klog.Fatalf("unable to initialize command options: %v", err)
 	}
-	args, behaviour, err := ccmbase.Profile(os.Args[1:])
-	if err != nil {
-		klog.Fatalf("%v", err)
-	}
-	ipam := ccmbase.NodeIPAMController
-	if behaviour.NodeIPAM != "" {
-		ipam = behaviour.NodeIPAM
-	}
+	args, ipam := ccmbase.Setup(ccmbase.NodeIPAMController)
 	controllers := ccmbase.Controllers(ipam)
 	aliases := names.CCMControllerAliases()
 	aliases["nodeipam"] = ipam

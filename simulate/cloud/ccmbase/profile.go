@@ -2,6 +2,7 @@ package ccmbase
 
 import (
 	"fmt"
+	"os"
 
 	lmconfig "k8s.io/controller-manager/pkg/leadermigration/config"
 	"k8s.io/klog/v2"
@@ -37,4 +38,20 @@ func Profile(args []string) ([]string, Behaviour, error) {
 		klog.InfoS("Leader-migration flags read and then unused, as this provider's manager has no leader-migration filter", "profile", name, "enabled", lm.Enabled, "config", lm.ConfigPath)
 	}
 	return kept, b, nil
+}
+
+// Setup is what every minor's main does first: the command line as the
+// imitated provider's manager acts on it, and the key of its node-IPAM
+// controller (ipam, the minor's kube-controller-manager's name, unless the
+// provider names it otherwise). A profile it cannot behave as, or a
+// leader-migration file that provider's manager refuses, stops it.
+func Setup(ipam string) ([]string, string) {
+	args, b, err := Profile(os.Args[1:])
+	if err != nil {
+		klog.Fatalf("%v", err)
+	}
+	if b.NodeIPAM != "" {
+		ipam = b.NodeIPAM
+	}
+	return args, ipam
 }

@@ -26,14 +26,7 @@ func main() {
 	if err != nil {
 		klog.Fatalf("unable to initialize command options: %v", err)
 	}
-	args, behaviour, err := ccmbase.Profile(os.Args[1:])
-	if err != nil {
-		klog.Fatalf("%v", err)
-	}
-	ipam := "nodeipam"
-	if behaviour.NodeIPAM != "" {
-		ipam = behaviour.NodeIPAM
-	}
+	args, ipam := ccmbase.Setup("nodeipam")
 	controllers := ccmbase.Controllers(ipam)
 	command := app.NewCloudControllerManagerCommand(opts, ccmbase.InitCloud, controllers, cliflag.NamedFlagSets{}, wait.NeverStop)
 	command.SetArgs(args)
