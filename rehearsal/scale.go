@@ -16,6 +16,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/timeline"
@@ -34,6 +35,9 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, rc *res
 		return nil, fmt.Errorf("a simulated fleet needs the simulated cloud: %w", err)
 	}
 	o.CloudURL, o.CloudToken = cloud.URL, cloud.Token
+	if o.CloudAs, err = behaviour.Lookup(cloud.Profile); err != nil {
+		return nil, fmt.Errorf("the simulated cloud's profile: %w", err)
+	}
 	if o.Client, err = fleetClient(rc); err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud"
@@ -48,7 +49,7 @@ instances; load balancers relay only to the cluster's instances.`,
 			}
 			s, err := simcloud.New(simcloud.Options{
 				Backends: simcloud.Backends{
-					Instances:     simcloud.DockerInstances{Cluster: cluster},
+					Instances:     simcloud.DockerInstances{Cluster: cluster, As: guard.as},
 					LoadBalancers: simcloud.DockerLoadBalancers{Cluster: cluster, Network: "kind"},
 					Routes:        simcloud.NoRoutes{},
 				},
@@ -56,6 +57,7 @@ instances; load balancers relay only to the cluster's instances.`,
 				AuditPath:  filepath.Join(stateDir, "audit.jsonl"),
 				Seed:       time.Now().UnixNano(),
 				Cluster:    cluster,
+				As:         guard.as,
 				Token:      guard.token,
 				PodNetwork: guard.podNetwork,
 			})
@@ -159,6 +161,7 @@ func faultsFromFlags(errorRates []string, latency time.Duration, qps float64, ou
 type cloudGuard struct {
 	token      string
 	podNetwork *net.IPNet
+	as         behaviour.Behaviour // the provider the cloud names things as
 }
 
 // serveGuard reads what the cloud requires of its callers.
@@ -176,6 +179,9 @@ func serveGuard(cloudConfig, podNetwork string) (cloudGuard, error) {
 		return g, fmt.Errorf("--cloud-config %s: the token is missing or shorter than 32 characters", cloudConfig)
 	}
 	g.token = cfg.Token
+	if g.as, err = behaviour.Lookup(cfg.Profile); err != nil {
+		return g, fmt.Errorf("--cloud-config %s: profile %w", cloudConfig, err)
+	}
 	if _, g.podNetwork, err = net.ParseCIDR(podNetwork); err != nil {
 		return g, fmt.Errorf("--pod-network: %w", err)
 	}

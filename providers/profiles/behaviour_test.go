@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
@@ -24,6 +26,10 @@ func TestSimulatedManagerBehavesAsTheProfiles(t *testing.T) {
 				t.Errorf("%s: the simulated manager ignores leader migration %t, node IPAM %q; the profile: honours %t, %q",
 					p.Key(), b.IgnoresLeaderMigration, b.NodeIPAM, p.CCM.LeaderMigration.Value, p.CCM.NodeIPAM.Value)
 			}
+			if off := slices.Contains(p.CCM.Disabled.Value, p.CCM.NodeIPAM.Value); b.NodeIPAMOnByDefault == off {
+				t.Errorf("%s: the simulated manager starts node IPAM by default %t; the profile disables %v", p.Key(), b.NodeIPAMOnByDefault, p.CCM.Disabled.Value)
+			}
+			namesAsTheProfile(t, p, b)
 		}
 		if n == 0 {
 			t.Errorf("the simulated manager behaves as %q, which has no profile", name)
@@ -49,5 +55,23 @@ func TestBooleanFactsHaveEvidenceOfTheirValue(t *testing.T) {
 				t.Errorf("%s %s is %t, but its sources say %t (a true fact cites only what is there; a false one, something missing)", p.Key(), name, b.Value, !missing)
 			}
 		}
+	}
+}
+
+// namesAsTheProfile: the ProviderIDs and load balancers the simulated
+// cloud hands out when it behaves as p's provider are of the forms p's
+// sources give.
+func namesAsTheProfile(t *testing.T, p Profile, b behaviour.Behaviour) {
+	t.Helper()
+	id := b.ProviderIDOf("<group>", "<vm>")
+	id = strings.Replace(id, behaviour.Subscription, "<subscription>", 1)
+	if !strings.HasPrefix(p.Naming.ProviderID.Value, id+" ") {
+		t.Errorf("%s: the simulated cloud's ProviderIDs %q are not the profile's %q", p.Key(), id, p.Naming.ProviderID.Value)
+	}
+	lb, group := b.LoadBalancerOf("<cluster>", "<default>")
+	perCluster := strings.HasPrefix(p.Naming.LoadBalancer.Value, "one Azure load balancer named by the cluster name")
+	frontend := strings.Contains(p.Naming.LoadBalancer.Value, `each Service is a frontend IP configuration named "a"+its UID without dashes, cut to 32`)
+	if (group == "<cluster>") != perCluster || (lb == "<default>") != frontend {
+		t.Errorf("%s: the simulated cloud names a Service's load balancer %q in %q; the profile: %q", p.Key(), lb, group, p.Naming.LoadBalancer.Value)
 	}
 }

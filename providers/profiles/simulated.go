@@ -73,9 +73,12 @@ var ipamSource = Source{Module: here, File: "simulate/cloud/ccmbase/nodeipam.go"
 
 var simulatedNaming = Naming{
 	ProviderID: Fact[string]{Value: "kind://docker/<cluster>/<node>",
-		From: []Source{{Module: here, File: "simulate/simcloud/docker.go", Evidence: []string{`return "kind://docker/" \+ cluster \+ "/" \+ node`}}}},
+		From: []Source{{Module: here, File: "simulate/cloud/behaviour/behaviour.go", Evidence: []string{`const kindProviderID = "kind://docker/<cluster>/<node>"`,
+			`if form == "" \{\s+form = kindProviderID`}}}},
 	Node: Fact[string]{Value: "the kubelet's hostname (the kind node container's name)",
 		From: []Source{{Module: here, File: "simulate/cloud/provider/instances.go", Evidence: []string{`CurrentNodeName\(_ context\.Context, hostname string\) \(types\.NodeName, error\) \{\s+return types\.NodeName\(hostname\), nil`}}}},
 	LoadBalancer: Fact[string]{Value: "<cluster>-a<Service UID without dashes, at most 32 characters>",
-		From: []Source{{Module: here, File: "simulate/cloud/provider/loadbalancer.go", Evidence: []string{`return clusterName \+ "-" \+ cloudprovider\.DefaultLoadBalancerName\(svc\)`}}}},
+		From: []Source{
+			{Module: here, File: "simulate/cloud/provider/loadbalancer.go", Evidence: []string{`c\.as\.LoadBalancerOf\(clusterName, cloudprovider\.DefaultLoadBalancerName\(svc\)\)`}},
+			{Module: here, File: "simulate/cloud/behaviour/behaviour.go", Evidence: []string{`if form == "" \{\s+form = "<cluster>-<default>"`}}}},
 }

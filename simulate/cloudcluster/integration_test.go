@@ -20,6 +20,7 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud"
 )
@@ -107,7 +108,7 @@ const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
 
 func checkInitialised(t *testing.T, n *corev1.Node, cluster string) {
 	t.Helper()
-	if want := simcloud.ProviderID(cluster, n.Name); n.Spec.ProviderID != want {
+	if want := (behaviour.Behaviour{}).ProviderIDOf(cluster, n.Name); n.Spec.ProviderID != want {
 		t.Errorf("%s: ProviderID %q, want %q", n.Name, n.Spec.ProviderID, want)
 	}
 	if n.Labels["topology.kubernetes.io/zone"] != simcloud.ZoneOf(n.Name) || n.Labels["node.kubernetes.io/instance-type"] == "" {

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/timeline"
 )
@@ -25,6 +26,10 @@ type Options struct {
 	CloudURL string
 	// CloudToken is the cloud's credential for the cluster.
 	CloudToken string
+	// CloudAs is the provider the cloud names things as (its
+	// cloud-config's profile): simulated in-tree kubelets form
+	// ProviderIDs by it, as real ones do by their provider's name.
+	CloudAs behaviour.Behaviour
 	// Cluster, StateDir and Kubeconfig are where kwok runs: the cluster's
 	// name, a directory of its own, and an admin kubeconfig reachable from
 	// the kind network.

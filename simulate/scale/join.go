@@ -90,7 +90,7 @@ func (f *Fleet) inTreeRegistration(ctx context.Context, n *corev1.Node) error {
 	client := f.o.cloudClient("kubelet")
 	client.Node = n.Name
 	client.UserAgent = "kubelet/" + provider.Name + "-provider"
-	cloud := provider.NewWithClient(client, n.Name)
+	cloud := provider.NewWithClient(client, n.Name, f.o.CloudAs)
 	instances, _ := cloud.Instances()
 	name := types.NodeName(n.Name)
 	return retry(ctx, func(ctx context.Context) error {
@@ -110,7 +110,7 @@ func (f *Fleet) inTreeRegistration(ctx context.Context, n *corev1.Node) error {
 		if err != nil {
 			return err
 		}
-		n.Spec.ProviderID = provider.Name + "://" + id
+		n.Spec.ProviderID = cloud.ProviderName() + "://" + id
 		n.Labels[corev1.LabelInstanceTypeStable] = typ
 		n.Labels[corev1.LabelTopologyZone] = zone.FailureDomain
 		n.Labels[corev1.LabelTopologyRegion] = zone.Region

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/timeline"
 )
@@ -76,7 +77,7 @@ func TestInTreeKubeletRegistersWithItsProviderID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Spec.ProviderID != simcloud.ProviderID("c", "sim-node-0001") || n.Labels[corev1.LabelTopologyZone] == "" ||
+	if n.Spec.ProviderID != (behaviour.Behaviour{}).ProviderIDOf("c", "sim-node-0001") || n.Labels[corev1.LabelTopologyZone] == "" ||
 		n.Labels[corev1.LabelInstanceTypeStable] != simcloud.VirtualType || n.Annotations[KwokAnnotation] != "fake" {
 		t.Fatalf("registered %+v", n)
 	}

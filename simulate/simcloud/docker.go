@@ -14,6 +14,7 @@ import (
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 )
 
 // Labels on containers: kind's, on node containers; simcloud's own, on the
@@ -31,8 +32,13 @@ const Region = "sim-region-1"
 
 var zones = []string{Region + "a", Region + "b", Region + "c"}
 
-// DockerInstances lists a kind cluster's node containers as instances.
-type DockerInstances struct{ Cluster string }
+// DockerInstances lists a kind cluster's node containers as instances,
+// with ProviderIDs in the form of the provider the cluster's cloud
+// behaves as.
+type DockerInstances struct {
+	Cluster string
+	As      behaviour.Behaviour
+}
 
 // List answers from the engine's event-fed list of the cluster's
 // containers: the managers ask on every node sync, and a list per call
@@ -59,7 +65,7 @@ func (d DockerInstances) List(ctx context.Context) ([]api.Instance, error) {
 }
 
 func (d DockerInstances) instance(c engine.Container, role string) api.Instance {
-	in := api.Instance{Name: c.Name, ProviderID: ProviderID(d.Cluster, c.Name), Type: "sim." + role,
+	in := api.Instance{Name: c.Name, ProviderID: d.As.ProviderIDOf(d.Cluster, c.Name), Type: "sim." + role,
 		Region: Region, Zone: ZoneOf(c.Name), State: api.StateStopped,
 		Addresses: []api.Address{{Type: "Hostname", Address: c.Name}}}
 	if c.State == "running" {
@@ -83,10 +89,6 @@ func (d DockerInstances) Terminate(ctx context.Context, name string) error {
 	}
 	return nil
 }
-
-// ProviderID is kind's own (the kubelet --provider-id kind writes, pkg/cluster/internal/kubeadm/config.go;
-// cloud-provider-kind uses kind://<cluster>/kind/<node>: docs/adr/0006).
-func ProviderID(cluster, node string) string { return "kind://docker/" + cluster + "/" + node }
 
 // ZoneOf spreads instances over the zones by a hash of their name, so a
 // node keeps its zone for life.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 )
 
 // Options configure a Server.
@@ -22,8 +23,10 @@ type Options struct {
 	AuditPath string // "" keeps the audit in memory only
 	Now       func() time.Time
 	Seed      int64 // for the error-rate dice
-	// Cluster names the cluster in the ProviderIDs of virtual instances.
+	// Cluster names the cluster in the ProviderIDs of virtual instances,
+	// formed as As forms them.
 	Cluster string
+	As      behaviour.Behaviour
 	// Token, when set, is required of every call (Authorization: Bearer).
 	// Only in-process tests leave it empty.
 	Token string

@@ -20,6 +20,7 @@ import (
 	cloudprovider "k8s.io/cloud-provider"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
 )
 
@@ -114,7 +115,7 @@ func (r *rig) client(component string) *api.Client {
 }
 
 func (r *rig) cloud(component string) *provider.Cloud {
-	return provider.NewWithClient(r.client(component), "c-worker")
+	return provider.NewWithClient(r.client(component), "c-worker", behaviour.Behaviour{})
 }
 
 func mustCIDR(t *testing.T, s string) *net.IPNet {

@@ -45,7 +45,7 @@ func (s *Server) addVirtual(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := api.Instance{Name: name, ProviderID: ProviderID(s.opts.Cluster, name), Type: VirtualType,
+	in := api.Instance{Name: name, ProviderID: s.opts.As.ProviderIDOf(s.opts.Cluster, name), Type: VirtualType,
 		Region: Region, Zone: ZoneOf(name), State: api.StateRunning,
 		Addresses: []api.Address{{Type: "InternalIP", Address: ip}, {Type: "Hostname", Address: name}}}
 	s.state.Virtual[name] = in

@@ -46,9 +46,12 @@ type Port struct {
 
 // LoadBalancerSpec is what a caller asks a load balancer to be.
 type LoadBalancerSpec struct {
-	Service string   `json:"service"` // namespace/name, for people reading the state
-	Ports   []Port   `json:"ports"`
-	Nodes   []string `json:"nodes"` // backend node addresses
+	Service string `json:"service"` // namespace/name, for people reading the state
+	// Group is the load balancer this one is a frontend of, for a
+	// provider with one per cluster (Azure's, named by the cluster).
+	Group string   `json:"group,omitempty"`
+	Ports []Port   `json:"ports"`
+	Nodes []string `json:"nodes"` // backend node addresses
 }
 
 // LoadBalancer is a load balancer as the cloud keeps it.

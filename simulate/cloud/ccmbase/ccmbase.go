@@ -18,14 +18,18 @@ import (
 // controllers plus the cloud's node IPAM controller under ipamName: the name
 // the same minor's kube-controller-manager gives its own node IPAM
 // controller ("nodeipam" before 1.28). It is off unless asked for:
-// kube-controller-manager runs node IPAM until a migration moves it.
+// kube-controller-manager runs node IPAM until a migration moves it —
+// except for a provider whose manager disables nothing by default (Setup
+// read the profile).
 func Controllers(ipamName string) map[string]app.ControllerInitFuncConstructor {
 	provider.Register("cloud-controller-manager")
 	controllers := map[string]app.ControllerInitFuncConstructor{ipamName: nodeIPAMConstructor()}
 	for name, c := range app.DefaultInitFuncConstructors {
 		controllers[name] = c
 	}
-	app.ControllersDisabledByDefault.Insert(ipamName)
+	if !ipamOnByDefault {
+		app.ControllersDisabledByDefault.Insert(ipamName)
+	}
 	return controllers
 }
 

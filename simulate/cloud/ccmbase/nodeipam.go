@@ -32,7 +32,8 @@ const NodeIPAMController = "node-ipam-controller"
 // nodeIPAMConstructor registers the cloud-allocated node IPAM controller:
 // pod ranges come from the simulated cloud (which adopts the ranges
 // kube-controller-manager gave earlier nodes), as a cloud with alias ranges
-// does. It is disabled by default and enabled with --controllers=*,<name>.
+// does. Upstream's manager has it off by default (--controllers=*,<name> turns
+// it on); a provider that disables nothing runs it under "*" (Controllers).
 func nodeIPAMConstructor() app.ControllerInitFuncConstructor {
 	return app.ControllerInitFuncConstructor{
 		InitContext: app.ControllerInitContext{ClientName: "node-ipam-controller"},

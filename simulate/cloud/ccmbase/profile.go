@@ -40,6 +40,11 @@ func Profile(args []string) ([]string, Behaviour, error) {
 	return kept, b, nil
 }
 
+// ipamOnByDefault is the profile's NodeIPAMOnByDefault, set by Setup for
+// Controllers: the minors' mains call the two in turn, and 1.26's and
+// 1.27's are built in modules of their own that this keeps unchanged.
+var ipamOnByDefault bool
+
 // Setup is what every minor's main does first: the command line as the
 // imitated provider's manager acts on it, and the key of its node-IPAM
 // controller (ipam, the minor's kube-controller-manager's name, unless the
@@ -53,5 +58,6 @@ func Setup(ipam string) ([]string, string) {
 	if b.NodeIPAM != "" {
 		ipam = b.NodeIPAM
 	}
+	ipamOnByDefault = b.NodeIPAMOnByDefault
 	return args, ipam
 }

@@ -70,9 +70,12 @@ func addresses(inst *api.Instance) []v1.NodeAddress {
 	return out
 }
 
-// instanceID is the part of a ProviderID after "kind://".
+// instanceID is the part of a ProviderID after its scheme's "://".
 func instanceID(providerID string) string {
-	return strings.TrimPrefix(providerID, Name+"://")
+	if _, id, ok := strings.Cut(providerID, "://"); ok {
+		return id
+	}
+	return providerID
 }
 
 // instancesV1 is the older Instances interface in-tree kubelets call.

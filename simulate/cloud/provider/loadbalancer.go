@@ -10,9 +10,11 @@ import (
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
 
-// GetLoadBalancerName is the cloud's name for a Service's load balancer.
+// GetLoadBalancerName is the cloud's name for a Service's load balancer,
+// in the form of the provider it names things as.
 func (c *Cloud) GetLoadBalancerName(_ context.Context, clusterName string, svc *v1.Service) string {
-	return clusterName + "-" + cloudprovider.DefaultLoadBalancerName(svc)
+	name, _ := c.as.LoadBalancerOf(clusterName, cloudprovider.DefaultLoadBalancerName(svc))
+	return name
 }
 
 // GetLoadBalancer reports a Service's load balancer, if any.
@@ -26,7 +28,7 @@ func (c *Cloud) GetLoadBalancer(ctx context.Context, clusterName string, svc *v1
 
 // EnsureLoadBalancer creates or updates a Service's load balancer.
 func (c *Cloud) EnsureLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service, nodes []*v1.Node) (*v1.LoadBalancerStatus, error) {
-	spec, err := lbSpec(svc, nodes)
+	spec, err := c.lbSpec(clusterName, svc, nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +44,7 @@ func (c *Cloud) EnsureLoadBalancer(ctx context.Context, clusterName string, svc 
 // Services it has cached, including one being deleted, and then asks
 // GetLoadBalancer whether the error matters.
 func (c *Cloud) UpdateLoadBalancer(ctx context.Context, clusterName string, svc *v1.Service, nodes []*v1.Node) error {
-	spec, err := lbSpec(svc, nodes)
+	spec, err := c.lbSpec(clusterName, svc, nodes)
 	if err != nil {
 		return err
 	}
@@ -55,8 +57,9 @@ func (c *Cloud) EnsureLoadBalancerDeleted(ctx context.Context, clusterName strin
 	return c.client.DeleteLoadBalancer(ctx, ctrlService, c.GetLoadBalancerName(ctx, clusterName, svc))
 }
 
-func lbSpec(svc *v1.Service, nodes []*v1.Node) (api.LoadBalancerSpec, error) {
-	spec := api.LoadBalancerSpec{Service: svc.Namespace + "/" + svc.Name}
+func (c *Cloud) lbSpec(clusterName string, svc *v1.Service, nodes []*v1.Node) (api.LoadBalancerSpec, error) {
+	_, group := c.as.LoadBalancerOf(clusterName, cloudprovider.DefaultLoadBalancerName(svc))
+	spec := api.LoadBalancerSpec{Service: svc.Namespace + "/" + svc.Name, Group: group}
 	for _, p := range svc.Spec.Ports {
 		if p.NodePort == 0 {
 			return spec, fmt.Errorf("service %s port %d has no node port yet", spec.Service, p.Port)

@@ -13,11 +13,13 @@ import (
 	cloudprovider "k8s.io/cloud-provider"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 )
 
-// Name is the provider's name (--cloud-provider=kind). ProviderIDs are
-// Name + "://" + instance ID, i.e. kind://docker/<cluster>/<node>, the
-// convention of cloud-provider-kind.
+// Name is the provider's name (--cloud-provider=kind). ProviderIDs are the
+// cloud's (simcloud hands them out in the form of the cluster's profile:
+// kind's own kind://docker/<cluster>/<node> unless the cloud-config names
+// a provider to behave as), and the provider names itself by their scheme.
 const Name = "kind"
 
 // Config is the --cloud-config file.
@@ -36,7 +38,8 @@ type Config struct {
 // Cloud implements cloudprovider.Interface against simcloud.
 type Cloud struct {
 	client *api.Client
-	self   string // this machine's instance name (kubelets ask about themselves)
+	self   string              // this machine's instance name (kubelets ask about themselves)
+	as     behaviour.Behaviour // the provider it names things as
 }
 
 var (
@@ -69,6 +72,10 @@ func New(component string, config io.Reader) (*Cloud, error) {
 	if cfg.URL == "" {
 		return nil, fmt.Errorf("%s cloud config has no url", Name)
 	}
+	as, err := behaviour.Lookup(cfg.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s cloud config: profile %w", Name, err)
+	}
 	host, _ := os.Hostname()
 	c := api.NewClient(cfg.URL, component)
 	c.UserAgent = component + "/" + Name + "-provider"
@@ -76,11 +83,14 @@ func New(component string, config io.Reader) (*Cloud, error) {
 	if component == "kubelet" {
 		c.Node = host
 	}
-	return &Cloud{client: c, self: host}, nil
+	return &Cloud{client: c, self: host, as: as}, nil
 }
 
-// NewWithClient is for tests: a provider over an existing client.
-func NewWithClient(c *api.Client, self string) *Cloud { return &Cloud{client: c, self: self} }
+// NewWithClient is a provider over an existing client, naming things as
+// the provider as behaves (the zero Behaviour: kind's own).
+func NewWithClient(c *api.Client, self string, as behaviour.Behaviour) *Cloud {
+	return &Cloud{client: c, self: self, as: as}
+}
 
 // Initialize needs nothing: the provider holds no Kubernetes clients.
 func (c *Cloud) Initialize(cloudprovider.ControllerClientBuilder, <-chan struct{}) {}
@@ -103,8 +113,11 @@ func (c *Cloud) Clusters() (cloudprovider.Clusters, bool) { return nil, false }
 // Routes is supported.
 func (c *Cloud) Routes() (cloudprovider.Routes, bool) { return c, true }
 
-// ProviderName is Name.
-func (c *Cloud) ProviderName() string { return Name }
+// ProviderName is the scheme of its ProviderIDs: in-tree kubelets form
+// theirs as ProviderName() + "://" + InstanceID (cloudprovider.GetInstanceProviderID),
+// and the real provider names itself so ("azure", cloud-provider-azure's
+// consts.CloudProviderName).
+func (c *Cloud) ProviderName() string { return c.as.Scheme() }
 
 // HasClusterID is true: the managers pass --cluster-name.
 func (c *Cloud) HasClusterID() bool { return true }
