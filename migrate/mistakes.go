@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
@@ -18,6 +19,7 @@ const (
 	MistakeLeaderNameDiffers  = "leader-name-differs"
 	MistakeComponentTypo      = "ccm-component-typo"
 	MistakeClusterNameDiffers = "ccm-cluster-name-differs"
+	MistakeCCMNoNodeLifecycle = "ccm-without-node-lifecycle"
 )
 
 // mistake is one thing an operator gets wrong, for the negative
@@ -68,6 +70,18 @@ var mistakes = map[string]mistake{
 	// is the cluster's name) then make a second one per Service.
 	MistakeClusterNameDiffers: {what: "the cloud-controller-manager runs with another --cluster-name", at: addN1Key,
 		apply: func(st *Setup, s Spec) { st.CCM.ClusterName = s.Cluster + misnamedSuffix }},
+	// The CCM's --controllers leaves the node-lifecycle controller off
+	// while the configuration hands it over: after the hand-off no manager
+	// removes a Node whose instance is gone (kubernetes/cloud-provider-aws#916).
+	MistakeCCMNoNodeLifecycle: {what: "the cloud-controller-manager does not start the cloud-node-lifecycle controller it is handed", at: addN1Key,
+		apply: func(st *Setup, _ Spec) {
+			off := "-" + ownName(lmconfig.CCM, st.CCM.Version, lint.CloudNodeLifecycle)
+			if st.CCM.Controllers == "" {
+				st.CCM.Controllers = "*," + off
+				return
+			}
+			st.CCM.Controllers += "," + off
+		}},
 }
 
 // misnamedSuffix is what MistakeClusterNameDiffers appends to the cluster's

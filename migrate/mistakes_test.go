@@ -18,6 +18,9 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		MistakeComponentTypo:     true,
 		// the lint compares the managers' --cluster-name
 		MistakeClusterNameDiffers: true,
+		// the lint reads --controllers: the controller is handed to a
+		// manager that does not start it
+		MistakeCCMNoNodeLifecycle: true,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {

@@ -165,6 +165,9 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if line := res.Fleet.String(); line != "" {
 		logger.V(0).Infof(" • %s", line)
 	}
+	if left := load.AwaitGone(ctx, env.Client, res.Load.Terminated, waits.Of(ctx, load.WaitNodesGone)); len(left) > 0 {
+		logger.Warnf("load: the Nodes %v were still there %s after the load stopped, though their instances are terminated (the stale-node check judges it)", left, waits.Of(ctx, load.WaitNodesGone))
+	}
 	if err := load.Settle(ctx, env.Client, waits.Of(ctx, load.WaitSettle)); err != nil {
 		logger.Warnf("load: %v", err) // the leak check judges what is left
 	}

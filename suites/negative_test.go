@@ -77,6 +77,13 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 		Entry("10: the task doc's configurations verbatim", "taskdoc-verbatim", func(c *rehearsal.Config) {
 			c.LeaderMigration = map[string]string{"kcm": "../examples/taskdoc-verbatim/kcm.yaml", "ccm": "../examples/taskdoc-verbatim/ccm.yaml"}
 		}, checks.MutualExclusion, NodeTimeout(30*time.Minute)),
+		// The CCM is handed cloud-node-lifecycle but started without it: the
+		// worker whose instance the load terminates after the hand-off keeps
+		// its Node (moderate load: it joins workers and terminates one).
+		Entry("11: CCM without the node-lifecycle controller it is handed", "ccm-no-lifecycle", func(c *rehearsal.Config) {
+			mistake(migrate.MistakeCCMNoNodeLifecycle)(c)
+			c.Load = "moderate"
+		}, checks.StaleNode, checks.CoverageGap, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

@@ -56,6 +56,8 @@ const (
 
 // NodeRemove is the runner announcing that it takes a node away (Node):
 // probes of that node stop counting, and its Node's deletion is expected.
+// Attrs "instance" "terminated": its instance was terminated in the cloud
+// and the cluster's controllers, not the runner, are to delete the Node.
 const NodeRemove = "node.remove"
 
 // ServiceDeleted is a LoadBalancer Service's deletion: Attrs "service".

@@ -83,7 +83,9 @@ var kindRules = map[string]kindRule{
 	ObserverStart: {attrs: []attrRule{{CloudOutOfReach, false, flag}, {MetricsOutOfReach, false, reason},
 		{HealthEvery, false, period}, {MetricsEvery, false, period}, {ProbeEvery, false, period}}},
 	ObserverStop: {},
-	NodeRemove:   {},
+	// simulate/load marks a node whose instance it terminated; read by
+	// checks/stalenode.go.
+	NodeRemove: {attrs: []attrRule{{"instance", false, oneOf("terminated")}}},
 	// simulate/load writes the time the deletion was asked for.
 	ServiceDeleted:   {observed: true},
 	ServiceIngress:   {},

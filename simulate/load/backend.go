@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -102,6 +103,22 @@ func waitIngress(ctx context.Context, c kubernetes.Interface, names []string, ti
 		}
 	}
 	return nil
+}
+
+// AwaitGone keeps the observation going until the Nodes of the instances
+// the load terminated are deleted, or timeout: the stale-node check
+// judges how long each outlived its instance, and needs to see it go.
+// It returns the names still there.
+func AwaitGone(ctx context.Context, c kubernetes.Interface, names []string, timeout time.Duration) []string {
+	left := slices.Clone(names)
+	_ = wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+		left = slices.DeleteFunc(left, func(n string) bool {
+			_, err := c.CoreV1().Nodes().Get(ctx, n, metav1.GetOptions{})
+			return apierrors.IsNotFound(err)
+		})
+		return len(left) == 0, nil
+	})
+	return left
 }
 
 // Settle waits until no load Service is still being deleted, so the

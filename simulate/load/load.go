@@ -42,6 +42,9 @@ type Summary struct {
 	Profile                                              string
 	ServicesCreated, ServicesUpdated, ServicesDeleted    int
 	APIRequests, APIErrors, NodesJoined, NodesTerminated int
+	// Terminated names the nodes whose instances the load terminated:
+	// the cluster's controllers are to delete their Nodes (AwaitGone).
+	Terminated []string
 	// Failures are the first of the load's own failed actions (Service
 	// and node churn; API errors are only counted: the availability checks
 	// judge the API).

@@ -14,9 +14,14 @@ import (
 	"github.com/handover-sh/handover/waits"
 )
 
-// nodeChurnPause separates node actions: long enough for a joined node to
-// be initialised and carry traffic before its instance goes.
+// nodeChurnPause separates node joins.
 const nodeChurnPause = 45 * time.Second
+
+// terminateAfter is how long an initialised worker serves before its
+// instance goes: the service controller adds an initialised node to the
+// load balancers at once. Short, so the termination comes around the
+// hand-off and its Node's deletion, some 80 s later, within the procedure.
+const terminateAfter = 20 * time.Second
 
 // uninitializedTaint is what a cloud-controller-manager removes once it has
 // initialised a node of an external kubelet.
@@ -49,7 +54,7 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		if err := g.waitInitialised(actCtx, name); err != nil {
 			g.fail("initialise a joined worker", err)
 		}
-		if i >= g.p.NodeTerminations || !sleep(waitCtx, nodeChurnPause) {
+		if i >= g.p.NodeTerminations || !sleep(waitCtx, terminateAfter) {
 			continue
 		}
 		g.terminate(actCtx, name)
@@ -109,7 +114,8 @@ func (g *Generator) terminate(ctx context.Context, name string) {
 		g.fail("terminate an instance", errNoCloud)
 		return
 	}
-	g.emit(timeline.Event{Kind: timeline.NodeRemove, Node: name, Message: "the load terminates its instance in the cloud"})
+	g.emit(timeline.Event{Kind: timeline.NodeRemove, Node: name, Attrs: map[string]string{"instance": "terminated"},
+		Message: "the load terminates its instance in the cloud"})
 	g.o.Logger.V(0).Infof(" • Load: terminating instance %s in the cloud", name)
 	// The cloud API may fail a call now and then, as clouds do: retry.
 	err := wait.PollUntilContextTimeout(ctx, 2*time.Second, waits.Of(ctx, WaitTerminateRetry), true, func(ctx context.Context) (bool, error) {
@@ -119,7 +125,10 @@ func (g *Generator) terminate(ctx context.Context, name string) {
 		g.fail("terminate an instance", fmt.Errorf("%s: %w", name, err))
 		return
 	}
-	g.count(&g.sum.NodesTerminated)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sum.NodesTerminated++
+	g.sum.Terminated = append(g.sum.Terminated, name)
 }
 
 // sleep waits d or until ctx ends; false when it ended.

@@ -15,6 +15,7 @@ const (
 	WaitNodeInitialised = "load-node-initialised"
 	WaitTerminateRetry  = "load-terminate-retry"
 	WaitSettle          = "load-settle"
+	WaitNodesGone       = "load-nodes-gone"
 )
 
 func init() {
@@ -25,6 +26,7 @@ func init() {
 		waits.Wait{Name: WaitActionRetry, Default: 30 * time.Second, Doc: "one load action retries through the API's transient failures"},
 		waits.Wait{Name: WaitNodeInitialised, Default: 2 * time.Minute, Doc: "a joined worker loses the uninitialized taint (a CCM initialised it)"},
 		waits.Wait{Name: WaitTerminateRetry, Default: 30 * time.Second, Doc: "the cloud accepts the termination of a worker's instance"},
+		waits.Wait{Name: WaitNodesGone, Default: 2 * time.Minute, Doc: "the Nodes of the instances the load terminated are deleted, before the observation ends (the stale-node check judges it)"},
 		waits.Wait{Name: WaitSettle, Default: 90 * time.Second, Doc: "no load Service is still being deleted, before the end snapshot"},
 	)
 }

@@ -62,6 +62,8 @@ type Config struct {
 	// MinAvailability and MaxOutage bound the API and LB probes.
 	MinAvailability float64
 	MaxOutage       time.Duration
+	// MaxStale bounds how long a Node may outlive its instance.
+	MaxStale time.Duration
 	// Basis says, by threshold name, where a value not the default comes
 	// from (e.g. max-gap from the leader-election flags in force); the
 	// checks print it beside the value.
@@ -81,7 +83,7 @@ func (c Config) threshold(name string, value fmt.Stringer) string {
 // to start its controllers after it leads.
 func DefaultConfig(controllers []string) Config {
 	return Config{Controllers: controllers, Tolerance: time.Second, MaxGap: 40 * time.Second,
-		MinAvailability: 0.99, MaxOutage: 5 * time.Second}
+		MinAvailability: 0.99, MaxOutage: 5 * time.Second, MaxStale: 2 * time.Minute}
 }
 
 // Check names.

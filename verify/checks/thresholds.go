@@ -26,6 +26,7 @@ type threshold struct {
 const (
 	maxMaxGap    = 5 * time.Minute
 	maxMaxOutage = time.Minute
+	maxMaxStale  = 10 * time.Minute
 	minShare     = 0.5
 )
 
@@ -36,6 +37,8 @@ var thresholds = []threshold{
 		func(c Config) string { return c.MaxOutage.String() }, func(c *Config, v string) error { return setDuration(&c.MaxOutage, v, maxMaxOutage) }},
 	{"min-availability", "the share of API and load-balancer probes that must succeed (99% or 0.99; at least 50%)",
 		func(c Config) string { return strconv.FormatFloat(100*c.MinAvailability, 'f', -1, 64) + "%" }, setShare},
+	{"max-stale-node", "the longest a Node may outlive its terminated instance (node-monitor-grace-period + the cloud-node-lifecycle controller's period + its delete; at most 10m)",
+		func(c Config) string { return c.MaxStale.String() }, func(c *Config, v string) error { return setDuration(&c.MaxStale, v, maxMaxStale) }},
 	{"clock-tolerance", "how far apart two sources' clocks may be (at most 1s)",
 		func(c Config) string { return c.Tolerance.String() }, setTolerance},
 }
