@@ -201,6 +201,30 @@ func (s *Set) PID(ctx context.Context, name string) (int, error) {
 	return info.State.Pid, nil
 }
 
+// Running asks the engine now whether the named container runs, for a
+// caller that waits on it: a container that died and left the cache
+// believing it runs (an event read before the engine's list showed the
+// change) would hold such a wait for good. A container the engine does
+// not know is not running. An answer that differs from the cache's makes
+// the next read list again.
+func (s *Set) Running(ctx context.Context, name string) (bool, error) {
+	info, err := s.api.ContainerInspect(ctx, name)
+	if IsNotFound(err) {
+		s.Invalidate()
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("inspecting %s: %w", name, err)
+	}
+	up := info.State != nil && (info.State.Running || info.State.Paused)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.byName[name]; !ok || c.Running() != up {
+		s.listed = false
+	}
+	return up, nil
+}
+
 // Invalidate forgets the list: the next read lists again (after handover's
 // own add or remove, before the event arrives).
 func (s *Set) Invalidate() {

@@ -92,3 +92,30 @@ func TestSetInvalidateAndMissing(t *testing.T) {
 		t.Fatal("a stopped container has no PID")
 	}
 }
+
+// Running asks the engine: a container that stopped without the event
+// reaching the cache yet is not running, and the cache lists again.
+func TestSetRunningAsksTheEngine(t *testing.T) {
+	f := enginetest.New("w1")
+	s := connectedSet(t, f)
+	ctx := context.Background()
+	if c, _, _ := s.Get(ctx, "w1"); !c.Running() {
+		t.Fatal("w1 is listed as not running")
+	}
+	if up, err := s.Running(ctx, "w1"); err != nil || !up {
+		t.Fatalf("Running(w1) = %t, %v; want running", up, err)
+	}
+	f.SetState("w1", "exited")
+	if c, _, _ := s.Get(ctx, "w1"); !c.Running() {
+		t.Fatal("the cache was to believe w1 runs (no event)")
+	}
+	if up, err := s.Running(ctx, "w1"); err != nil || up {
+		t.Fatalf("Running(w1) = %t, %v; want stopped", up, err)
+	}
+	if c, _, _ := s.Get(ctx, "w1"); c.Running() {
+		t.Fatal("the cache kept w1 running after the engine said it stopped")
+	}
+	if up, err := s.Running(ctx, "gone"); err != nil || up {
+		t.Fatalf("Running(gone) = %t, %v; want not running", up, err)
+	}
+}

@@ -243,14 +243,7 @@ func (c *Cluster) Running(ctx context.Context, name string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	ct, ok, err := s.Get(ctx, name)
-	if err != nil {
-		return false, err
-	}
-	if !ok {
-		return false, fmt.Errorf("inspecting node %s: no such container", name)
-	}
-	return ct.Running(), nil
+	return s.Running(ctx, name)
 }
 
 // PID is the host PID of a running node container's init.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/events"
 )
@@ -59,12 +60,31 @@ func (f *Fake) ContainerList(context.Context, container.ListOptions) ([]containe
 	return append([]container.Summary(nil), f.containers...), nil
 }
 
+// ContainerInspect answers by ID or name, with the state Add or SetState
+// gave; an unknown container is not found, as the engine says it.
 func (f *Fake) ContainerInspect(_ context.Context, id string) (container.InspectResponse, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls.Inspect++
-	return container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{
-		ID: id, State: &container.State{Running: true, Pid: f.pids[id]}}}, nil
+	for _, c := range f.containers {
+		if c.ID == id || c.Names[0] == "/"+id {
+			return container.InspectResponse{ContainerJSONBase: &container.ContainerJSONBase{
+				ID: c.ID, State: &container.State{Running: c.State == "running", Paused: c.State == "paused", Pid: f.pids[c.ID]}}}, nil
+		}
+	}
+	return container.InspectResponse{}, cerrdefs.ErrNotFound.WithMessage("No such container: " + id)
+}
+
+// SetState changes a container's state without an event, as a change the
+// event stream has not told yet.
+func (f *Fake) SetState(name, state string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, c := range f.containers {
+		if c.Names[0] == "/"+name {
+			f.containers[i].State = state
+		}
+	}
 }
 
 func (f *Fake) other() error {
