@@ -20,6 +20,7 @@ const (
 	MistakeComponentTypo      = "ccm-component-typo"
 	MistakeClusterNameDiffers = "ccm-cluster-name-differs"
 	MistakeCCMNoNodeLifecycle = "ccm-without-node-lifecycle"
+	MistakeCCMNoRoutes        = "ccm-without-route-controller"
 )
 
 // mistake is one thing an operator gets wrong, for the negative
@@ -74,14 +75,24 @@ var mistakes = map[string]mistake{
 	// while the configuration hands it over: after the hand-off no manager
 	// removes a Node whose instance is gone (kubernetes/cloud-provider-aws#916).
 	MistakeCCMNoNodeLifecycle: {what: "the cloud-controller-manager does not start the cloud-node-lifecycle controller it is handed", at: addN1Key,
-		apply: func(st *Setup, _ Spec) {
-			off := "-" + ownName(lmconfig.CCM, st.CCM.Version, lint.CloudNodeLifecycle)
-			if st.CCM.Controllers == "" {
-				st.CCM.Controllers = "*," + off
-				return
-			}
-			st.CCM.Controllers += "," + off
-		}},
+		apply: ccmWithout(lint.CloudNodeLifecycle)},
+	// The same with the route controller: after the hand-off no manager
+	// adds a joining node's route or removes a gone node's.
+	MistakeCCMNoRoutes: {what: "the cloud-controller-manager does not start the route controller it is handed", at: addN1Key,
+		apply: ccmWithout(lint.NodeRoute)},
+}
+
+// ccmWithout turns controller (canonical name) off in the CCM's
+// --controllers, under the name that manager's version gives it.
+func ccmWithout(controller string) func(*Setup, Spec) {
+	return func(st *Setup, _ Spec) {
+		off := "-" + ownName(lmconfig.CCM, st.CCM.Version, controller)
+		if st.CCM.Controllers == "" {
+			st.CCM.Controllers = "*," + off
+			return
+		}
+		st.CCM.Controllers += "," + off
+	}
 }
 
 // misnamedSuffix is what MistakeClusterNameDiffers appends to the cluster's

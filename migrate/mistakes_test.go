@@ -21,6 +21,7 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		// the lint reads --controllers: the controller is handed to a
 		// manager that does not start it
 		MistakeCCMNoNodeLifecycle: true,
+		MistakeCCMNoRoutes:        true,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {

@@ -39,3 +39,12 @@ func (v simCloudView) HasInstance(ctx context.Context, name string) (bool, error
 	}
 	return err == nil, err
 }
+
+func (v simCloudView) Routes(ctx context.Context) ([]observe.CloudRoute, error) {
+	routes, err := v.c.Routes(ctx, "")
+	out := make([]observe.CloudRoute, 0, len(routes))
+	for _, r := range routes {
+		out = append(out, observe.CloudRoute{Destination: r.DestinationCIDR, Target: r.TargetInstance, Blackhole: r.Blackhole})
+	}
+	return out, err
+}

@@ -84,6 +84,13 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 			mistake(migrate.MistakeCCMNoNodeLifecycle)(c)
 			c.Load = "moderate"
 		}, checks.StaleNode, checks.CoverageGap, NodeTimeout(30*time.Minute)),
+		// The same with the route controller: the terminated worker's route
+		// stays in the cloud after its Node went, and a worker joining after
+		// the hand-off gets none.
+		Entry("12: CCM without the route controller it is handed", "ccm-no-routes", func(c *rehearsal.Config) {
+			mistake(migrate.MistakeCCMNoRoutes)(c)
+			c.Load = "moderate"
+		}, checks.RouteTable, checks.CoverageGap, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

@@ -50,7 +50,8 @@ func procedure() []timeline.Event {
 		node(0.5, timeline.NodeAdded, "cp1", controlPlaneTaint), node(0.5, timeline.NodeAdded, "cp2", controlPlaneTaint), node(0.5, timeline.NodeAdded, "w1", ""),
 		{Time: at(0.5), Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp1_x"}},
 		{Time: at(58), Source: "runner", Kind: timeline.RunEnd, Outcome: timeline.OK},
-		{Time: at(59.5), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{"services": "", "loadBalancers": ""}},
+		{Time: at(59.5), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{"services": "", "loadBalancers": "",
+			"routes": podCIDR("cp1") + ">cp1," + podCIDR("cp2") + ">cp2," + podCIDR("w1") + ">w1"}},
 	}, probes(0, 60, "api", "endpoint", "", true))
 }
 
@@ -84,7 +85,13 @@ func cp1Removed() []timeline.Event {
 // cp3Joins: a control plane whose container (and so its managers) the
 // pollers see from 15 s, before its Node registers at 20 s.
 func cp3Joins() []timeline.Event {
-	return join(complete(), controlPlane("cp3", 15, 60, "", [2]float64{}), []timeline.Event{node(20, timeline.NodeAdded, "cp3", "")})
+	evs := join(complete(), controlPlane("cp3", 15, 60, "", [2]float64{}), []timeline.Event{node(20, timeline.NodeAdded, "cp3", "")})
+	for _, e := range evs {
+		if e.Kind == timeline.Snapshot {
+			e.Attrs["routes"] += "," + podCIDR("cp3") + ">cp3" // the route controller routed it
+		}
+	}
+	return evs
 }
 
 // resumed: a run killed at 20 s with its process (no run.end, no
@@ -117,7 +124,7 @@ func TestEvidence(t *testing.T) {
 		{"nothing observed while the procedure ran", empty,
 			"api-availability/endpoint coverage-gap/service-lb-controller evidence/api probes evidence/health evidence/leases evidence/metrics evidence/nodes " +
 				"lb-availability/load balancers lb-identity/no leaked load balancers lb-ingress/load balancers lb-single/load balancers " +
-				"mutual-exclusion/service-lb-controller node-deletion/nodes node-metadata/nodes pod-cidr/nodes provider-id/nodes uninitialized-taint/nodes",
+				"mutual-exclusion/service-lb-controller node-deletion/nodes node-metadata/nodes pod-cidr/nodes provider-id/nodes route-table/routes uninitialized-taint/nodes",
 			[]string{"blind: the health observer recorded no health sample", "blind: the nodes observer recorded nothing", "unproven: no API probe recorded",
 				"0 health and 0 metrics intervals", "unproven: the node watch recorded no Node", "no end snapshot"}},
 		{"a 30 s hole in one manager's health samples", without(complete(), timeline.Health, ccm, "cp2", 10, 40), "evidence/health",

@@ -94,8 +94,26 @@ func (ob *Observer) snapshot(ctx context.Context) {
 			sort.Strings(names)
 			attrs["loadBalancers"] = strings.Join(names, ",")
 		}
+		if routes, err := ob.o.Cloud.Routes(ctx); err == nil {
+			attrs["routes"] = routesAttr(routes)
+		}
 	}
 	ob.emit(timeline.Event{Source: "observer", Kind: timeline.Snapshot, Attrs: attrs})
+}
+
+// routesAttr is the route table as DESTINATION>TARGET, sorted and
+// comma-separated; a blackhole route's target is "blackhole".
+func routesAttr(routes []CloudRoute) string {
+	out := make([]string, 0, len(routes))
+	for _, r := range routes {
+		target := r.Target
+		if r.Blackhole {
+			target = "blackhole"
+		}
+		out = append(out, r.Destination+">"+target)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
 }
 
 // maxBackendsListed bounds the "backends" attribute: a scale rehearsal's

@@ -16,6 +16,14 @@ type Cloud interface {
 	LoadBalancers(ctx context.Context) ([]CloudLB, error)
 	// HasInstance says whether the cloud still has the named instance.
 	HasInstance(ctx context.Context, name string) (bool, error)
+	// Routes are the cloud's route table now.
+	Routes(ctx context.Context) ([]CloudRoute, error)
+}
+
+// CloudRoute sends a pod CIDR to an instance.
+type CloudRoute struct {
+	Destination, Target string
+	Blackhole           bool
 }
 
 // CloudCall is one call a component made to the cloud.

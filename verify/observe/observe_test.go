@@ -102,6 +102,7 @@ type lbCloud struct{ lbs []CloudLB }
 func (c *lbCloud) CallsAfter(context.Context, int) ([]CloudCall, int, error) { return nil, 0, nil }
 func (c *lbCloud) LoadBalancers(context.Context) ([]CloudLB, error)          { return c.lbs, nil }
 func (c *lbCloud) HasInstance(context.Context, string) (bool, error)         { return false, nil }
+func (c *lbCloud) Routes(context.Context) ([]CloudRoute, error)              { return nil, nil }
 
 func TestDiffLBsRecordsBackendChanges(t *testing.T) {
 	cloud := &lbCloud{}

@@ -1,0 +1,176 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// RouteTable is the check that the cloud's route table ends as the Nodes'
+// pod CIDRs: the route controller moves between managers, and a manager
+// that does not run it (or runs it with another view of the nodes) leaves
+// new nodes without a route and gone ones with theirs.
+const RouteTable = "route-table"
+
+// routeSettle: the route controller reconciles every 10 s
+// (--route-reconciliation-period); a Node that got its pod CIDR, or went,
+// within this of the end snapshot is not judged on its route yet.
+const routeSettle = 30 * time.Second
+
+type route struct{ dest, target string }
+
+// CheckRouteTable: at the end snapshot, every Node holding a pod CIDR has
+// exactly one route for each of its ranges, pointing at it; no route
+// points at a Node that is gone, or at none (a blackhole). With no pod
+// CIDR and no route, routes are not in use and nothing is judged; a
+// snapshot without the route table is unproven.
+func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
+	if cloudOutOfReach(evs) {
+		return []Result{notJudged(RouteTable, "routes", noCloudWhy)}
+	}
+	snap := snapshotOf(evs)
+	if snap == nil {
+		return []Result{unproven(evs, RouteTable, "routes", "no end snapshot to read the route table from")}
+	}
+	raw, ok := snap.Attrs["routes"]
+	if !ok {
+		return []Result{unproven(evs, RouteTable, "routes", "the end snapshot has no route table (the cloud did not answer, or a timeline from before routes were recorded)")}
+	}
+	routes := parseRoutes(raw)
+	live, gone := nodesAt(evs, snap.Time)
+	if len(live) == 0 && len(routes) == 0 {
+		return []Result{notJudged(RouteTable, "routes", "no Node holds a pod CIDR and the cloud has no route: routes are not in use")}
+	}
+	var out []Result
+	for _, n := range sortedKeys(live) {
+		if r, judged := nodeRoutes(n, live[n], routes, snap.Time); judged {
+			out = append(out, r)
+		}
+	}
+	out = append(out, danglingRoutes(routes, live, gone, snap.Time)...)
+	if len(out) == 0 {
+		return []Result{notJudged(RouteTable, "routes", "every Node got its pod CIDR within "+routeSettle.String()+" of the end")}
+	}
+	return out
+}
+
+// nodeCIDRs is a live Node's pod CIDRs and since when it has held them.
+type nodeCIDRs struct {
+	cidrs []string
+	since time.Time
+}
+
+// nodesAt reads the node watch up to t: the Nodes there then with their
+// pod CIDRs, and when each Node that had gone went.
+func nodesAt(evs []timeline.Event, t time.Time) (map[string]nodeCIDRs, map[string]time.Time) {
+	live, gone := map[string]nodeCIDRs{}, map[string]time.Time{}
+	for _, e := range evs {
+		if e.Time.After(t) {
+			continue
+		}
+		switch e.Kind {
+		case timeline.NodeDeleted:
+			delete(live, e.Node)
+			gone[e.Node] = e.Time
+		case timeline.NodeAdded, timeline.NodeChanged:
+			delete(gone, e.Node)
+			cidrs := splitList(e.Attrs["podCIDRs"])
+			if prev, ok := live[e.Node]; ok && strings.Join(prev.cidrs, ",") == strings.Join(cidrs, ",") {
+				continue
+			}
+			live[e.Node] = nodeCIDRs{cidrs: cidrs, since: e.Time}
+		}
+	}
+	for n, c := range live {
+		if len(c.cidrs) == 0 {
+			delete(live, n)
+		}
+	}
+	return live, gone
+}
+
+// nodeRoutes judges one Node's routes, unless its ranges are too young.
+func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) (Result, bool) {
+	if at.Sub(c.since) < routeSettle {
+		return Result{}, false
+	}
+	var vs []Violation
+	for _, cidr := range c.cidrs {
+		mine, others := 0, []string{}
+		for _, r := range routes {
+			switch {
+			case r.dest == cidr && r.target == n:
+				mine++
+			case r.dest == cidr:
+				others = append(others, r.target)
+			}
+		}
+		if mine != 1 || len(others) > 0 {
+			msg := fmt.Sprintf("pod CIDR %s has %d route(s) to it", cidr, mine)
+			if len(others) > 0 {
+				msg += " and routes to " + strings.Join(others, ", ")
+			}
+			vs = append(vs, Violation{From: c.since, To: at, Sources: []string{"nodes", "cloud"}, Message: msg,
+				Evidence: []string{fmt.Sprintf("%s pod CIDRs %s since then", clock(c.since), strings.Join(c.cidrs, ",")), clock(at) + " snapshot: routes " + routesList(routes)}})
+		}
+	}
+	return result(RouteTable, n, vs, "one route for each pod CIDR ("+strings.Join(c.cidrs, ",")+")", map[string]float64{"wrong": float64(len(vs))}), true
+}
+
+// danglingRoutes: routes to Nodes that are gone (for longer than a
+// reconciliation) or that were never seen, and blackholes.
+func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time) []Result {
+	byTarget := map[string][]string{}
+	for _, r := range routes {
+		if _, ok := live[r.target]; ok {
+			continue
+		}
+		if went, ok := gone[r.target]; ok && at.Sub(went) < routeSettle {
+			continue
+		}
+		byTarget[r.target] = append(byTarget[r.target], r.dest)
+	}
+	var out []Result
+	for _, t := range sortedKeys(byTarget) {
+		why := "a Node never seen"
+		if went, ok := gone[t]; ok {
+			why = "a Node deleted at " + clock(went)
+		}
+		if t == "blackhole" {
+			why = "no instance (a blackhole)"
+		}
+		msg := fmt.Sprintf("route(s) for %s point at %s", strings.Join(byTarget[t], ","), why)
+		out = append(out, result(RouteTable, t, []Violation{{From: at, To: at, Sources: []string{"cloud"}, Message: msg,
+			Evidence: []string{clock(at) + " snapshot: routes " + routesList(routes)}}}, msg, nil))
+	}
+	return out
+}
+
+func parseRoutes(raw string) []route {
+	var out []route
+	for _, r := range splitList(raw) {
+		dest, target, _ := strings.Cut(r, ">")
+		out = append(out, route{dest: dest, target: target})
+	}
+	return out
+}
+
+func routesList(routes []route) string {
+	if len(routes) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(routes))
+	for i, r := range routes {
+		parts[i] = r.dest + ">" + r.target
+	}
+	return strings.Join(parts, ",")
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}

@@ -1,0 +1,71 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+func nodeCIDR(sec float64, kind, node, cidrs string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: node, Attrs: map[string]string{"podCIDRs": cidrs}}
+}
+
+func routesSnapshot(sec float64, routes string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{"routes": routes}}
+}
+
+// The route table at the end holds exactly one route per live Node's pod
+// CIDR, to that Node, and none to a Node that is gone; a Node whose range
+// or deletion is younger than a reconciliation is not judged yet.
+func TestRouteTable(t *testing.T) {
+	nodes := []timeline.Event{
+		nodeCIDR(0, timeline.NodeAdded, "w1", "10.244.1.0/24"),
+		nodeCIDR(0, timeline.NodeAdded, "w2", "10.244.2.0/24"),
+		nodeCIDR(10, timeline.NodeAdded, "w3", ""),
+		nodeCIDR(11, timeline.NodeChanged, "w3", "10.244.3.0/24"),
+		{Time: at(100), Source: "nodes", Kind: timeline.NodeDeleted, Node: "w3"},
+		nodeCIDR(190, timeline.NodeAdded, "w4", "10.244.4.0/24"), // 10 s before the snapshot
+	}
+	good := "10.244.1.0/24>w1,10.244.2.0/24>w2"
+	for _, tc := range []struct {
+		name, routes, subject string
+		passed                bool
+		want                  string
+	}{
+		{"as it should be", good, "w1", true, "one route for each pod CIDR"},
+		{"a live Node without its route", "10.244.1.0/24>w1", "w2", false, "pod CIDR 10.244.2.0/24 has 0 route(s)"},
+		{"a route to a gone Node", good + ",10.244.3.0/24>w3", "w3", false, "point at a Node deleted at"},
+		{"a Node's range sent elsewhere", good + ",10.244.2.0/24>w1", "w2", false, "and routes to w1"},
+		{"a blackhole", good + ",10.244.9.0/24>blackhole", "blackhole", false, "a blackhole"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := join(window(0, 200), nodes, []timeline.Event{routesSnapshot(200, tc.routes)})
+			rs := CheckRouteTable(evs, cfg)
+			r := one(t, rs, tc.subject)
+			text := r.Summary
+			for _, v := range r.Violations {
+				text += " " + v.Message
+			}
+			if r.Passed != tc.passed || !strings.Contains(text, tc.want) {
+				t.Errorf("passed %t (%s), want %t and %q", r.Passed, text, tc.passed, tc.want)
+			}
+			for _, r := range rs {
+				if r.Subject == "w4" {
+					t.Errorf("w4 got its range 10 s before the snapshot and was judged: %+v", r)
+				}
+			}
+		})
+	}
+	noTable := join(window(0, 200), nodes, []timeline.Event{{Time: at(200), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{}}})
+	if r := one(t, CheckRouteTable(noTable, cfg), "routes"); r.Passed {
+		t.Errorf("a snapshot without the route table passed: %+v", r)
+	}
+	if r := one(t, CheckRouteTable(join(window(0, 200), nodes), cfg), "routes"); r.Passed {
+		t.Errorf("no snapshot passed: %+v", r)
+	}
+	unused := join(window(0, 200), []timeline.Event{nodeCIDR(0, timeline.NodeAdded, "w1", ""), routesSnapshot(200, "")})
+	if r := one(t, CheckRouteTable(unused, cfg), "routes"); !r.Passed || r.Skipped == "" {
+		t.Errorf("no pod CIDR and no route: %+v, want not judged", r)
+	}
+}
