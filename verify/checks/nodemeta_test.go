@@ -32,9 +32,9 @@ func TestNodeMetadata(t *testing.T) {
 			metaNode(30, timeline.NodeChanged, map[string]string{"instanceType": ""})}},
 		{"a change undone before the end", "", []timeline.Event{metaNode(0.5, timeline.NodeAdded, nil),
 			metaNode(20, timeline.NodeChanged, map[string]string{"zone": "sim-zone-b"}), metaNode(40, timeline.NodeChanged, nil)}},
-		{"joined during the procedure", "not judged: no Node lived through", []timeline.Event{metaNode(10, timeline.NodeAdded, nil),
+		{"joined during the procedure", "not judged: joined or went during the procedure", []timeline.Event{metaNode(10, timeline.NodeAdded, nil),
 			metaNode(30, timeline.NodeChanged, map[string]string{"zone": "sim-zone-b"})}},
-		{"deleted and registered again", "not judged: no Node lived through", []timeline.Event{metaNode(0.5, timeline.NodeAdded, nil),
+		{"deleted and registered again", "not judged: joined or went during the procedure", []timeline.Event{metaNode(0.5, timeline.NodeAdded, nil),
 			metaNode(20, timeline.NodeDeleted, nil), metaNode(30, timeline.NodeAdded, map[string]string{"zone": "sim-zone-b"})}},
 		{"listed just after the run began, before its first step", "", []timeline.Event{metaNode(1.2, timeline.NodeAdded, nil), metaNode(30, timeline.NodeChanged, map[string]string{"taints": "x"})}},
 		{"no addresses recorded", "unproven: the node watch recorded Nodes but no addresses", []timeline.Event{

@@ -45,15 +45,9 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	}
 	var out []Result
 	for _, n := range sortedKeys(live) {
-		if r, judged := nodeRoutes(n, live[n], routes, snap.Time); judged {
-			out = append(out, r)
-		}
+		out = append(out, nodeRoutes(n, live[n], routes, snap.Time))
 	}
-	out = append(out, danglingRoutes(routes, live, gone, snap.Time)...)
-	if len(out) == 0 {
-		return []Result{notJudged(RouteTable, "routes", "every Node got its pod CIDR within "+routeSettle.String()+" of the end")}
-	}
-	return out
+	return append(out, danglingRoutes(routes, live, gone, snap.Time)...)
 }
 
 // nodeCIDRs is a live Node's pod CIDRs and since when it has held them.
@@ -92,9 +86,9 @@ func nodesAt(evs []timeline.Event, t time.Time) (map[string]nodeCIDRs, map[strin
 }
 
 // nodeRoutes judges one Node's routes, unless its ranges are too young.
-func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) (Result, bool) {
-	if at.Sub(c.since) < routeSettle {
-		return Result{}, false
+func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) Result {
+	if age := at.Sub(c.since); age < routeSettle {
+		return notJudged(RouteTable, n, fmt.Sprintf("its pod CIDR came %s before the end snapshot, within %s (three route reconciliations)", age.Round(100*time.Millisecond), routeSettle))
 	}
 	var vs []Violation
 	for _, cidr := range c.cidrs {
@@ -116,7 +110,7 @@ func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) (Result, bo
 				Evidence: []string{fmt.Sprintf("%s pod CIDRs %s since then", clock(c.since), strings.Join(c.cidrs, ",")), clock(at) + " snapshot: routes " + routesList(routes)}})
 		}
 	}
-	return result(RouteTable, n, vs, "one route for each pod CIDR ("+strings.Join(c.cidrs, ",")+")", map[string]float64{"wrong": float64(len(vs))}), true
+	return result(RouteTable, n, vs, "one route for each pod CIDR ("+strings.Join(c.cidrs, ",")+")", map[string]float64{"wrong": float64(len(vs))})
 }
 
 // danglingRoutes: routes to Nodes that are gone (for longer than a
