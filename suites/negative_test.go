@@ -91,6 +91,12 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 			mistake(migrate.MistakeCCMNoRoutes)(c)
 			c.Load = "moderate"
 		}, checks.RouteTable, checks.CoverageGap, NodeTimeout(30*time.Minute)),
+		// Scoped credentials: the CCM runs the route controller but the
+		// cloud refuses it every route change (403) from the hand-off on.
+		Entry("13: the CCM's credentials lack the route permissions", "ccm-denied-routes", func(c *rehearsal.Config) {
+			fault(faults.CCMDeniedRoutes)(c)
+			c.Load = "moderate"
+		}, checks.RouteTable, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

@@ -114,6 +114,28 @@ func (in *Injector) cloudThrottle(ctx context.Context) (string, error) {
 	return "cloud", nil
 }
 
+// ccmDeniedRoutes takes the route permissions from the
+// cloud-controller-manager's credentials for the rest of the run (the
+// cluster's deletion ends them), or for the fault's duration when given.
+func (in *Injector) ccmDeniedRoutes(ctx context.Context) (string, error) {
+	if in.o.Cloud == nil {
+		return "", errNoCloud
+	}
+	const caller = "cloud-controller-manager"
+	in.started(caller, "the cloud refuses the cloud-controller-manager's CreateRoute and DeleteRoute (403)")
+	if err := in.o.Cloud.SetFaults(ctx, api.Faults{Deny: map[string][]string{caller: {"CreateRoute", "DeleteRoute"}}}); err != nil {
+		return caller, err
+	}
+	if in.s.Duration == 0 {
+		return caller, nil
+	}
+	sleep(ctx, in.s.Duration)
+	if err := in.o.Cloud.SetFaults(context.Background(), api.Faults{}); err != nil {
+		return caller, fmt.Errorf("restoring the cloud-controller-manager's permissions: %w", err)
+	}
+	return caller, nil
+}
+
 // cloudOutage makes every cloud API call fail with 503 for the fault's
 // duration (an outage window the cloud itself ends).
 func (in *Injector) cloudOutage(ctx context.Context) (string, error) {

@@ -139,6 +139,8 @@ func (in *Injector) inject(ctx context.Context) error {
 		target, err = in.serviceDelete(ctx)
 	case NodeReregister:
 		target, err = in.nodeReregister(ctx)
+	case CCMDeniedRoutes:
+		target, err = in.ccmDeniedRoutes(ctx)
 	default:
 		err = fmt.Errorf("unknown fault %q", in.s.Name)
 	}

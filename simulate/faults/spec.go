@@ -20,6 +20,11 @@ const (
 	// NodeReregister deletes a worker's Node and registers it again with
 	// another ProviderID, as when another provider initialised it first.
 	NodeReregister = "node-reregister"
+	// CCMDeniedRoutes: the cloud-controller-manager's credentials lack
+	// the route permissions (CreateRoute, DeleteRoute refused with 403),
+	// as a CCM role written without them: the route controller it is
+	// handed fails every change.
+	CCMDeniedRoutes = "ccm-denied-routes"
 )
 
 // AfterProcedure, as a fault's step, is the moment the procedure has
@@ -41,6 +46,8 @@ var defaults = map[string]Spec{
 	CloudOutage:    {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second, cloud: true},
 	ServiceDelete:  {Name: ServiceDelete, Delay: 5 * time.Second},
 	NodeReregister: {Name: NodeReregister, Delay: 5 * time.Second},
+	// From the hand-off to the end: the credentials do not heal.
+	CCMDeniedRoutes: {Name: CCMDeniedRoutes, cloud: true},
 }
 
 // Spec is one fault and when it happens.

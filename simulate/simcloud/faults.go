@@ -3,6 +3,7 @@ package simcloud
 import (
 	"math/rand"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,6 +77,9 @@ func (in *injector) decide(now time.Time, op, component, node string) (time.Dura
 		if !now.Before(w.Start) && now.Before(w.End) {
 			return f.Latency.Duration, http.StatusServiceUnavailable, "outage"
 		}
+	}
+	if denied := f.Deny[component]; slices.Contains(denied, op) || slices.Contains(denied, "*") {
+		return f.Latency.Duration, http.StatusForbidden, "deny"
 	}
 	if key, ok := budget(component, node); f.ThrottleQPS > 0 && ok {
 		l := in.limiters[key]

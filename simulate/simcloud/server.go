@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -199,6 +200,11 @@ func (s *Server) setFaults(r *http.Request) (any, error) {
 	for op, p := range f.ErrorRate {
 		if p < 0 || p > 1 {
 			return nil, badRequest("errorRate[%s] = %v: use a probability between 0 and 1", op, p)
+		}
+	}
+	for component, ops := range f.Deny {
+		if component == "" || len(ops) == 0 || slices.Contains(ops, "") {
+			return nil, badRequest("deny[%q] = %q: name a caller component and the operations it is refused", component, ops)
 		}
 	}
 	s.mu.Lock()

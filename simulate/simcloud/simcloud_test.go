@@ -415,3 +415,38 @@ func TestCorruptStateIsAClearError(t *testing.T) {
 		t.Fatal("want an error for corrupt state")
 	}
 }
+
+// Deny refuses a caller's listed operations with 403, as a cloud refuses
+// credentials without the permission, and records it; other callers and
+// operations go on.
+func TestDenyRefusesACallersOperations(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ctx := context.Background()
+	admin := r.client("handover")
+	if err := admin.SetFaults(ctx, api.Faults{Deny: map[string][]string{"cloud-controller-manager": {"CreateRoute"}}}); err != nil {
+		t.Fatal(err)
+	}
+	rt := api.Route{Name: "c-worker", DestinationCIDR: "10.244.1.0/24", TargetInstance: "c-worker"}
+	var se *api.StatusError
+	if err := r.client("cloud-controller-manager").CreateRoute(ctx, "route", rt); !errors.As(err, &se) || se.Code != http.StatusForbidden {
+		t.Fatalf("the CCM's CreateRoute: %v, want 403", err)
+	}
+	if _, err := r.cloud("cloud-controller-manager").InstanceMetadata(ctx, node("c-worker")); err != nil {
+		t.Fatalf("an operation not denied: %v", err)
+	}
+	if err := r.client("kube-controller-manager").CreateRoute(ctx, "route", rt); err != nil {
+		t.Fatalf("another caller's CreateRoute: %v", err)
+	}
+	denied := 0
+	for _, e := range r.server.audit.since(time.Time{}) {
+		if e.Fault == "deny" && e.Status == http.StatusForbidden && e.Operation == "CreateRoute" && e.Component == "cloud-controller-manager" {
+			denied++
+		}
+	}
+	if denied != 1 {
+		t.Fatalf("audited denials: %d, want 1", denied)
+	}
+	if err := admin.SetFaults(ctx, api.Faults{Deny: map[string][]string{"cloud-controller-manager": {}}}); !errors.As(err, &se) || se.Code != http.StatusBadRequest {
+		t.Fatalf("a deny without operations: %v, want 400", err)
+	}
+}

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,11 +44,35 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	if len(live) == 0 && len(routes) == 0 {
 		return []Result{notJudged(RouteTable, "routes", "no Node holds a pod CIDR and the cloud has no route: routes are not in use")}
 	}
+	refused := routeRefusals(evs)
 	var out []Result
 	for _, n := range sortedKeys(live) {
-		out = append(out, nodeRoutes(n, live[n], routes, snap.Time))
+		out = append(out, nodeRoutes(n, live[n], routes, snap.Time, refused))
 	}
-	return append(out, danglingRoutes(routes, live, gone, snap.Time)...)
+	return append(out, danglingRoutes(routes, live, gone, snap.Time, refused)...)
+}
+
+// routeRefusals is the cloud audit's account of route changes it refused,
+// by manager, operation and status ("" when none): why the route
+// controller could not mend the table (credentials without the
+// permission answer 403).
+func routeRefusals(evs []timeline.Event) []string {
+	counts := map[string]int{}
+	for _, e := range evs {
+		op := e.Attrs["operation"]
+		if e.Kind != timeline.CloudCall || (op != "CreateRoute" && op != "DeleteRoute") {
+			continue
+		}
+		if st, err := strconv.Atoi(e.Attrs["status"]); err != nil || st < 400 {
+			continue
+		}
+		counts[fmt.Sprintf("%s refused %s (%s)", e.Manager, op, e.Attrs["status"])]++
+	}
+	var out []string
+	for _, k := range sortedKeys(counts) {
+		out = append(out, fmt.Sprintf("cloud audit: %s %d time(s)", k, counts[k]))
+	}
+	return out
 }
 
 // nodeCIDRs is a live Node's pod CIDRs and since when it has held them.
@@ -86,7 +111,7 @@ func nodesAt(evs []timeline.Event, t time.Time) (map[string]nodeCIDRs, map[strin
 }
 
 // nodeRoutes judges one Node's routes, unless its ranges are too young.
-func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) Result {
+func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []string) Result {
 	if age := at.Sub(c.since); age < routeSettle {
 		return notJudged(RouteTable, n, fmt.Sprintf("its pod CIDR came %s before the end snapshot, within %s (three route reconciliations)", age.Round(100*time.Millisecond), routeSettle))
 	}
@@ -107,7 +132,7 @@ func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) Result {
 				msg += " and routes to " + strings.Join(others, ", ")
 			}
 			vs = append(vs, Violation{From: c.since, To: at, Sources: []string{"nodes", "cloud"}, Message: msg,
-				Evidence: []string{fmt.Sprintf("%s pod CIDRs %s since then", clock(c.since), strings.Join(c.cidrs, ",")), clock(at) + " snapshot: routes " + routesList(routes)}})
+				Evidence: append([]string{fmt.Sprintf("%s pod CIDRs %s since then", clock(c.since), strings.Join(c.cidrs, ",")), clock(at) + " snapshot: routes " + routesList(routes)}, refused...)})
 		}
 	}
 	return result(RouteTable, n, vs, "one route for each pod CIDR ("+strings.Join(c.cidrs, ",")+")", map[string]float64{"wrong": float64(len(vs))})
@@ -115,7 +140,7 @@ func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time) Result {
 
 // danglingRoutes: routes to Nodes that are gone (for longer than a
 // reconciliation) or that were never seen, and blackholes.
-func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time) []Result {
+func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time, refused []string) []Result {
 	byTarget := map[string][]string{}
 	for _, r := range routes {
 		if _, ok := live[r.target]; ok {
@@ -137,7 +162,7 @@ func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]t
 		}
 		msg := fmt.Sprintf("route(s) for %s point at %s", strings.Join(byTarget[t], ","), why)
 		out = append(out, result(RouteTable, t, []Violation{{From: at, To: at, Sources: []string{"cloud"}, Message: msg,
-			Evidence: []string{clock(at) + " snapshot: routes " + routesList(routes)}}}, msg, nil))
+			Evidence: append([]string{clock(at) + " snapshot: routes " + routesList(routes)}, refused...)}}, msg, nil))
 	}
 	return out
 }

@@ -55,6 +55,12 @@ func TestRouteTable(t *testing.T) {
 			}
 		})
 	}
+	refused := join(window(0, 200), nodes, []timeline.Event{routesSnapshot(200, "10.244.1.0/24>w1"),
+		{Time: at(150), Source: "cloud-audit", Kind: timeline.CloudCall, Manager: ccm, Controller: "node-route-controller",
+			Attrs: map[string]string{"operation": "CreateRoute", "resource": "routes", "status": "403"}}})
+	if r := one(t, CheckRouteTable(refused, cfg), "w2"); r.Passed || !strings.Contains(strings.Join(r.Violations[0].Evidence, " "), "cloud audit: cloud-controller-manager refused CreateRoute (403) 1 time(s)") {
+		t.Errorf("the refusal is not in the evidence: %+v", r)
+	}
 	noTable := join(window(0, 200), nodes, []timeline.Event{{Time: at(200), Source: "observer", Kind: timeline.Snapshot, Attrs: map[string]string{}}})
 	if r := one(t, CheckRouteTable(noTable, cfg), "routes"); r.Passed {
 		t.Errorf("a snapshot without the route table passed: %+v", r)

@@ -82,6 +82,10 @@ type Faults struct {
 	ThrottleQPS float64 `json:"throttleQPS,omitempty"`
 	// Outages are windows during which every call fails with 503.
 	Outages []Window `json:"outages,omitempty"`
+	// Deny lists, by caller component, the operations its credentials
+	// lack: each is refused with 403, as a cloud refuses an unauthorised
+	// action ("*" for every one).
+	Deny map[string][]string `json:"deny,omitempty"`
 }
 
 // Window is a time interval.
