@@ -14,6 +14,7 @@ func lintPairs(sides []Side) Findings {
 	for _, k := range sides {
 		out = append(out, outsideLock(k, sides)...)
 	}
+	out = append(out, twoAllocators(sides)...)
 	for _, k := range sides {
 		if k.Component != lmconfig.KCM || !k.runsCloudControllers() {
 			continue
@@ -160,6 +161,33 @@ func outsideLock(k Side, sides []Side) Findings {
 			out = append(out, Finding{Error, "kube-controller-manager " + k.Version + " --controllers",
 				"runs " + own + " on its main lease (--allocate-node-cidrs) while cloud-controller-manager migrates it: both allocate pod ranges",
 				"start the N+1 kube-controller-manager with --controllers=*,bootstrapsigner,tokencleaner,-" + own})
+		}
+	}
+	return out
+}
+
+// twoAllocators flags a cloud-controller-manager with no leader-migration
+// filter that starts its node IPAM (a provider's manager that disables
+// nothing, with --allocate-node-cidrs) while a kube-controller-manager of
+// the roll allocates too: two allocators on one cluster CIDR, outside any
+// lock. A warning: which ranges collide depends on the allocators.
+func twoAllocators(sides []Side) Findings {
+	var out Findings
+	for _, c := range sides {
+		cm, err := c.manager()
+		if err != nil || c.Component != lmconfig.CCM || !cm.IgnoresLeaderMigration || !c.runs(cm, cm.Name(NodeIPAM)) {
+			continue
+		}
+		for _, k := range sides {
+			m, err := k.manager()
+			if err != nil || k.Component != lmconfig.KCM || !k.runs(m, m.Name(NodeIPAM)) {
+				continue
+			}
+			out = append(out, Finding{Warning, "cloud-controller-manager --allocate-node-cidrs",
+				fmt.Sprintf("the %s cloud-controller-manager %s starts %s whenever it is set (it disables nothing by default and has no leader-migration filter) while kube-controller-manager %s runs %s: two node IPAM allocators on one cluster CIDR",
+					c.Provider, c.Version, cm.Name(NodeIPAM), k.Version, m.Name(NodeIPAM)),
+				"give node IPAM to one manager: --allocate-node-cidrs=false here (Azure's chart: cloudControllerManager.allocateNodeCidrs=false), or on kube-controller-manager once this manager allocates"})
+			break
 		}
 	}
 	return out

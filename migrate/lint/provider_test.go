@@ -129,3 +129,23 @@ func TestAManagerWithoutTheFilterStillChecksTheFile(t *testing.T) {
 		t.Errorf("findings:\n%s", fs)
 	}
 }
+
+// Azure's manager starts its node IPAM whenever --allocate-node-cidrs is
+// set: beside a kube-controller-manager that allocates too, a warning.
+func TestTwoNodeIPAMAllocatorsAreWarnedOf(t *testing.T) {
+	kcm := Side{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "external", AllocateNodeCIDRs: true}
+	for _, tc := range []struct {
+		provider string
+		allocate bool
+		warned   bool
+	}{
+		{profiles.Azure, true, true}, {profiles.Azure, false, false}, {"", true, false},
+	} {
+		ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", Provider: tc.provider, AllocateNodeCIDRs: tc.allocate, AfterSwitch: true}
+		fs := Lint(kcm, ccm)
+		warned := strings.Contains(fs.String(), "two node IPAM allocators")
+		if warned != tc.warned {
+			t.Errorf("provider %q --allocate-node-cidrs=%t: warned %t, want %t:\n%s", tc.provider, tc.allocate, warned, tc.warned, fs)
+		}
+	}
+}

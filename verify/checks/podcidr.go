@@ -22,7 +22,11 @@ func CheckPodCIDRs(evs []timeline.Event, cfg Config) []Result {
 		return []Result{unproven(evs, PodCIDR, "nodes", fmt.Sprintf("the node watch recorded %d Node(s) but none of their pod CIDRs", len(names)))}
 	}
 	vs, given := podCIDRViolations(evs)
-	return []Result{result(PodCIDR, "nodes", vs, fmt.Sprintf("%d of %d Node(s) got pod CIDRs; no overlap, no change", given, len(h)),
+	verdict := "no overlap, no change"
+	if len(vs) > 0 {
+		verdict = fmt.Sprintf("%d overlap(s) or change(s)", len(vs))
+	}
+	return []Result{result(PodCIDR, "nodes", vs, fmt.Sprintf("%d of %d Node(s) got pod CIDRs; %s", given, len(h), verdict),
 		map[string]float64{"nodes_with_cidrs": float64(given)})}
 }
 
