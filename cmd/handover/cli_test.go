@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,15 @@ func TestFaultsFromFlags(t *testing.T) {
 	for _, bad := range []string{"EnsureLoadBalancer", "=0.5", "x=2", "x=-1", "x=abc"} {
 		if _, err := faultsFromFlags([]string{bad}, 0, 0, 0, now); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: want a one-line error, got %v", bad, err)
+		}
+	}
+	deny, err := denyFromFlags([]string{"cloud-controller-manager=CreateRoute,DeleteRoute", "kubelet=*"})
+	if err != nil || !slices.Equal(deny["cloud-controller-manager"], []string{"CreateRoute", "DeleteRoute"}) || !slices.Equal(deny["kubelet"], []string{"*"}) {
+		t.Fatalf("--deny: %v %v", deny, err)
+	}
+	for _, bad := range []string{"CreateRoute", "=CreateRoute", "ccm=", "ccm=A,,B"} {
+		if _, err := denyFromFlags([]string{bad}); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--deny %q: want a one-line error, got %v", bad, err)
 		}
 	}
 	if err := runCLI(t, "simcloud", "faults", "--name", "no-such-cluster"); err == nil || !strings.Contains(err.Error(), "has no simulated cloud") {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,7 +82,7 @@ instances; load balancers relay only to the cluster's instances.`,
 
 func newFaultsCommand(g *globals) *cobra.Command {
 	var name string
-	var errorRates []string
+	var errorRates, deny []string
 	var latency, outage time.Duration
 	var qps float64
 	var clear bool
@@ -94,6 +95,9 @@ func newFaultsCommand(g *globals) *cobra.Command {
   --latency D         add D to every call
   --throttle-qps Q    limit each calling component to Q requests per second (429)
   --outage-for D      fail every call with 503 from now for D
+  --deny C=OP[,OP]    refuse caller component C the operations OP with 403, as
+                      credentials without the permission (e.g.
+                      cloud-controller-manager=CreateRoute,DeleteRoute; repeatable)
   --clear             remove every knob
 Every injected failure is recorded in the cloud's audit with the knob that caused it.`,
 		Args: cobra.NoArgs,
@@ -102,10 +106,13 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 			if err != nil {
 				return err
 			}
-			changed := clear || len(errorRates) > 0 || latency > 0 || outage > 0 || qps > 0
+			changed := clear || len(errorRates) > 0 || len(deny) > 0 || latency > 0 || outage > 0 || qps > 0
 			if changed {
 				f, err := faultsFromFlags(errorRates, latency, qps, outage, time.Now())
 				if err != nil {
+					return err
+				}
+				if f.Deny, err = denyFromFlags(deny); err != nil {
 					return err
 				}
 				if err := client.SetFaults(cmd.Context(), f); err != nil {
@@ -127,12 +134,32 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 	f.DurationVar(&latency, "latency", 0, "latency added to every call")
 	f.Float64Var(&qps, "throttle-qps", 0, "per-caller request rate limit")
 	f.DurationVar(&outage, "outage-for", 0, "fail every call from now for this long")
+	f.StringArrayVar(&deny, "deny", nil, "COMPONENT=OP[,OP]: refuse that caller those operations (403)")
 	f.BoolVar(&clear, "clear", false, "remove every knob")
 	cmd.MarkFlagsMutuallyExclusive("clear", "error-rate")
+	cmd.MarkFlagsMutuallyExclusive("clear", "deny")
 	cmd.MarkFlagsMutuallyExclusive("clear", "latency")
 	cmd.MarkFlagsMutuallyExclusive("clear", "throttle-qps")
 	cmd.MarkFlagsMutuallyExclusive("clear", "outage-for")
 	return cmd
+}
+
+// denyFromFlags reads --deny COMPONENT=OP[,OP] (repeatable; a component
+// given twice gets both lists).
+func denyFromFlags(flags []string) (map[string][]string, error) {
+	var out map[string][]string
+	for _, d := range flags {
+		component, ops, ok := strings.Cut(d, "=")
+		list := strings.Split(ops, ",")
+		if !ok || component == "" || slices.Contains(list, "") {
+			return nil, fmt.Errorf("--deny %q: use COMPONENT=OP[,OP], e.g. cloud-controller-manager=CreateRoute,DeleteRoute", d)
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[component] = append(out[component], list...)
+	}
+	return out, nil
 }
 
 // faultsFromFlags builds the knobs the flags ask for.
