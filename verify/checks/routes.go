@@ -26,7 +26,8 @@ type route struct{ dest, target string }
 // exactly one route for each of its ranges, pointing at it; no route
 // points at a Node that is gone, or at none (a blackhole). With no pod
 // CIDR and no route, routes are not in use and nothing is judged; a
-// snapshot without the route table is unproven.
+// snapshot without the route table, or a node watch that recorded no Node
+// or no pod CIDR, is unproven.
 func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	if cloudOutOfReach(evs) {
 		return []Result{notJudged(RouteTable, "routes", noCloudWhy)}
@@ -39,8 +40,15 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	if !ok {
 		return []Result{unproven(evs, RouteTable, "routes", "the end snapshot has no route table (the cloud did not answer, or a timeline from before routes were recorded)")}
 	}
+	h, names := nodeHistory(evs)
+	switch {
+	case len(names) == 0:
+		return noNodes(evs, RouteTable)
+	case !podCIDRsRecorded(h):
+		return []Result{unproven(evs, RouteTable, "routes", fmt.Sprintf("the node watch recorded %d Node(s) but none of their pod CIDRs", len(names)))}
+	}
 	routes := parseRoutes(raw)
-	live, gone := nodesAt(evs, snap.Time)
+	live, gone := nodesAt(h, snap.Time)
 	if len(live) == 0 && len(routes) == 0 {
 		return []Result{notJudged(RouteTable, "routes", "no Node holds a pod CIDR and the cloud has no route: routes are not in use")}
 	}
@@ -53,7 +61,7 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 }
 
 // routeRefusals is the cloud audit's account of route changes it refused,
-// by manager, operation and status ("" when none): why the route
+// by manager, operation and status (none when it refused none): why the route
 // controller could not mend the table (credentials without the
 // permission answer 403).
 func routeRefusals(evs []timeline.Event) []string {
@@ -81,30 +89,29 @@ type nodeCIDRs struct {
 	since time.Time
 }
 
-// nodesAt reads the node watch up to t: the Nodes there then with their
-// pod CIDRs, and when each Node that had gone went.
-func nodesAt(evs []timeline.Event, t time.Time) (map[string]nodeCIDRs, map[string]time.Time) {
+// nodesAt reads each Node's history up to t: the Nodes there then with
+// their pod CIDRs (and since when they held them), and when each Node that
+// had gone went.
+func nodesAt(h map[string][]timeline.Event, t time.Time) (map[string]nodeCIDRs, map[string]time.Time) {
 	live, gone := map[string]nodeCIDRs{}, map[string]time.Time{}
-	for _, e := range evs {
-		if e.Time.After(t) {
-			continue
-		}
-		switch e.Kind {
-		case timeline.NodeDeleted:
-			delete(live, e.Node)
-			gone[e.Node] = e.Time
-		case timeline.NodeAdded, timeline.NodeChanged:
-			delete(gone, e.Node)
-			cidrs := splitList(e.Attrs["podCIDRs"])
-			if prev, ok := live[e.Node]; ok && strings.Join(prev.cidrs, ",") == strings.Join(cidrs, ",") {
-				continue
+	for n, evs := range h {
+		var cur nodeCIDRs
+		present := false
+		for _, e := range evs {
+			switch {
+			case e.Time.After(t):
+			case e.Kind == timeline.NodeDeleted:
+				present, gone[n] = false, e.Time
+			default:
+				if cidrs := e.Attrs["podCIDRs"]; !present || cidrs != strings.Join(cur.cidrs, ",") {
+					cur = nodeCIDRs{cidrs: split(cidrs), since: e.Time}
+				}
+				present = true
+				delete(gone, n)
 			}
-			live[e.Node] = nodeCIDRs{cidrs: cidrs, since: e.Time}
 		}
-	}
-	for n, c := range live {
-		if len(c.cidrs) == 0 {
-			delete(live, n)
+		if present && len(cur.cidrs) > 0 {
+			live[n] = cur
 		}
 	}
 	return live, gone
@@ -169,7 +176,7 @@ func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]t
 
 func parseRoutes(raw string) []route {
 	var out []route
-	for _, r := range splitList(raw) {
+	for _, r := range split(raw) {
 		dest, target, _ := strings.Cut(r, ">")
 		out = append(out, route{dest: dest, target: target})
 	}
@@ -185,11 +192,4 @@ func routesList(routes []route) string {
 		parts[i] = r.dest + ">" + r.target
 	}
 	return strings.Join(parts, ",")
-}
-
-func splitList(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, ",")
 }

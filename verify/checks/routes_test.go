@@ -68,6 +68,13 @@ func TestRouteTable(t *testing.T) {
 	if r := one(t, CheckRouteTable(join(window(0, 200), nodes), cfg), "routes"); r.Passed {
 		t.Errorf("no snapshot passed: %+v", r)
 	}
+	if r := one(t, CheckRouteTable(join(window(0, 200), []timeline.Event{routesSnapshot(200, "")}), cfg), "nodes"); r.Passed {
+		t.Errorf("no Node recorded passed: %+v", r)
+	}
+	noCIDRs := join(window(0, 200), []timeline.Event{{Time: at(0), Source: "nodes", Kind: timeline.NodeAdded, Node: "w1"}, routesSnapshot(200, "")})
+	if r := one(t, CheckRouteTable(noCIDRs, cfg), "routes"); r.Passed {
+		t.Errorf("a node watch without pod CIDRs passed: %+v", r)
+	}
 	unused := join(window(0, 200), []timeline.Event{nodeCIDR(0, timeline.NodeAdded, "w1", ""), routesSnapshot(200, "")})
 	if r := one(t, CheckRouteTable(unused, cfg), "routes"); !r.Passed || r.Skipped == "" {
 		t.Errorf("no pod CIDR and no route: %+v, want not judged", r)
