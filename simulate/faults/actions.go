@@ -104,14 +104,23 @@ func (in *Injector) cloudThrottle(ctx context.Context) (string, error) {
 	}
 	f := api.Faults{ThrottleQPS: 2, Latency: api.Duration{Duration: 200 * time.Millisecond}, ErrorRate: map[string]float64{"*": 0.2}}
 	in.started("cloud", fmt.Sprintf("cloud API throttled to 2 QPS per caller, +200ms, 20%% of calls failing, for %s", in.s.Duration))
+	return "cloud", in.holdKnobs(ctx, f)
+}
+
+// holdKnobs sets the cloud's knobs for the fault's duration and then
+// clears them; with no duration they stay until the cluster goes.
+func (in *Injector) holdKnobs(ctx context.Context, f api.Faults) error {
 	if err := in.o.Cloud.SetFaults(ctx, f); err != nil {
-		return "cloud", err
+		return err
+	}
+	if in.s.Duration == 0 {
+		return nil
 	}
 	sleep(ctx, in.s.Duration)
 	if err := in.o.Cloud.SetFaults(context.Background(), api.Faults{}); err != nil {
-		return "cloud", fmt.Errorf("restoring the cloud API: %w", err)
+		return fmt.Errorf("restoring the cloud API: %w", err)
 	}
-	return "cloud", nil
+	return nil
 }
 
 // ccmDeniedRoutes takes the route permissions from the
@@ -123,17 +132,7 @@ func (in *Injector) ccmDeniedRoutes(ctx context.Context) (string, error) {
 	}
 	const caller = "cloud-controller-manager"
 	in.started(caller, "the cloud refuses the cloud-controller-manager's CreateRoute and DeleteRoute (403)")
-	if err := in.o.Cloud.SetFaults(ctx, api.Faults{Deny: map[string][]string{caller: {"CreateRoute", "DeleteRoute"}}}); err != nil {
-		return caller, err
-	}
-	if in.s.Duration == 0 {
-		return caller, nil
-	}
-	sleep(ctx, in.s.Duration)
-	if err := in.o.Cloud.SetFaults(context.Background(), api.Faults{}); err != nil {
-		return caller, fmt.Errorf("restoring the cloud-controller-manager's permissions: %w", err)
-	}
-	return caller, nil
+	return caller, in.holdKnobs(ctx, api.Faults{Deny: map[string][]string{caller: {"CreateRoute", "DeleteRoute"}}})
 }
 
 // cloudOutage makes every cloud API call fail with 503 for the fault's
@@ -144,12 +143,5 @@ func (in *Injector) cloudOutage(ctx context.Context) (string, error) {
 	}
 	now := time.Now()
 	in.started("cloud", fmt.Sprintf("cloud API down (every call 503) for %s", in.s.Duration))
-	if err := in.o.Cloud.SetFaults(ctx, api.Faults{Outages: []api.Window{{Start: now, End: now.Add(in.s.Duration)}}}); err != nil {
-		return "cloud", err
-	}
-	sleep(ctx, in.s.Duration)
-	if err := in.o.Cloud.SetFaults(context.Background(), api.Faults{}); err != nil {
-		return "cloud", fmt.Errorf("restoring the cloud API: %w", err)
-	}
-	return "cloud", nil
+	return "cloud", in.holdKnobs(ctx, api.Faults{Outages: []api.Window{{Start: now, End: now.Add(in.s.Duration)}}})
 }
