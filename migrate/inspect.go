@@ -219,7 +219,7 @@ func (e *Env) leaseSettled(ctx context.Context, component string) error {
 	if err != nil {
 		return err
 	}
-	if component == lmconfig.CCM && !e.Spec.CCMHonoursLeaderMigration() {
+	if component == lmconfig.CCM && !e.Spec.CCMTakesMigrationLease() {
 		// Its manager never takes the migration lease: its main lease
 		// is all that says it leads.
 		return nil

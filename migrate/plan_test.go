@@ -24,6 +24,8 @@ var planCases = map[string]func(*Spec){
 	"rke-external-aws":   func(s *Spec) { s.Procedure, s.Flavour = RKE, "external-aws" },
 	"default-config":     func(s *Spec) { s.Procedure = DefaultConfig },
 	"node-ipam":          func(s *Spec) { s.Procedure = NodeIPAM },
+	"stop-start":         func(s *Spec) { s.Procedure = StopStart },
+	"controllers-flag":   func(s *Spec) { s.Procedure = ControllersFlag },
 	"taskdoc-verbatim": func(s *Spec) {
 		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=../examples/taskdoc-verbatim/ccm.yaml"}); err != nil {
 			panic(err)
@@ -114,6 +116,11 @@ func TestPlanContent(t *testing.T) {
 		{"rke2 azure", func(s *Spec) { s.Procedure, s.Flavour = RKE2, "azure" }, []string{"machineSelectorConfig", "kube-controller-manager-arg", "cloud-provider-name: external", "kind: Deployment", "kubectl cordon", "kubectl uncordon", "rollout status deployment"}, nil},
 		{"rke external-aws", func(s *Spec) { s.Procedure, s.Flavour = RKE, "external-aws" }, []string{"extra_args", "name: external-aws", "useInstanceMetadataHostname: true", "rke up", "kind: DaemonSet"}, []string{"uncordon-control-planes"}},
 		{"default-config", func(s *Spec) { s.Procedure = DefaultConfig }, []string{"- --enable-leader-migration\n", "built-in default"}, []string{"--leader-migration-config="}},
+		// No leader migration anywhere: no grant, no flags, no file.
+		{"stop-start", func(s *Spec) { s.Procedure = StopStart }, []string{"cloud-provider-name: external", "kind: DaemonSet", "without leader migration", "no leader migration in this procedure"},
+			[]string{"leader-migration", "grant-migration-lease", "leadermigration.conf"}},
+		{"controllers-flag", func(s *Spec) { s.Procedure = ControllersFlag }, []string{"--controllers=*,bootstrapsigner,tokencleaner,-cloud-node-lifecycle,-route,-service", "kind: Deployment", "kubeone migrate to-ccm-csi --complete"},
+			[]string{"leader-migration", "grant-migration-lease", "leadermigration.conf"}},
 	} {
 		s := DefaultSpec(TaskDoc)
 		tc.s(&s)

@@ -34,11 +34,15 @@ func (s *Spec) SetCloudProfile(provider string) error {
 	return nil
 }
 
-// CCMHonoursLeaderMigration: the cloud-controller-manager of the spec's
-// provider has a leader-migration filter (upstream's and aws's do;
-// azure's accepts the flags and ignores them), so it takes the migration
-// lease.
-func (s Spec) CCMHonoursLeaderMigration() bool {
+// CCMTakesMigrationLease: the procedure uses leader migration and the
+// spec's provider has a leader-migration filter (upstream's and aws's do;
+// azure's accepts the flags and ignores them), so its
+// cloud-controller-manager takes the migration lease. (A mistake that
+// starts it without leader migration is judged by the checks, not here.)
+func (s Spec) CCMTakesMigrationLease() bool {
+	if s.reg().Managers.Config == NoMigration {
+		return false
+	}
 	if s.CloudProfile == "" {
 		return true
 	}

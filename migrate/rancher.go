@@ -73,40 +73,65 @@ func (s Spec) manifestPlan(title string, manifest string, changes []string) []It
 	return items
 }
 
+// DeployCCMStep installs the chart (or the user's manifest) as the Setup
+// has the cloud-controller-manager: with leader migration, granted the
+// migration lease again after the install, or, in a procedure without
+// leader migration, as it is.
 func DeployCCMStep(s Spec) Step {
-	manifest, changes := s.ccmManifest(true)
+	st := s.setup()
+	lm := st.CCM.LeaderMigration
+	manifest, changes := s.ccmManifest(lm)
 	ref := s.CCMRef()
-	plan := append(s.manifestPlan("cloud-controller-manager chart, rendered (kubectl apply -f)", manifest, changes),
-		Item{Kind: Command, Body: grantPatchCommand(s.Provider().CCMLeaderLockingRole, s.LeaderName)},
-		Item{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."})
-	if s.CCMWorkload() == managers.Deployment {
-		plan = append(plan, Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."})
-	} else {
-		plan = append(plan, Item{Kind: Note, Body: "DaemonSet pods tolerate node.kubernetes.io/unschedulable, so cordoning does not hold the AWS chart back: its managers start at once, while every kube-controller-manager still runs the in-tree provider."})
+	plan := s.manifestPlan("cloud-controller-manager chart, rendered (kubectl apply -f)", manifest, changes)
+	title := "Install the cloud-controller-manager (" + s.CCMWorkload() + ") with --enable-leader-migration"
+	if !lm {
+		title = "Install the cloud-controller-manager (" + s.CCMWorkload() + ") without leader migration"
 	}
-	return Step{
+	if st.GrantCCM {
+		plan = append(plan, Item{Kind: Command, Body: grantPatchCommand(s.Provider().CCMLeaderLockingRole, s.LeaderName)},
+			Item{Kind: Note, Body: "Installing the chart re-applies its leader-locking Role and with it drops the migration-lease rule granted in step 1: grant it again, or the cloud-controller-manager never takes the migration lease and, once kube-controller-manager loses its cloud provider, no manager runs the cloud controllers."})
+	}
+	if lm {
+		plan = append(plan, cordonNote(s))
+	}
+	step := Step{
 		Name:  "deploy-ccm",
-		Title: "Install the cloud-controller-manager (" + s.CCMWorkload() + ") with --enable-leader-migration",
+		Title: title,
 		Plan:  plan,
 		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) },
-		Pre: func(ctx context.Context, e *Env) error {
-			ok, err := leaseGranted(ref.ServiceAccount)(ctx, e)
-			if err == nil && !ok {
-				err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
-			}
-			return err
-		},
-		// The chart ships the leader-locking Role; applying it replaces the
-		// migration-lease rule granted earlier, which must be added again or
-		// the cloud-controller-manager can never take the migration lease.
-		Do: func(ctx context.Context, e *Env) error {
-			if err := e.Cluster.Apply(ctx, manifest); err != nil {
-				return err
-			}
-			return e.grantLease(ctx, s.Provider().CCMLeaderLockingRole, e.Spec.LeaderName)
-		},
-		Wait: Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)},
+		Do:    func(ctx context.Context, e *Env) error { return e.Cluster.Apply(ctx, manifest) },
+		Wait: Wait{Name: "the cloud-controller-manager " + s.CCMWorkload() + " created", Timeout: s.Intervals.Of(IntervalRollout),
+			Until: func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) }},
 	}
+	if !st.GrantCCM {
+		return step
+	}
+	step.Pre = func(ctx context.Context, e *Env) error {
+		ok, err := leaseGranted(ref.ServiceAccount)(ctx, e)
+		if err == nil && !ok {
+			err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
+		}
+		return err
+	}
+	// The chart ships the leader-locking Role; applying it replaces the
+	// migration-lease rule granted earlier, which must be added again or
+	// the cloud-controller-manager can never take the migration lease.
+	step.Do = func(ctx context.Context, e *Env) error {
+		if err := e.Cluster.Apply(ctx, manifest); err != nil {
+			return err
+		}
+		return e.grantLease(ctx, s.Provider().CCMLeaderLockingRole, e.Spec.LeaderName)
+	}
+	step.Wait = Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)}
+	return step
+}
+
+// cordonNote says what the runbooks' cordon does to the chart's workload.
+func cordonNote(s Spec) Item {
+	if s.CCMWorkload() == managers.Deployment {
+		return Item{Kind: Note, Body: "Azure's chart adds a cloud-node-manager DaemonSet that initialises each node; the simulated cloud's cloud-node-controller runs inside the Deployment instead. The Deployment's pods stay Pending on the cordoned control planes until they are uncordoned."}
+	}
+	return Item{Kind: Note, Body: "DaemonSet pods tolerate node.kubernetes.io/unschedulable, so cordoning does not hold the AWS chart back: its managers start at once, while every kube-controller-manager still runs the in-tree provider."}
 }
 
 func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {

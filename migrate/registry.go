@@ -10,11 +10,13 @@ import (
 
 // Procedure names (their packages under migrate/procedures register them).
 const (
-	TaskDoc       = "taskdoc"
-	RKE2          = "rke2"
-	RKE           = "rke"
-	DefaultConfig = "default-config"
-	NodeIPAM      = "node-ipam"
+	TaskDoc         = "taskdoc"
+	RKE2            = "rke2"
+	RKE             = "rke"
+	DefaultConfig   = "default-config"
+	NodeIPAM        = "node-ipam"
+	StopStart       = "stop-start"
+	ControllersFlag = "controllers-flag"
 )
 
 // Registration is everything handover knows about a procedure outside its
@@ -61,6 +63,10 @@ type Managers struct {
 	// default unless the flavour's chart says otherwise. Only a chart's
 	// forms take a user's own manifest.
 	CCMForms []string
+	// KCMControllers are the version-N kube-controller-managers'
+	// --controllers during the procedure ("" leaves them as kubeadm
+	// wrote them): KubeOne's exclusion of the cloud loops.
+	KCMControllers string
 }
 
 // ConfigStyle is what the leader-migration configuration files say.
@@ -74,6 +80,9 @@ const (
 	Wildcard
 	// BuiltIn: no file; both managers use their built-in default.
 	BuiltIn
+	// NoMigration: no leader migration at all; the procedure stops the
+	// cloud loops in one manager before it starts them in the other.
+	NoMigration
 )
 
 // Version is N or N+1 of a Spec.

@@ -200,3 +200,16 @@ func yamlItem(f string) string {
 	}
 	return strconv.Quote(f)
 }
+
+// KCMControllers are the version-N kube-controller-managers' --controllers
+// as the Setup has them during the procedure ("" leaves kubeadm's).
+func (s Spec) KCMControllers() string { return s.setup().KCM.Controllers }
+
+// SetControllers sets a manager's --controllers, with the user's flags for
+// the manager (which win).
+func SetControllers(value string, args []string) func(*corev1.Pod) {
+	return func(p *corev1.Pod) {
+		c := &p.Spec.Containers[0]
+		c.Command = cmdline.Merge(setFlag(c.Command, "controllers", value), args)
+	}
+}

@@ -192,8 +192,12 @@ func SettleStep(s Spec, component string) Step {
 	}
 	name := map[string]string{lmconfig.CCM: "verify-controllers-in-ccm", lmconfig.KCM: "verify-controllers-in-kcm"}[component]
 	leases := shellJoin("kubectl", "-n", "kube-system", "get", "lease", s.LeaderName, mainLease[component]) + "   # one holder for both\n"
-	if component == lmconfig.CCM && !s.CCMHonoursLeaderMigration() {
-		leases = shellJoin("kubectl", "-n", "kube-system", "get", "lease", mainLease[component]) + "   # its leader: this provider's manager never takes " + s.LeaderName + "\n"
+	if component == lmconfig.CCM && !s.CCMTakesMigrationLease() {
+		why := "this provider's manager never takes " + s.LeaderName
+		if s.reg().Managers.Config == NoMigration {
+			why = "no leader migration in this procedure"
+		}
+		leases = shellJoin("kubectl", "-n", "kube-system", "get", "lease", mainLease[component]) + "   # its leader: " + why + "\n"
 	}
 	return Step{
 		Name:  name,

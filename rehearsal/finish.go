@@ -23,8 +23,13 @@ import (
 // that no longer answers must not keep the cluster alive.
 const WaitLogs = "failure-logs"
 
+// WaitObserved bounds the observers' initial lists of Nodes and leases,
+// which the procedure waits for: they are the node checks' "before".
+const WaitObserved = "observers-listed"
+
 func init() {
-	waits.Register("rehearsal", waits.Wait{Name: WaitLogs, Default: 2 * time.Minute, Doc: "collecting a failed rehearsal's cluster logs, before the cluster is deleted anyway"})
+	waits.Register("rehearsal", waits.Wait{Name: WaitLogs, Default: 2 * time.Minute, Doc: "collecting a failed rehearsal's cluster logs, before the cluster is deleted anyway"},
+		waits.Wait{Name: WaitObserved, Default: 30 * time.Second, Doc: "the observers list the Nodes and leases before the procedure starts (the node checks compare with that state)"})
 }
 
 // finisher ends a rehearsal: logs of a failure, then the cluster deleted

@@ -132,13 +132,16 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return fmt.Errorf("the load's client configuration: %w", err)
 	}
 	lo := load.Options{Client: env.Client, REST: rc, Cluster: kc, Cloud: cloud, Timeline: tl, Logger: logger,
-		HandedOff: handedOff(env.Client, env.Spec.LeaderName, env.Spec.CCMHonoursLeaderMigration())}
+		HandedOff: handedOff(env.Client, env.Spec.LeaderName, env.Spec.CCMTakesMigrationLease())}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return fmt.Errorf("preparing the load: %w", err)
 	}
 	ob, err := Observe(ctx, kc, env, tl)
 	if err != nil {
 		return err
+	}
+	if err := ob.WaitSynced(ctx, waits.Of(ctx, WaitObserved)); err != nil {
+		logger.Warnf("observers: %v; the procedure starts anyway (the node checks then have no state from before it)", err)
 	}
 	// The fleet comes up observed: its nodes' registrations are the
 	// in-tree half of what a scale rehearsal measures.

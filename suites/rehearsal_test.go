@@ -30,6 +30,29 @@ var _ = Describe("every procedure under moderate load", Label("rehearsal"), func
 		Entry("node-ipam", "node-ipam", func(c *rehearsal.Config) { c.Procedure = "node-ipam" }, NodeTimeout(30*time.Minute)),
 	)
 
+	// Without leader migration the cloud loops stop in one manager before
+	// they start in the other: nothing may run twice, and what the path
+	// costs is the gap. The coverage-gap check judges it against its
+	// threshold and is the only check allowed to fail; the spec reports
+	// the gap either way.
+	DescribeTable("without leader migration, runs nothing twice and reports its gap",
+		func(ctx context.Context, name string, edit func(*rehearsal.Config)) {
+			c := rehearsal.Default()
+			edit(&c)
+			res, _ := rehearseFinding(ctx, name, c, func(r checks.Result) {
+				Expect(r.Check).To(Equal(checks.CoverageGap), "%s %s failed: %v", r.Check, r.Subject, r.Violations)
+			})
+			for _, r := range res.Report.Results {
+				if r.Check == checks.CoverageGap {
+					AddReportEntry("gap", r.Subject+": "+r.Summary)
+				}
+			}
+			Expect(res.Load.NodesJoined).To(BeNumerically(">=", 1), "no worker joined during the migration")
+		},
+		Entry("stop-start (the aws chart after the switch)", "stop-start", func(c *rehearsal.Config) { c.Procedure = migrate.StopStart }, NodeTimeout(30*time.Minute)),
+		Entry("controllers-flag (KubeOne)", "controllers-flag", func(c *rehearsal.Config) { c.Procedure = migrate.ControllersFlag }, NodeTimeout(30*time.Minute)),
+	)
+
 	// The built-in default configuration names route-controller and
 	// service-controller, which match no controller of either manager
 	// version (the filter compares names verbatim): those two run in both

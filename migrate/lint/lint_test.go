@@ -29,6 +29,26 @@ func TestLintCleanTaskDoc(t *testing.T) {
 	}
 }
 
+// kcmNoLM is a version-N kube-controller-manager with the in-tree provider
+// and no leader migration.
+var kcmNoLM = Side{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind"}
+
+// KubeOne's way needs no leader migration: --controllers keeps the cloud
+// loops out of the in-tree kube-controller-manager (aliases, as the
+// managers translate them) while the cloud-controller-manager runs them.
+func TestLintCleanControllersFlag(t *testing.T) {
+	for _, v := range []string{"v1.26.15", "v1.30.14"} {
+		k := args(kcmNoLM, "--controllers=*,bootstrapsigner,tokencleaner,-cloud-node-lifecycle,-route,-service")
+		k.Version = v
+		if fs := Lint(k, Side{Component: lmconfig.CCM, Version: v}); len(fs) != 0 {
+			t.Errorf("%s: want no findings, got\n%s", v, fs)
+		}
+		if p := Predict(canonical, k, Side{Component: lmconfig.CCM, Version: v}); len(p.Both)+len(p.Orphaned)+len(p.Unknown) != 0 {
+			t.Errorf("%s: want every controller in one manager, got %s", v, p)
+		}
+	}
+}
+
 func TestLintFires(t *testing.T) {
 	with := func(f func(c *lmconfig.Config)) *lmconfig.Config {
 		c := lmconfig.New(lmconfig.CCM, canonical...)
@@ -64,7 +84,9 @@ func TestLintFires(t *testing.T) {
 		{"controller in neither configuration", []Side{kcmN(lmconfig.New(lmconfig.KCM, ServiceLB, NodeRoute)), ccmN1(lmconfig.New(lmconfig.CCM, ServiceLB, NodeRoute))},
 			"kcm.yaml: controllerLeaders", "cloud-node-lifecycle-controller is in neither configuration"},
 		{"ccm without leader migration", []Side{kcm, {Component: lmconfig.CCM, Version: "v1.31.4"}},
-			"cloud-controller-manager --enable-leader-migration", "both managers run every cloud controller"},
+			"cloud-controller-manager --enable-leader-migration", "both start service-lb-controller, node-route-controller, cloud-node-lifecycle-controller"},
+		{"kcm --controllers keeps one cloud loop, no leader migration", []Side{args(kcmNoLM, "--controllers=*,bootstrapsigner,tokencleaner,-route,-service"), {Component: lmconfig.CCM, Version: "v1.30.14"}},
+			"kube-controller-manager --enable-leader-migration", "both start cloud-node-lifecycle-controller: both"},
 		{"N+1 kcm with leader migration", []Side{{Component: lmconfig.KCM, Version: "v1.31.4", LeaderMigration: true, ConfigPath: "kcm.yaml", Config: lmconfig.New(lmconfig.KCM, canonical...)}},
 			"kube-controller-manager --enable-leader-migration", "MUST NOT"},
 		{"removed feature gate", []Side{{Component: lmconfig.KCM, Version: "v1.30.14", CloudProvider: "kind", FeatureGates: "ControllerManagerLeaderMigration=true"}},

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
@@ -40,13 +42,19 @@ func lintPairs(sides []Side) Findings {
 
 func lintPair(k, c Side) Findings {
 	if !k.LeaderMigration || !c.LeaderMigration {
+		both := bothRun(k, c)
+		if len(both) == 0 {
+			// KubeOne's way: --controllers keeps the cloud loops out of
+			// kube-controller-manager, so nothing needs handing over.
+			return nil
+		}
 		off := k
 		if k.LeaderMigration {
 			off = c
 		}
 		return Findings{{Error, off.Component + " --enable-leader-migration",
-			fmt.Sprintf("is off while kube-controller-manager %s runs the in-tree cloud controllers and cloud-controller-manager %s runs them too: both managers run every cloud controller at once", k.Version, c.Version),
-			"enable leader migration on both managers for as long as both run"}}
+			fmt.Sprintf("is off while kube-controller-manager %s and cloud-controller-manager %s both start %s: both managers run them at once", k.Version, c.Version, strings.Join(both, ", ")),
+			"enable leader migration on both managers for as long as both run, or keep the cloud loops out of kube-controller-manager (--controllers=*,bootstrapsigner,tokencleaner,-cloud-node-lifecycle,-route,-service) before the cloud-controller-manager starts"}}
 	}
 	kc, cc := effective(k), effective(c)
 	if kc == nil || cc == nil {
@@ -65,6 +73,25 @@ func lintPair(k, c Side) Findings {
 	out = append(out, oneSided(k, c, kc, cc)...)
 	out = append(out, oneSided(c, k, cc, kc)...)
 	return append(out, unlisted(k, c)...)
+}
+
+// bothRun are the cloud controllers (canonical names) that both a
+// kube-controller-manager with an in-tree provider and a
+// cloud-controller-manager start; unknown versions count as all.
+func bothRun(k, c Side) []string {
+	km, kerr := k.manager()
+	cm, cerr := c.manager()
+	if kerr != nil || cerr != nil {
+		return slices.Clone(Migratable)
+	}
+	var out []string
+	for _, ctl := range Migratable {
+		kn, cn := km.Name(ctl), cm.Name(ctl)
+		if km.Runs(kn) && cm.Runs(cn) && k.runs(km, kn) && c.runs(cm, cn) {
+			out = append(out, ctl)
+		}
+	}
+	return out
 }
 
 // unlisted flags a cloud controller both managers run that neither file

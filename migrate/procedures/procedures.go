@@ -6,9 +6,11 @@ package procedures
 
 import (
 	// Each registers itself at init.
+	_ "github.com/handover-sh/handover/migrate/procedures/controllersflag"
 	_ "github.com/handover-sh/handover/migrate/procedures/defaultconfig"
 	_ "github.com/handover-sh/handover/migrate/procedures/nodeipam"
 	_ "github.com/handover-sh/handover/migrate/procedures/rke"
 	_ "github.com/handover-sh/handover/migrate/procedures/rke2"
+	_ "github.com/handover-sh/handover/migrate/procedures/stopstart"
 	_ "github.com/handover-sh/handover/migrate/procedures/taskdoc"
 )

@@ -32,7 +32,8 @@ const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
 // Node goes NotReady and the cloud-node-lifecycle controller, in whichever
 // manager runs it then, must delete it. With more than one join, the last
 // waits for the hand-off, so both managers initialise a joined node.
-// Waiting uses waitCtx; a join or termination under way finishes on actCtx.
+// Waiting uses waitCtx; a join under way, and the termination of a
+// worker it joined, finish on actCtx.
 func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 	for i := 0; i < g.p.NodeJoins; i++ {
 		afterHandOff := g.p.NodeJoins > 1 && i == g.p.NodeJoins-1 && g.o.HandedOff != nil
@@ -54,7 +55,10 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		if err := g.waitInitialised(actCtx, name); err != nil {
 			g.fail("initialise a joined worker", err)
 		}
-		if i >= g.p.NodeTerminations || !sleep(waitCtx, terminateAfter) {
+		// A joined worker's termination is part of its action: it still
+		// comes when the procedure ends first (a short one, as stop-start),
+		// within the stop's grace.
+		if i >= g.p.NodeTerminations || !sleep(actCtx, terminateAfter) {
 			continue
 		}
 		g.terminate(actCtx, name)

@@ -42,8 +42,8 @@ func (ob *Observer) watchKube(ctx context.Context) {
 		holders[l.Name] = h
 		ob.emit(timeline.Event{Source: "lease", Kind: timeline.Lease, Attrs: map[string]string{"lease": l.Name, "holder": h}})
 	}
-	_, _ = leases.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: onLease, UpdateFunc: func(_, n any) { onLease(n) }})
-	_, _ = nodes.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	lreg, _ := leases.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: onLease, UpdateFunc: func(_, n any) { onLease(n) }})
+	nreg, _ := nodes.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) { ob.nodeEvent(ctx, timeline.NodeAdded, obj) },
 		UpdateFunc: func(old, n any) {
 			if nodeState(old) != nodeState(n) {
@@ -105,6 +105,11 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	}
 	f.Start(ctx.Done())
 	lf.Start(ctx.Done())
+	// The initial lists are what "before" means to the node checks: say
+	// when they are recorded.
+	if lreg != nil && nreg != nil && cache.WaitForCacheSync(ctx.Done(), lreg.HasSynced, nreg.HasSynced) {
+		close(ob.synced)
+	}
 	<-ctx.Done()
 	f.Shutdown()
 	lf.Shutdown()

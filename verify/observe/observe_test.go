@@ -10,10 +10,15 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
 
 	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -143,5 +148,20 @@ func TestBackendsAttrIsBounded(t *testing.T) {
 	}
 	if got := backendsAttr(nodes[:2]); got != "10.250.0.0,10.250.0.1" {
 		t.Fatalf("backends of 2: %q", got)
+	}
+}
+
+// WaitSynced returns once the initial Node list is on the timeline: a
+// procedure started then changes Nodes the node checks saw before.
+func TestWaitSyncedMeansNodesRecorded(t *testing.T) {
+	client := fake.NewSimpleClientset(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}})
+	var buf testenv.LockedBuffer
+	ob := Start(context.Background(), Options{Client: client, REST: &rest.Config{Host: "https://127.0.0.1:1"}, Timeline: timeline.NewWriter(&buf)})
+	defer ob.Stop()
+	if err := ob.WaitSynced(context.Background(), 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"node":"n1"`) {
+		t.Fatalf("synced before the Node n1 was recorded:\n%s", buf.String())
 	}
 }

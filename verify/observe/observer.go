@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -60,6 +61,25 @@ type Observer struct {
 	given  bool
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// synced closes once the initial lists of Nodes and leases are
+	// recorded.
+	synced chan struct{}
+}
+
+// WaitSynced waits until the initial lists of Nodes and leases are on the
+// timeline, so that what a procedure started next changes is recorded as
+// a change (the node checks' "before" is the state before its first step).
+func (ob *Observer) WaitSynced(ctx context.Context, timeout time.Duration) error {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-ob.synced:
+		return nil
+	case <-t.C:
+		return fmt.Errorf("the node and lease watches had not listed within %s", timeout)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Start records observer.start and starts every watcher.
@@ -74,7 +94,7 @@ func Start(ctx context.Context, o Options) *Observer {
 		o.ProbeEvery = 500 * time.Millisecond
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	ob := &Observer{o: o, cancel: cancel, started: time.Now()}
+	ob := &Observer{o: o, cancel: cancel, started: time.Now(), synced: make(chan struct{})}
 	if o.Reach != nil {
 		_, ob.given = o.Reach.Fixed()
 	}

@@ -38,12 +38,12 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), append([]migrate.Item{
 					{Kind: migrate.Rancher, Title: "cluster YAML", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
 					{Kind: migrate.Rancher, Title: "cluster YAML: the configuration file", Body: rke2Files("leader-migration")},
-					{Kind: migrate.Rancher, Title: "cluster YAML: unchanged at this step", Body: rke2CloudProvider(s.Flavour)},
+					{Kind: migrate.Rancher, Title: "cluster YAML: unchanged at this step", Body: CloudProviderYAML(s.Flavour)},
 					{Kind: migrate.Note, Body: s.OwnConfigNote("The runbook relies on the built-in default configuration; two of its names (route-controller, service-controller) match no controller of " + s.From + ", so this plan passes a file with the canonical names. The runbook also has no RBAC step: without it kube-controller-manager cannot take the migration lease.")},
 				}, s.KCMArgsPlan()...), migrate.WaitOwner(lmconfig.KCM)),
 				migrate.CordonStep(true)},
 			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, false,
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML", Body: rke2CloudProvider("external")},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML", Body: CloudProviderYAML("external")},
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML: remove from machineSelectorConfig", Body: rke2MachineSelector(migrate.LMFlagsRancher(), []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})})),
 			[]migrate.Step{
 				migrate.CordonStep(false),
@@ -82,6 +82,8 @@ func rke2Files(secret string) string {
 		"\n        machineLabelSelector:\n          matchLabels:\n            rke.cattle.io/control-plane-role: 'true'\n"
 }
 
-func rke2CloudProvider(name string) string {
+// CloudProviderYAML is the RKE2 cluster configuration that names the cloud
+// provider (machineGlobalConfig.cloud-provider-name).
+func CloudProviderYAML(name string) string {
 	return "spec:\n  rkeConfig:\n    machineGlobalConfig:\n      cloud-provider-name: " + name + "\n"
 }
