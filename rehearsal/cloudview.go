@@ -18,7 +18,7 @@ func (v simCloudView) CallsAfter(ctx context.Context, n int) ([]observe.CloudCal
 	out := make([]observe.CloudCall, 0, len(entries))
 	for _, a := range entries {
 		out = append(out, observe.CloudCall{Time: a.Time, Component: a.Component, Controller: a.Controller,
-			Operation: a.Operation, Resource: a.Resource, Node: a.Node, Status: a.Status})
+			Operation: a.Operation, Resource: a.Resource, Node: a.Node, Status: a.Status, Fault: a.Fault})
 	}
 	return out, next, err
 }

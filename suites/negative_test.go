@@ -97,6 +97,12 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 			fault(faults.CCMDeniedRoutes)(c)
 			c.Load = "moderate"
 		}, checks.RouteTable, NodeTimeout(30*time.Minute)),
+		// Scoped credentials: from the hand-off the CCM sees another region
+		// and finds none of the cluster's instances; the control plane that
+		// joins after it stays uninitialised, without a ProviderID or a
+		// route, and the cloud audit shows the look-ups it answered 404.
+		Entry("14: the CCM's credentials see another region", "ccm-other-region", fault(faults.CCMOtherRegion),
+			checks.ProviderID, checks.Uninitialized, checks.RouteTable, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

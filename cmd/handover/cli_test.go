@@ -82,6 +82,15 @@ func TestFaultsFromFlags(t *testing.T) {
 			t.Errorf("--deny %q: want a one-line error, got %v", bad, err)
 		}
 	}
+	scope, err := scopeFromFlags([]string{"cloud-controller-manager=sim-region-1a"})
+	if err != nil || scope["cloud-controller-manager"] != "sim-region-1a" {
+		t.Fatalf("--scope: %v %v", scope, err)
+	}
+	for _, bad := range [][]string{{"sim-region-1a"}, {"=sim-region-1"}, {"ccm="}, {"ccm=a", "ccm=b"}} {
+		if _, err := scopeFromFlags(bad); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--scope %q: want a one-line error, got %v", bad, err)
+		}
+	}
 	if err := runCLI(t, "simcloud", "faults", "--name", "no-such-cluster"); err == nil || !strings.Contains(err.Error(), "has no simulated cloud") {
 		t.Errorf("unknown cluster: %v", err)
 	}

@@ -82,7 +82,7 @@ instances; load balancers relay only to the cluster's instances.`,
 
 func newFaultsCommand(g *globals) *cobra.Command {
 	var name string
-	var errorRates, deny []string
+	var errorRates, deny, scope []string
 	var latency, outage time.Duration
 	var qps float64
 	var clear bool
@@ -98,6 +98,10 @@ func newFaultsCommand(g *globals) *cobra.Command {
   --deny C=OP[,OP]    refuse caller component C the operations OP with 403, as
                       credentials without the permission (e.g.
                       cloud-controller-manager=CreateRoute,DeleteRoute; repeatable)
+  --scope C=WHERE     let caller component C see only the instances of region or
+                      zone WHERE: others are not found (404) and not listed, as
+                      credentials or a cloud-config of another region (e.g.
+                      cloud-controller-manager=sim-region-1a; repeatable)
   --clear             remove every knob
 Every injected failure is recorded in the cloud's audit with the knob that caused it.`,
 		Args: cobra.NoArgs,
@@ -106,13 +110,16 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 			if err != nil {
 				return err
 			}
-			changed := clear || len(errorRates) > 0 || len(deny) > 0 || latency > 0 || outage > 0 || qps > 0
+			changed := clear || len(errorRates) > 0 || len(deny) > 0 || len(scope) > 0 || latency > 0 || outage > 0 || qps > 0
 			if changed {
 				f, err := faultsFromFlags(errorRates, latency, qps, outage, time.Now())
 				if err != nil {
 					return err
 				}
 				if f.Deny, err = denyFromFlags(deny); err != nil {
+					return err
+				}
+				if f.Scope, err = scopeFromFlags(scope); err != nil {
 					return err
 				}
 				if err := client.SetFaults(cmd.Context(), f); err != nil {
@@ -135,9 +142,11 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 	f.Float64Var(&qps, "throttle-qps", 0, "per-caller request rate limit")
 	f.DurationVar(&outage, "outage-for", 0, "fail every call from now for this long")
 	f.StringArrayVar(&deny, "deny", nil, "COMPONENT=OP[,OP]: refuse that caller those operations (403)")
+	f.StringArrayVar(&scope, "scope", nil, "COMPONENT=REGION|ZONE: that caller sees only those instances")
 	f.BoolVar(&clear, "clear", false, "remove every knob")
 	cmd.MarkFlagsMutuallyExclusive("clear", "error-rate")
 	cmd.MarkFlagsMutuallyExclusive("clear", "deny")
+	cmd.MarkFlagsMutuallyExclusive("clear", "scope")
 	cmd.MarkFlagsMutuallyExclusive("clear", "latency")
 	cmd.MarkFlagsMutuallyExclusive("clear", "throttle-qps")
 	cmd.MarkFlagsMutuallyExclusive("clear", "outage-for")
@@ -158,6 +167,26 @@ func denyFromFlags(flags []string) (map[string][]string, error) {
 			out = map[string][]string{}
 		}
 		out[component] = append(out[component], list...)
+	}
+	return out, nil
+}
+
+// scopeFromFlags reads --scope COMPONENT=REGION|ZONE (repeatable; one
+// scope per component).
+func scopeFromFlags(flags []string) (map[string]string, error) {
+	var out map[string]string
+	for _, d := range flags {
+		component, where, ok := strings.Cut(d, "=")
+		if !ok || component == "" || where == "" {
+			return nil, fmt.Errorf("--scope %q: use COMPONENT=REGION or COMPONENT=ZONE, e.g. cloud-controller-manager=sim-region-1a", d)
+		}
+		if prev, dup := out[component]; dup {
+			return nil, fmt.Errorf("--scope: %s given twice (%s, %s): credentials have one scope", component, prev, where)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[component] = where
 	}
 	return out, nil
 }

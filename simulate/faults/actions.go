@@ -135,6 +135,22 @@ func (in *Injector) ccmDeniedRoutes(ctx context.Context) (string, error) {
 	return caller, in.holdKnobs(ctx, api.Faults{Deny: map[string][]string{caller: {"CreateRoute", "DeleteRoute"}}})
 }
 
+// otherRegion is a region with none of the cluster's instances: the
+// simulated cloud puts every instance in sim-region-1 (simcloud.Region; a
+// test holds the two apart).
+const otherRegion = "sim-region-2"
+
+// ccmOtherRegion scopes the cloud-controller-manager's credentials to
+// another region for the rest of the run, or for the fault's duration.
+func (in *Injector) ccmOtherRegion(ctx context.Context) (string, error) {
+	if in.o.Cloud == nil {
+		return "", errNoCloud
+	}
+	const caller = "cloud-controller-manager"
+	in.started(caller, "the cloud-controller-manager's credentials see region "+otherRegion+" only: none of the cluster's instances is found (404)")
+	return caller, in.holdKnobs(ctx, api.Faults{Scope: map[string]string{caller: otherRegion}})
+}
+
 // cloudOutage makes every cloud API call fail with 503 for the fault's
 // duration (an outage window the cloud itself ends).
 func (in *Injector) cloudOutage(ctx context.Context) (string, error) {

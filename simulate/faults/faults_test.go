@@ -18,6 +18,7 @@ import (
 
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -164,5 +165,13 @@ func TestServiceDeleteAndNodeReregister(t *testing.T) {
 	n, err := c.CoreV1().Nodes().Get(ctx, "w1", metav1.GetOptions{})
 	if err != nil || n.Spec.ProviderID != "other://w1" || n.Labels["x"] != "y" || n.Spec.PodCIDR != "10.244.1.0/24" {
 		t.Fatalf("node after: %+v %v", n, err)
+	}
+}
+
+// ccm-other-region must name a region the simulated cloud has no instance
+// in, or the fault scopes the CCM to everything.
+func TestOtherRegionIsNotTheClouds(t *testing.T) {
+	if otherRegion == simcloud.Region {
+		t.Fatalf("otherRegion %q is the simulated cloud's own region", otherRegion)
 	}
 }

@@ -141,6 +141,8 @@ func (in *Injector) inject(ctx context.Context) error {
 		target, err = in.nodeReregister(ctx)
 	case CCMDeniedRoutes:
 		target, err = in.ccmDeniedRoutes(ctx)
+	case CCMOtherRegion:
+		target, err = in.ccmOtherRegion(ctx)
 	default:
 		err = fmt.Errorf("unknown fault %q", in.s.Name)
 	}

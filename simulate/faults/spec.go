@@ -25,6 +25,12 @@ const (
 	// as a CCM role written without them: the route controller it is
 	// handed fails every change.
 	CCMDeniedRoutes = "ccm-denied-routes"
+	// CCMOtherRegion: the cloud-controller-manager's credentials see
+	// another region (a role or cloud-config of another region): it finds
+	// none of the cluster's instances, so it initialises no node that
+	// joins after the hand-off and routes to none of them
+	// (kubernetes/cloud-provider-gcp#758, oracle/oci-cloud-controller-manager#434).
+	CCMOtherRegion = "ccm-other-region"
 )
 
 // AfterProcedure, as a fault's step, is the moment the procedure has
@@ -48,6 +54,7 @@ var defaults = map[string]Spec{
 	NodeReregister: {Name: NodeReregister, Delay: 5 * time.Second},
 	// From the hand-off to the end: the credentials do not heal.
 	CCMDeniedRoutes: {Name: CCMDeniedRoutes, cloud: true},
+	CCMOtherRegion:  {Name: CCMOtherRegion, cloud: true},
 }
 
 // Spec is one fault and when it happens.

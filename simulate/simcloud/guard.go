@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -59,10 +60,15 @@ func (s *Server) checkRoute(r *http.Request, rt api.Route) error {
 	if rt.Blackhole {
 		return nil
 	}
-	if _, ok := s.virtualNamed(rt.TargetInstance); ok {
-		return nil
+	if in, ok := s.virtualNamed(rt.TargetInstance); ok {
+		_, err := s.seenFrom(r, in, rt.TargetInstance)
+		return err
 	}
 	if _, err := s.findInstance(r, rt.TargetInstance, func(in api.Instance) bool { return in.Name == rt.TargetInstance }); err != nil {
+		var he *httpError
+		if errors.As(err, &he) && he.fault != "" {
+			return err // there, but not to these credentials
+		}
 		return badRequest("route target %q is not an instance of this cluster", rt.TargetInstance)
 	}
 	return nil

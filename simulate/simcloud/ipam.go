@@ -29,7 +29,7 @@ func (s *Server) allocatePodCIDR(r *http.Request) (any, error) {
 	cidr := req.Adopt
 	if cidr != "" {
 		if owner := s.cidrOwner(cidr); owner != "" {
-			return nil, &httpError{http.StatusConflict, fmt.Sprintf("pod range %s is held by instance %s", cidr, owner)}
+			return nil, &httpError{code: http.StatusConflict, msg: fmt.Sprintf("pod range %s is held by instance %s", cidr, owner)}
 		}
 	} else {
 		var err error
@@ -77,5 +77,5 @@ func (s *Server) nextFreeCIDR(cluster string, mask int) (string, error) {
 			return c, nil
 		}
 	}
-	return "", &httpError{http.StatusConflict, "cluster range " + cluster + " is exhausted"}
+	return "", &httpError{code: http.StatusConflict, msg: "cluster range " + cluster + " is exhausted"}
 }

@@ -10,13 +10,24 @@ import (
 )
 
 func (s *Server) listInstances(r *http.Request) (any, error) {
-	return s.instances(r.Context())
+	all, err := s.instances(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	scope := s.scope(r)
+	out := all[:0:0]
+	for _, in := range all {
+		if inScope(in, scope) {
+			out = append(out, in)
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) getInstanceByProviderID(r *http.Request) (any, error) {
 	id := r.PathValue("id")
 	if in, ok := s.virtualWithID(id); ok {
-		return in, nil
+		return s.seenFrom(r, in, "ProviderID "+id)
 	}
 	return s.findInstance(r, "ProviderID "+id, func(in api.Instance) bool { return in.ProviderID == id })
 }
@@ -24,9 +35,28 @@ func (s *Server) getInstanceByProviderID(r *http.Request) (any, error) {
 func (s *Server) getInstance(r *http.Request) (any, error) {
 	name := r.PathValue("name")
 	if in, ok := s.virtualNamed(name); ok {
-		return in, nil
+		return s.seenFrom(r, in, name)
 	}
 	return s.findInstance(r, name, func(in api.Instance) bool { return in.Name == name })
+}
+
+// scope is the region or zone the caller's credentials see; "" is all.
+func (s *Server) scope(r *http.Request) string {
+	return s.faults.get().Scope[r.Header.Get(api.HeaderComponent)]
+}
+
+// inScope: the instance is in the region or zone named ("" names all).
+func inScope(in api.Instance, scope string) bool {
+	return scope == "" || in.Region == scope || in.Zone == scope
+}
+
+// seenFrom is the instance as the caller's credentials see it: not found
+// when outside their scope (the audit names the knob).
+func (s *Server) seenFrom(r *http.Request, in api.Instance, what string) (any, error) {
+	if scope := s.scope(r); !inScope(in, scope) {
+		return nil, &httpError{code: http.StatusNotFound, msg: "no instance " + what, fault: "scope"}
+	}
+	return in, nil
 }
 
 // findInstance returns the first live instance that matches, or a 404 naming
@@ -38,7 +68,7 @@ func (s *Server) findInstance(r *http.Request, what string, match func(api.Insta
 	}
 	for _, in := range all {
 		if match(in) {
-			return in, nil
+			return s.seenFrom(r, in, what)
 		}
 	}
 	return nil, notFound("no instance %s", what)

@@ -106,20 +106,22 @@ func (s *Server) Handler() http.Handler {
 	return s.guard(mux)
 }
 
-// httpError is an error with a status code.
+// httpError is an error with a status code; fault names the knob that
+// caused it, if one did.
 type httpError struct {
-	code int
-	msg  string
+	code  int
+	msg   string
+	fault string
 }
 
 func (e *httpError) Error() string { return e.msg }
 
 func notFound(format string, args ...any) error {
-	return &httpError{http.StatusNotFound, fmt.Sprintf(format, args...)}
+	return &httpError{code: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
 }
 
 func badRequest(format string, args ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
+	return &httpError{code: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
 // call wraps a handler with fault injection (for cloud operations) and
@@ -164,6 +166,7 @@ func (s *Server) serve(r *http.Request, op string, injectable bool, h func(*http
 	entry.Error = err.Error()
 	var he *httpError
 	if errors.As(err, &he) {
+		entry.Fault = he.fault
 		return he.code, api.Error{Message: he.msg}
 	}
 	return http.StatusInternalServerError, api.Error{Message: err.Error()}
@@ -185,7 +188,7 @@ func decode(r *http.Request, into any) error {
 	if err := dec.Decode(into); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", tooBig.Limit)}
+			return &httpError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("request body over %d bytes", tooBig.Limit)}
 		}
 		return badRequest("malformed request body: %v", err)
 	}
@@ -205,6 +208,11 @@ func (s *Server) setFaults(r *http.Request) (any, error) {
 	for component, ops := range f.Deny {
 		if component == "" || len(ops) == 0 || slices.Contains(ops, "") {
 			return nil, badRequest("deny[%q] = %q: name a caller component and the operations it is refused", component, ops)
+		}
+	}
+	for component, where := range f.Scope {
+		if component == "" || where == "" {
+			return nil, badRequest("scope[%q] = %q: name a caller component and the region or zone its credentials see", component, where)
 		}
 	}
 	s.mu.Lock()

@@ -450,3 +450,51 @@ func TestDenyRefusesACallersOperations(t *testing.T) {
 		t.Fatalf("a deny without operations: %v, want 400", err)
 	}
 }
+
+// Scope limits a caller's view to one zone or region: an instance
+// elsewhere is not found and not listed, routes to it are refused the same
+// way, the audit names the knob, and other callers see everything.
+func TestScopeHidesInstancesElsewhere(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ctx := context.Background()
+	admin, ccm := r.client("handover"), r.client("cloud-controller-manager")
+	if err := admin.SetFaults(ctx, api.Faults{Scope: map[string]string{"cloud-controller-manager": "zone-a"}}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := ccm.Instances(ctx, "")
+	if err != nil || len(all) != 1 || all[0].Name != "c-worker" {
+		t.Fatalf("the CCM lists %v (%v), want c-worker of zone-a only", all, err)
+	}
+	var se *api.StatusError
+	if _, err := ccm.Instance(ctx, "", "c-worker2"); !errors.As(err, &se) || se.Code != http.StatusNotFound {
+		t.Fatalf("the CCM's look-up of c-worker2 in zone-b: %v, want 404", err)
+	}
+	if _, err := ccm.InstanceByProviderID(ctx, "", "kind://docker/c/c-worker2"); !errors.As(err, &se) || se.Code != http.StatusNotFound {
+		t.Fatalf("by ProviderID: %v, want 404", err)
+	}
+	rt := api.Route{Name: "c-worker2", DestinationCIDR: "10.244.2.0/24", TargetInstance: "c-worker2"}
+	if err := ccm.CreateRoute(ctx, "route", rt); !errors.As(err, &se) || se.Code != http.StatusNotFound {
+		t.Fatalf("a route to c-worker2: %v, want 404", err)
+	}
+	if _, err := r.client("kube-controller-manager").Instance(ctx, "", "c-worker2"); err != nil {
+		t.Fatalf("another caller: %v", err)
+	}
+	scoped := 0
+	for _, e := range r.server.audit.since(time.Time{}) {
+		if e.Fault == "scope" && e.Status == http.StatusNotFound && e.Component == "cloud-controller-manager" {
+			scoped++
+		}
+	}
+	if scoped != 3 {
+		t.Fatalf("audited out-of-scope answers: %d, want 3", scoped)
+	}
+	if err := admin.SetFaults(ctx, api.Faults{Scope: map[string]string{"cloud-controller-manager": "region-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if all, err := ccm.Instances(ctx, ""); err != nil || len(all) != 2 {
+		t.Fatalf("scoped to the region: %v (%v), want both", all, err)
+	}
+	if err := admin.SetFaults(ctx, api.Faults{Scope: map[string]string{"cloud-controller-manager": ""}}); !errors.As(err, &se) || se.Code != http.StatusBadRequest {
+		t.Fatalf("a scope naming nothing: %v, want 400", err)
+	}
+}

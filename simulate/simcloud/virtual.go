@@ -61,7 +61,7 @@ func nthAddress(cidr string, i int) (string, error) {
 	_, subnet, _ := net.ParseCIDR(cidr)
 	ones, bits := subnet.Mask.Size()
 	if i+1 >= 1<<(bits-ones)-1 {
-		return "", &httpError{http.StatusConflict, "subnet " + cidr + " is exhausted"}
+		return "", &httpError{code: http.StatusConflict, msg: "subnet " + cidr + " is exhausted"}
 	}
 	ip := make(net.IP, 4)
 	binary.BigEndian.PutUint32(ip, binary.BigEndian.Uint32(subnet.IP.To4())+uint32(i+1))

@@ -58,7 +58,7 @@ func CheckProviderIDs(evs []timeline.Event, cfg Config) []Result {
 		last := h[n][len(h[n])-1]
 		if last.Kind != timeline.NodeDeleted && last.Attrs["providerID"] == "" {
 			vs = append(vs, Violation{From: h[n][0].Time, To: end, Sources: []string{"nodes"},
-				Message: "has no ProviderID at the end", Evidence: []string{fmt.Sprintf("registered %s, never initialised", clock(h[n][0].Time))}})
+				Message: "has no ProviderID at the end", Evidence: append([]string{fmt.Sprintf("registered %s, never initialised", clock(h[n][0].Time))}, lookupRefusals(evs, n)...)})
 		}
 		out = append(out, result(ProviderID, n, vs, "ProviderID "+orNone(first), nil))
 	}
@@ -82,11 +82,21 @@ func CheckUninitializedTaint(evs []timeline.Event, cfg Config) []Result {
 				since = h[n][i].Time
 			}
 			vs = append(vs, Violation{From: since, To: end, Sources: []string{"nodes"},
-				Message: "still tainted " + uninitializedTaint + " at the end: no cloud-node controller initialised it"})
+				Message: "still tainted " + uninitializedTaint + " at the end: no cloud-node controller initialised it", Evidence: lookupRefusals(evs, n)})
 		}
 		out = append(out, result(Uninitialized, n, vs, "taints: "+orNone(last.Attrs["taints"]), nil))
 	}
 	return out
+}
+
+// lookupRefusals are the cloud's failed answers to the managers' look-ups
+// of node's instance (by name or by a ProviderID that ends in it): why a
+// cloud-node controller could not initialise it (credentials denied the
+// read, or scoped to another region or zone).
+func lookupRefusals(evs []timeline.Event, node string) []string {
+	return auditRefusals(evs, func(op, resource string) bool {
+		return (op == "GetInstance" || op == "GetInstanceByProviderID") && (resource == node || strings.HasSuffix(resource, "/"+node))
+	})
 }
 
 // CheckNodeDeletion: no Node was deleted while its instance still existed,

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,6 +136,18 @@ func TestNodeChecks(t *testing.T) {
 	}
 	if r := one(t, CheckUninitializedTaint(neverInit, cfg), "w1"); r.Passed {
 		t.Error("a node left tainted passed")
+	}
+	// The cloud's refusals of the managers' look-ups of that instance are
+	// the evidence of why (a scoped or denied credential), and only those.
+	lookup := func(sec float64, resource, status, fault string) timeline.Event {
+		return timeline.Event{Time: at(sec), Source: "cloud-audit", Kind: timeline.CloudCall, Manager: ccm, Controller: "cloud-node-controller",
+			Attrs: map[string]string{"operation": "GetInstance", "resource": resource, "status": status, "fault": fault}}
+	}
+	refused := append(slices.Clone(neverInit), lookup(1, "w1", "404", "scope"), lookup(2, "w1", "404", "scope"), lookup(2, "w10", "404", "scope"), lookup(3, "w1", "200", ""))
+	for name, r := range map[string]Result{"provider-id": one(t, CheckProviderIDs(refused, cfg), "w1"), "uninitialized-taint": one(t, CheckUninitializedTaint(refused, cfg), "w1")} {
+		if r.Passed || len(r.Violations) != 1 || !slices.Contains(r.Violations[0].Evidence, "cloud audit: cloud-controller-manager refused GetInstance (404, knob scope) 2 time(s)") {
+			t.Errorf("%s: want the two refused look-ups of w1 as evidence: %+v", name, r)
+		}
 	}
 	deleted := []timeline.Event{nodeEv(0, timeline.NodeAdded, "cp1", "kind://docker/c/cp1", ""), nodeEv(20, timeline.NodeDeleted, "cp1", "kind://docker/c/cp1", "")}
 	if r := one(t, CheckNodeDeletion(deleted, cfg), "cp1"); r.Passed {

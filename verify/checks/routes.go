@@ -60,21 +60,30 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	return append(out, danglingRoutes(routes, live, gone, snap.Time, refused)...)
 }
 
-// routeRefusals is the cloud audit's account of route changes it refused,
-// by manager, operation and status (none when it refused none): why the route
-// controller could not mend the table (credentials without the
-// permission answer 403).
+// routeRefusals is the cloud audit's account of route changes it refused
+// (none when it refused none): why the route controller could not mend the
+// table (credentials without the permission answer 403).
 func routeRefusals(evs []timeline.Event) []string {
+	return auditRefusals(evs, func(op, _ string) bool { return op == "CreateRoute" || op == "DeleteRoute" })
+}
+
+// auditRefusals counts the managers' calls the cloud failed among those
+// match selects, by manager, operation, status and the knob behind it.
+func auditRefusals(evs []timeline.Event, match func(op, resource string) bool) []string {
 	counts := map[string]int{}
 	for _, e := range evs {
 		op := e.Attrs["operation"]
-		if e.Kind != timeline.CloudCall || (op != "CreateRoute" && op != "DeleteRoute") {
+		if e.Kind != timeline.CloudCall || !match(op, e.Attrs["resource"]) {
 			continue
 		}
 		if st, err := strconv.Atoi(e.Attrs["status"]); err != nil || st < 400 {
 			continue
 		}
-		counts[fmt.Sprintf("%s refused %s (%s)", e.Manager, op, e.Attrs["status"])]++
+		why := e.Attrs["status"]
+		if f := e.Attrs["fault"]; f != "" {
+			why += ", knob " + f
+		}
+		counts[fmt.Sprintf("%s refused %s (%s)", e.Manager, op, why)]++
 	}
 	var out []string
 	for _, k := range sortedKeys(counts) {

@@ -36,8 +36,12 @@ func (ob *Observer) followCloud(ctx context.Context) {
 			next = n
 			for _, a := range entries {
 				if a.Component == "kube-controller-manager" || a.Component == "cloud-controller-manager" {
+					attrs := map[string]string{"operation": a.Operation, "resource": a.Resource, "status": strconv.Itoa(a.Status), "node": a.Node}
+					if a.Fault != "" {
+						attrs["fault"] = a.Fault // the knob behind a failure
+					}
 					ob.emit(timeline.Event{Time: a.Time, Source: "cloud-audit", Kind: timeline.CloudCall, Manager: a.Component,
-						Controller: a.Controller, Attrs: map[string]string{"operation": a.Operation, "resource": a.Resource, "status": strconv.Itoa(a.Status), "node": a.Node}})
+						Controller: a.Controller, Attrs: attrs})
 				}
 			}
 		}

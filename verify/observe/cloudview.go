@@ -35,6 +35,7 @@ type CloudCall struct {
 	Operation, Resource   string
 	Node                  string // the node the call was about, if any
 	Status                int    // HTTP-like status of the answer
+	Fault                 string // the cloud's knob that failed it, if one did
 }
 
 // CloudLB is one load balancer of the cloud.

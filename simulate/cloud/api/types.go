@@ -86,6 +86,11 @@ type Faults struct {
 	// lack: each is refused with 403, as a cloud refuses an unauthorised
 	// action ("*" for every one).
 	Deny map[string][]string `json:"deny,omitempty"`
+	// Scope limits, by caller component, the instances its credentials
+	// see to one region or zone: an instance elsewhere is not found (404)
+	// and not listed, as a cloud answers credentials or a configuration
+	// scoped to another region.
+	Scope map[string]string `json:"scope,omitempty"`
 }
 
 // Window is a time interval.
