@@ -98,11 +98,17 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 			c.Load = "moderate"
 		}, checks.RouteTable, NodeTimeout(30*time.Minute)),
 		// Scoped credentials: from the hand-off the CCM sees another region
-		// and finds none of the cluster's instances; the control plane that
-		// joins after it stays uninitialised, without a ProviderID or a
-		// route, and the cloud audit shows the look-ups it answered 404.
-		Entry("14: the CCM's credentials see another region", "ccm-other-region", fault(faults.CCMOtherRegion),
-			checks.ProviderID, checks.Uninitialized, checks.RouteTable, NodeTimeout(30*time.Minute)),
+		// and finds none of the cluster's instances. The control planes
+		// that join after it stay uninitialised, without a ProviderID, and
+		// the worker joined after it — NotReady while it joins — is taken
+		// for gone by the CCM's cloud-node-lifecycle controller and its Node
+		// deleted (kubernetes/cloud-provider-gcp#758); the cloud audit shows
+		// the look-ups answered 404 (moderate load: a worker joins after the
+		// hand-off).
+		Entry("14: the CCM's credentials see another region", "ccm-other-region", func(c *rehearsal.Config) {
+			fault(faults.CCMOtherRegion)(c)
+			c.Load = "moderate"
+		}, checks.ProviderID, checks.Uninitialized, checks.NodeDeletion, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

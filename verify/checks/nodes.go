@@ -91,8 +91,9 @@ func CheckUninitializedTaint(evs []timeline.Event, cfg Config) []Result {
 
 // lookupRefusals are the cloud's failed answers to the managers' look-ups
 // of node's instance (by name or by a ProviderID that ends in it): why a
-// cloud-node controller could not initialise it (credentials denied the
-// read, or scoped to another region or zone).
+// cloud-node controller could not initialise it, or a lifecycle controller
+// took it for gone (credentials denied the read, or scoped to another
+// region or zone).
 func lookupRefusals(evs []timeline.Event, node string) []string {
 	return auditRefusals(evs, func(op, resource string) bool {
 		return (op == "GetInstance" || op == "GetInstanceByProviderID") && (resource == node || strings.HasSuffix(resource, "/"+node))
@@ -125,7 +126,7 @@ func CheckNodeDeletion(evs []timeline.Event, cfg Config) []Result {
 				continue
 			}
 			vs = append(vs, Violation{From: e.Time, To: e.Time, Sources: []string{"nodes", "cloud"},
-				Message: "Node deleted while its instance exists: " + deleter(evs, n, e.Time, cfg)})
+				Message: "Node deleted while its instance exists: " + deleter(evs, n, e.Time, cfg), Evidence: lookupRefusals(evs, n)})
 		}
 		switch {
 		case unknown > 0 && len(vs) == 0 && cloudOutOfReach(evs):

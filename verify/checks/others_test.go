@@ -153,6 +153,11 @@ func TestNodeChecks(t *testing.T) {
 	if r := one(t, CheckNodeDeletion(deleted, cfg), "cp1"); r.Passed {
 		t.Error("a Node deleted while its instance exists passed")
 	}
+	byID := lookup(19, "kind://docker/c/cp1", "404", "scope")
+	byID.Attrs["operation"] = "GetInstanceByProviderID"
+	if r := one(t, CheckNodeDeletion(append(slices.Clone(deleted), byID), cfg), "cp1"); r.Passed || !slices.Contains(r.Violations[0].Evidence, "cloud audit: cloud-controller-manager refused GetInstanceByProviderID (404, knob scope) 1 time(s)") {
+		t.Errorf("a deletion after the cloud refused the look-up must cite it: %+v", r)
+	}
 	nodeDelete := func(sec float64, name string) timeline.Event {
 		return timeline.Event{Time: at(sec), Source: "api-audit", Kind: timeline.APIWrite, Manager: ccm, Controller: "cloud-node-lifecycle-controller",
 			Attrs: map[string]string{"verb": "delete", "resource": "nodes", "name": name, "user": "system:cloud-controller-manager"}}
