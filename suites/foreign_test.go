@@ -96,6 +96,28 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 		Expect(time.Since(start)).To(BeNumerically("<", 15*time.Second))
 	}, NodeTimeout(5*time.Minute))
 
+	// Without --manager it finds the managers itself, and before the window
+	// starts names each one it cannot reach (kubeadm binds them to the
+	// loopback) with the commands that would.
+	It("finds the managers without --manager and says how to reach each", func(ctx context.Context) {
+		out, err := exec.CommandContext(ctx, self, "observe", "--kubeconfig", kubecfg, "--out", reportsDir("foreign/discovery"), "--for", "5s").CombinedOutput()
+		AddReportEntry("observe without --manager", string(out))
+		Expect(err).To(HaveOccurred(), "a window without the managers' health cannot pass:\n%s", out)
+		nodes, err := kc.Nodes()
+		Expect(err).NotTo(HaveOccurred())
+		for _, n := range nodes {
+			if role, err := n.Role(); err != nil || role != "control-plane" {
+				continue
+			}
+			for _, m := range []string{"kcm", "ccm"} {
+				if m == "ccm" && !strings.Contains(string(out), "cloud-controller-manager on "+n.String()) {
+					continue // the in-tree cluster has no CCM yet
+				}
+				Expect(string(out)).To(MatchRegexp(`ssh -N -L \d+:127\.0\.0\.1:\d+ %s, and add --manager %s@%s=https://127\.0\.0\.1:\d+`, n.String(), m, n.String()), "%s", out)
+			}
+		}
+	}, NodeTimeout(5*time.Minute))
+
 	It("passes the task doc done right, having only read", func(ctx context.Context) {
 		code, dir, runErr := observeForeignWhile(ctx, kubecfg, tunnels, "foreign/taskdoc", "migrate", "--name", name, "--observe=false",
 			"--report-dir", reportsDir("foreign/taskdoc-runner"))

@@ -39,7 +39,7 @@ type foreignFlags struct {
 func (f *foreignFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "observe any cluster from this kubeconfig, read-only (not one of handover's: --name is then not used)")
 	fs.StringVar(&f.context, "context", "", "the kubeconfig's context (default: its current one)")
-	fs.StringArrayVar(&f.managers, "manager", nil, "with --kubeconfig: a manager's secure port, [kcm|ccm[@INSTANCE]=]https://HOST:PORT, for its /healthz?verbose and /metrics (repeatable; the port says which manager when it is 10257 or 10258)")
+	fs.StringArrayVar(&f.managers, "manager", nil, "with --kubeconfig: a manager's secure port, [kcm|ccm[@INSTANCE]=]https://HOST:PORT, for its /healthz?verbose and /metrics (repeatable; the port says which manager when it is 10257 or 10258); without it the managers are found from kube-system's pods, and each one out of reach is named with the commands that would reach it")
 	fs.StringVar(&f.managerToken, "manager-token", "", "with --manager-ca: a file holding a bearer token for the managers' /metrics (default: the kubeconfig's client certificate or token)")
 	fs.StringVar(&f.managerCA, "manager-ca", "", "with --manager: a CA file the managers' serving certificates are verified against; only then is a credential sent them, for /metrics (default: not verified, and only the anonymous /healthz is asked)")
 	fs.StringArrayVar(&f.auditLogs, "audit-log", nil, "with --kubeconfig: an API server's audit log file, followed as it grows (repeatable)")
@@ -183,6 +183,27 @@ func clientCertificate(rc *rest.Config) (*tls.Certificate, error) {
 	return &c, nil
 }
 
+// discoverManagers finds the managers from the API (no --manager given)
+// and says, for each, how it is sampled or why it cannot be and what would
+// reach it, before the window starts.
+func discoverManagers(ctx context.Context, g *globals, c kubernetes.Interface) ([]observe.ManagerURL, error) {
+	found, err := observe.Discover(ctx, c, observe.LocalAddresses())
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		g.logger.Warnf("no controller manager found among kube-system's pods (by component label or command): give each with --manager")
+	}
+	for _, m := range found {
+		if m.URL == nil {
+			g.logger.Warnf("%s", m)
+			continue
+		}
+		g.logger.V(0).Infof("found %s", m)
+	}
+	return observe.Reachable(found), nil
+}
+
 // preflightTimeout bounds the look at a cluster before observing it: an
 // unreachable one fails within it.
 const preflightTimeout = 10 * time.Second
@@ -194,12 +215,9 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	if err != nil {
 		return err
 	}
-	reach, err := f.reach(rc)
+	o, err := f.options(rc)
 	if err != nil {
 		return err
-	}
-	for _, line := range observe.Modes(reach) {
-		g.logger.V(0).Infof("--manager %s", line)
 	}
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {
@@ -211,8 +229,21 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	if err != nil {
 		return err
 	}
-	if err := readonly.Preflight(cmd.Context(), probe, preflightTimeout); err != nil {
+	discover := len(f.managers) == 0
+	if err := readonly.Preflight(cmd.Context(), probe, preflightTimeout, discover); err != nil {
 		return fmt.Errorf("%s (%s): %w", f.kubeconfig, rc.Host, err)
+	}
+	if discover {
+		if o.Managers, err = discoverManagers(cmd.Context(), g, probe); err != nil {
+			return err
+		}
+	}
+	reach, err := observe.Foreign(o)
+	if err != nil {
+		return err
+	}
+	for _, line := range observe.Modes(reach) {
+		g.logger.V(0).Infof("--manager %s", line)
 	}
 	if err := observe.CheckManagers(cmd.Context(), reach); err != nil {
 		return fmt.Errorf("--manager: %w", err)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -62,7 +63,19 @@ func TestPreflightNamesWhatIsDenied(t *testing.T) {
 	c.PrependWatchReactor("nodes", func(k8stesting.Action) (bool, watch.Interface, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("no"))
 	})
-	err := Preflight(context.Background(), c, time.Second)
+	c.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("no"))
+	})
+	// Pods are read only to find the managers: without discovery their
+	// refusal is no reason to stop.
+	err := Preflight(context.Background(), c, time.Second, false)
+	if !IsDenied(err) || !strings.Contains(err.Error(), "list events; list leases.coordination.k8s.io in kube-system; watch nodes") || strings.Contains(err.Error(), "pods") ||
+		!strings.Contains(err.Error(), "--print-rbac") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := Preflight(context.Background(), c, time.Second, true); !IsDenied(err) || !strings.Contains(err.Error(), "list pods in kube-system") {
+		t.Fatalf("discovering, err = %v", err)
+	}
 	if !IsDenied(err) || !strings.Contains(err.Error(), "list events; list leases.coordination.k8s.io in kube-system; watch nodes") ||
 		!strings.Contains(err.Error(), "--print-rbac") {
 		t.Fatalf("err = %v", err)
@@ -72,7 +85,7 @@ func TestPreflightNamesWhatIsDenied(t *testing.T) {
 			t.Fatalf("preflight sent %s %s", a.GetVerb(), a.GetResource())
 		}
 	}
-	if err := Preflight(context.Background(), fake.NewSimpleClientset(), time.Second); err != nil {
+	if err := Preflight(context.Background(), fake.NewSimpleClientset(), time.Second, true); err != nil {
 		t.Fatalf("everything allowed: %v", err)
 	}
 }
@@ -161,17 +174,19 @@ func TestClusterRoleReadsEveryNeedAndWritesNothing(t *testing.T) {
 }
 
 // The managers' leases are read in kube-system alone: the printed lease
-// rule is a Role's there, never the ClusterRole's.
+// rule is a Role's there, never the ClusterRole's; so are the pods read to
+// find the managers.
 func TestPrintedLeaseRuleIsNamespaced(t *testing.T) {
 	p := decodeRBAC(t, RBAC("handover-observer"))
 	for _, r := range p.clusterRoles[0].Rules {
-		if slices.Contains(r.Resources, "leases") {
-			t.Fatalf("the ClusterRole grants leases cluster-wide: %+v", r)
+		if slices.Contains(r.Resources, "leases") || slices.Contains(r.Resources, "pods") {
+			t.Fatalf("the ClusterRole grants leases or pods cluster-wide: %+v", r)
 		}
 	}
-	if len(p.roles) != 1 || p.roles[0].Namespace != "kube-system" || len(p.roles[0].Rules) != 1 ||
-		!slices.Equal(p.roles[0].Rules[0].Resources, []string{"leases"}) || !slices.Equal(p.roles[0].Rules[0].APIGroups, []string{"coordination.k8s.io"}) {
-		t.Fatalf("want a Role in kube-system for leases alone: %+v", p.roles)
+	want := []rbacv1.PolicyRule{{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"pods"}},
+		{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}}}
+	if len(p.roles) != 1 || p.roles[0].Namespace != "kube-system" || !reflect.DeepEqual(p.roles[0].Rules, want) {
+		t.Fatalf("want a Role in kube-system for pods and leases alone: %+v", p.roles)
 	}
 }
 
