@@ -100,7 +100,9 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 	// starts names each one it cannot reach (kubeadm binds them to the
 	// loopback) with the commands that would.
 	It("finds the managers without --manager and says how to reach each", func(ctx context.Context) {
-		out, err := exec.CommandContext(ctx, self, "observe", "--kubeconfig", kubecfg, "--out", reportsDir("foreign/discovery"), "--for", "5s").CombinedOutput()
+		dir := reportsDir("foreign/discovery")
+		Expect(os.RemoveAll(dir)).To(Succeed())
+		out, err := exec.CommandContext(ctx, self, "observe", "--kubeconfig", kubecfg, "--out", dir, "--for", "5s").CombinedOutput()
 		AddReportEntry("observe without --manager", string(out))
 		Expect(err).To(HaveOccurred(), "a window without the managers' health cannot pass:\n%s", out)
 		nodes, err := kc.Nodes()
@@ -114,6 +116,32 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 					continue // the in-tree cluster has no CCM yet
 				}
 				Expect(string(out)).To(MatchRegexp(`ssh -N -L \d+:127\.0\.0\.1:\d+ %s, and add --manager %s@%s=https://127\.0\.0\.1:\d+`, n.String(), m, n.String()), "%s", out)
+			}
+		}
+	}, NodeTimeout(5*time.Minute))
+
+	// A quiet in-tree cluster, its kube-controller-managers given: no
+	// cloud-controller-manager pod exists, so the other manager cannot
+	// have run a controller, and mutual exclusion is proven from the pods
+	// and the managers' health.
+	It("passes a quiet in-tree cluster observed for 90 s, exclusion proven from pods and health", func(ctx context.Context) {
+		var kcms []string
+		for _, t := range tunnels {
+			if strings.HasPrefix(t, "kube-controller-manager@") {
+				kcms = append(kcms, t)
+			}
+		}
+		o := startForeignObserver(ctx, kubecfg, kcms, "foreign/quiet")
+		select {
+		case <-time.After(90 * time.Second):
+		case <-ctx.Done():
+		}
+		code, dir := o.stop()
+		Expect(failedIn(dir)).To(BeEmpty(), "reports in %s", dir)
+		Expect(code).To(Equal(0), "observe exited %d; reports in %s", code, dir)
+		for _, r := range resultsIn(dir) {
+			if r.Check == checks.MutualExclusion {
+				Expect(r.Summary).To(ContainSubstring("proven from the API that cloud-controller-manager never ran"), "reports in %s", dir)
 			}
 		}
 	}, NodeTimeout(5*time.Minute))

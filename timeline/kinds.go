@@ -60,6 +60,12 @@ const (
 // and the cluster's controllers, not the runner, are to delete the Node.
 const NodeRemove = "node.remove"
 
+// ManagerPods is the set of one manager's pods in kube-system (Manager;
+// Attrs "pods": node/pod, comma-separated, "" for none), as the observers'
+// first list found it and whenever it changed: where none exists, that
+// manager cannot run a controller.
+const ManagerPods = "manager.pods"
+
 // ServiceDeleted is a LoadBalancer Service's deletion: Attrs "service".
 const ServiceDeleted = "service.deleted"
 

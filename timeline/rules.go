@@ -63,6 +63,8 @@ var kindRules = map[string]kindRule{
 	Health:  {attrs: []attrRule{{"up", true, boolean}, {"down", false, flag}}},
 	Metrics: {attrs: []attrRule{{"up", true, boolean}, {"down", false, flag}}},
 	Lease:   {},
+	// verify/observe/pods.go; read by checks/exclusion.go.
+	ManagerPods: {},
 	// verify/observe/probe.go: Time is the request's start; "ok" and
 	// "kind" are read by checks/availability.go, "ms" by its probeEnd.
 	Probe: {observed: true, attrs: []attrRule{{"kind", true, oneOf("api", "lb")}, {"ok", true, boolean}, {"ms", true, millis}}},

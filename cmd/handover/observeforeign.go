@@ -229,11 +229,10 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	if err != nil {
 		return err
 	}
-	discover := len(f.managers) == 0
-	if err := readonly.Preflight(cmd.Context(), probe, preflightTimeout, discover); err != nil {
+	if err := readonly.Preflight(cmd.Context(), probe, preflightTimeout); err != nil {
 		return fmt.Errorf("%s (%s): %w", f.kubeconfig, rc.Host, err)
 	}
-	if discover {
+	if len(f.managers) == 0 {
 		if o.Managers, err = discoverManagers(cmd.Context(), g, probe); err != nil {
 			return err
 		}
@@ -260,7 +259,7 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	start := func(ctx context.Context) (stopper, error) {
 		ob := observe.Start(ctx, observe.Options{Reach: reach, Client: client, REST: rc, Timeline: tl, Logger: g.logger,
 			Leases:      []string{s.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
-			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, NoLBProbes: !f.probeLBs, CloudOutOfReach: true})
+			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, ManagerPods: true, NoLBProbes: !f.probeLBs, CloudOutOfReach: true})
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}

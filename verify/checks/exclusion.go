@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -55,7 +57,7 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 		}
 		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
 		if len(vs) == 0 {
-			summary = fmt.Sprintf("never ran in two managers at once (%s%s)", intervalsChecked(len(act.certain[c]), len(met.certain[c]), noMetrics), writesSeen(points[c]))
+			summary = fmt.Sprintf("never ran in two managers at once (%s%s%s)", intervalsChecked(len(act.certain[c]), len(met.certain[c]), noMetrics), writesSeen(points[c]), absentOthers(evs, nil))
 		}
 		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
 	}
@@ -77,7 +79,9 @@ func exclusionUnproven(evs []timeline.Event, health, metrics int, noMetrics stri
 	switch {
 	case fixed && len(given) == 0:
 		return "no manager was given to sample (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager)"
-	case fixed && len(kinds) < len(managers.Names()):
+	case fixed && len(kinds) < len(managers.Names()) && absentOthers(evs, kinds) == "":
+		// Unless the managers not sampled had no pod at all: they ran
+		// nothing.
 		return fmt.Sprintf("only %s was given to sample (%s): the other manager could run it unseen; give both managers of every control plane (--manager)",
 			strings.Join(sortedKeys(kinds), ", "), strings.Join(given, ", "))
 	case health+metrics == 0 && noMetrics != "":
@@ -86,6 +90,45 @@ func exclusionUnproven(evs []timeline.Event, health, metrics int, noMetrics stri
 		return "no health or metrics sample shows any manager running it (0 health and 0 metrics intervals): no overlap could have been seen"
 	}
 	return ""
+}
+
+// absentOthers says which managers not among sampled ran no pod in
+// kube-system the whole time it was observed, proven from the API ("" when
+// none is, or the managers' pods were not recorded). Pods prove an absence
+// only where the managers run as pods: some manager's pod was seen.
+func absentOthers(evs []timeline.Event, sampled map[string]bool) string {
+	recorded, had := map[string]bool{}, map[string]bool{}
+	for _, e := range evs {
+		if e.Kind == timeline.ManagerPods {
+			recorded[e.Manager] = true
+			had[e.Manager] = had[e.Manager] || e.Attrs["pods"] != ""
+		}
+	}
+	if len(had) == 0 || !slices.Contains(slices.Collect(maps.Values(had)), true) {
+		return ""
+	}
+	if sampled == nil {
+		given, _ := fixedManagers(evs)
+		sampled = map[string]bool{}
+		for _, g := range given {
+			m, _, _ := strings.Cut(g, "@")
+			sampled[m] = true
+		}
+	}
+	var absent []string
+	for _, m := range managers.Names() {
+		if sampled[m] {
+			continue
+		}
+		if !recorded[m] || had[m] {
+			return ""
+		}
+		absent = append(absent, m)
+	}
+	if len(absent) == 0 {
+		return ""
+	}
+	return "; proven from the API that " + strings.Join(absent, " and ") + " never ran: no pod of it in kube-system while observed"
 }
 
 // intervalsChecked says what the check read: from health alone, and why,

@@ -62,6 +62,31 @@ func TestOneManagerGivenProvesNoExclusion(t *testing.T) {
 	}
 }
 
+// The manager not sampled had no pod in kube-system the whole time, where
+// the sampled one's pods were seen: it ran nothing, and exclusion is proven
+// from the API. A pod of it at any moment, no record of the managers'
+// pods, or managers that do not run as pods here leave it unproven.
+func TestAbsentManagerPodsProveExclusion(t *testing.T) {
+	pods := func(sec float64, mgr, list string) timeline.Event {
+		return timeline.Event{Time: at(sec), Source: "pods", Kind: timeline.ManagerPods, Manager: mgr, Attrs: map[string]string{"pods": list}}
+	}
+	base := join(foreignProcedure("kube-controller-manager@cp-1"), runsFor(0, 60, kcm, "cp-1", svc), metricsFor(0, 60, kcm, "cp-1"))
+	quiet := join(base, []timeline.Event{pods(0.1, kcm, "cp-1/kube-controller-manager-cp-1"), pods(0.1, ccm, "")})
+	r := one(t, CheckMutualExclusion(quiet, cfg), svc)
+	if !r.Passed || !strings.Contains(r.Summary, "proven from the API that cloud-controller-manager never ran") {
+		t.Fatalf("no CCM pod while observed: %+v", r)
+	}
+	for name, evs := range map[string][]timeline.Event{
+		"a CCM pod for a while":    join(quiet, []timeline.Event{pods(20, ccm, "cp-1/ccm-x"), pods(25, ccm, "")}),
+		"no pods recorded":         base,
+		"managers not run as pods": join(base, []timeline.Event{pods(0.1, kcm, ""), pods(0.1, ccm, "")}),
+	} {
+		if r := one(t, CheckMutualExclusion(evs, cfg), svc); r.Passed || !r.Unproven() {
+			t.Errorf("%s: want unproven, got %+v", name, r)
+		}
+	}
+}
+
 // Writes read off managedFields carry whole seconds: two managers' in one
 // second are in no known order and make no interleaving.
 func TestSameSecondWritesAreUnordered(t *testing.T) {

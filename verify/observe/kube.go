@@ -24,6 +24,11 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	// there needs no more.
 	lf := informers.NewSharedInformerFactoryWithOptions(ob.o.Client, 10*time.Minute, informers.WithNamespace("kube-system"))
 	leases := lf.Coordination().V1().Leases().Informer()
+	var podsReg cache.ResourceEventHandlerRegistration
+	var pods *managerPods
+	if ob.o.ManagerPods {
+		podsReg, pods = ob.watchManagerPods(lf.Core().V1().Pods().Informer())
+	}
 	nodes := f.Core().V1().Nodes().Informer()
 	services := f.Core().V1().Services().Informer()
 	holders := map[string]string{}
@@ -109,6 +114,9 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	// when they are recorded.
 	if lreg != nil && nreg != nil && cache.WaitForCacheSync(ctx.Done(), lreg.HasSynced, nreg.HasSynced) {
 		close(ob.synced)
+	}
+	if pods != nil && podsReg != nil && cache.WaitForCacheSync(ctx.Done(), podsReg.HasSynced) {
+		pods.listedAll()
 	}
 	<-ctx.Done()
 	f.Shutdown()

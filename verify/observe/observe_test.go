@@ -165,3 +165,43 @@ func TestWaitSyncedMeansNodesRecorded(t *testing.T) {
 		t.Fatalf("synced before the Node n1 was recorded:\n%s", buf.String())
 	}
 }
+
+// The managers' pods are recorded once listed, an empty set too (the
+// evidence that a manager does not exist), then on every change.
+func TestManagerPodsRecorded(t *testing.T) {
+	kcmPod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "kube-controller-manager-cp-1", Namespace: "kube-system", Labels: map[string]string{"component": "kube-controller-manager"}},
+		Spec: corev1.PodSpec{NodeName: "cp-1", Containers: []corev1.Container{{Name: "c", Command: []string{"kube-controller-manager"}}}}}
+	client := fake.NewSimpleClientset(kcmPod)
+	var buf testenv.LockedBuffer
+	ob := Start(context.Background(), Options{Client: client, REST: &rest.Config{Host: "https://127.0.0.1:1"}, Timeline: timeline.NewWriter(&buf), ManagerPods: true})
+	defer ob.Stop()
+	ccmPod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "aws-cloud-controller-manager-x", Namespace: "kube-system"},
+		Spec: corev1.PodSpec{NodeName: "cp-1", Containers: []corev1.Container{{Name: "c", Command: []string{"/bin/aws-cloud-controller-manager"}}}}}
+	want := []string{`"manager":"kube-controller-manager","attrs":{"pods":"cp-1/kube-controller-manager-cp-1"}`, `"manager":"cloud-controller-manager","attrs":{"pods":""}`}
+	deadline := time.Now().Add(10 * time.Second)
+	for !containsAll(buf.String(), want) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !containsAll(buf.String(), want) {
+		t.Fatalf("the first list's sets not recorded:\n%s", buf.String())
+	}
+	if _, err := client.CoreV1().Pods("kube-system").Create(context.Background(), ccmPod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, `"manager":"cloud-controller-manager","attrs":{"pods":"cp-1/aws-cloud-controller-manager-x"}`)
+	for !containsAll(buf.String(), want) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !containsAll(buf.String(), want) {
+		t.Fatalf("the new CCM pod not recorded:\n%s", buf.String())
+	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}

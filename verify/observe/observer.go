@@ -31,6 +31,9 @@ type Options struct {
 	// to managers from the objects' managedFields: evidence from the API
 	// alone, for clusters whose managers and audit logs are out of reach.
 	ManagedFields bool
+	// ManagerPods records the managers' pods in kube-system: a manager
+	// with none cannot have run a controller (needs pods in kube-system).
+	ManagerPods bool
 	// NoLBProbes sends no requests through the load balancers.
 	NoLBProbes bool
 	// CloudOutOfReach declares that the cloud cannot be seen by design

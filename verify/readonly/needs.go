@@ -20,9 +20,6 @@ type Need struct {
 	// Namespace limits the check to one namespace ("" for all).
 	Namespace string
 	Why       string
-	// Discovery: only finding the managers reads it (observe without
-	// --manager).
-	Discovery bool
 	list      func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error
 }
 
@@ -52,7 +49,7 @@ var Needs = []Need{
 		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
 			return read(ctx, c.CoreV1().Events(ns), o)
 		}},
-	{Resource: "pods", Namespace: "kube-system", Discovery: true, Why: "find the controller managers (static pods by their component label, a chart's by its command), their nodes and their --secure-port and --bind-address",
+	{Resource: "pods", Namespace: "kube-system", Why: "find the controller managers (static pods by their component label, a chart's by its command), their nodes and their --secure-port and --bind-address; a manager with no pod ran nothing",
 		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
 			return read(ctx, c.CoreV1().Pods(ns), o)
 		}},
@@ -78,10 +75,9 @@ func read[L any](ctx context.Context, r reader[L], o metav1.ListOptions) error {
 var NonResourceURLs = []string{"/healthz", "/livez", "/metrics", "/readyz", "/version"}
 
 // Preflight asks the cluster for its version and lists one object of each
-// need (discovery's too when discover), all within timeout: an unreachable
-// cluster or a missing permission is an error naming it, before anything
-// is observed.
-func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duration, discover bool) error {
+// need, all within timeout: an unreachable cluster or a missing
+// permission is an error naming it, before anything is observed.
+func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if _, err := c.Discovery().ServerVersion(); err != nil {
@@ -89,9 +85,6 @@ func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duratio
 	}
 	var denied []string
 	for _, n := range Needs {
-		if n.Discovery && !discover {
-			continue
-		}
 		for _, v := range []struct {
 			verb string
 			o    metav1.ListOptions

@@ -63,19 +63,7 @@ func TestPreflightNamesWhatIsDenied(t *testing.T) {
 	c.PrependWatchReactor("nodes", func(k8stesting.Action) (bool, watch.Interface, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New("no"))
 	})
-	c.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
-		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("no"))
-	})
-	// Pods are read only to find the managers: without discovery their
-	// refusal is no reason to stop.
-	err := Preflight(context.Background(), c, time.Second, false)
-	if !IsDenied(err) || !strings.Contains(err.Error(), "list events; list leases.coordination.k8s.io in kube-system; watch nodes") || strings.Contains(err.Error(), "pods") ||
-		!strings.Contains(err.Error(), "--print-rbac") {
-		t.Fatalf("err = %v", err)
-	}
-	if err := Preflight(context.Background(), c, time.Second, true); !IsDenied(err) || !strings.Contains(err.Error(), "list pods in kube-system") {
-		t.Fatalf("discovering, err = %v", err)
-	}
+	err := Preflight(context.Background(), c, time.Second)
 	if !IsDenied(err) || !strings.Contains(err.Error(), "list events; list leases.coordination.k8s.io in kube-system; watch nodes") ||
 		!strings.Contains(err.Error(), "--print-rbac") {
 		t.Fatalf("err = %v", err)
@@ -85,7 +73,7 @@ func TestPreflightNamesWhatIsDenied(t *testing.T) {
 			t.Fatalf("preflight sent %s %s", a.GetVerb(), a.GetResource())
 		}
 	}
-	if err := Preflight(context.Background(), fake.NewSimpleClientset(), time.Second, true); err != nil {
+	if err := Preflight(context.Background(), fake.NewSimpleClientset(), time.Second); err != nil {
 		t.Fatalf("everything allowed: %v", err)
 	}
 }
