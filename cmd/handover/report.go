@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/reports"
+	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/verify/checks"
 )
 
 func newReportCommand(g *globals) *cobra.Command {
@@ -36,15 +40,28 @@ exits non-zero when a check failed.`,
 func newReportMergeCommand() *cobra.Command {
 	var out string
 	c := &cobra.Command{
-		Use:   "merge TABLE...",
-		Short: "Merge verdict tables (the version matrix's shards) into one",
+		Use:   "merge TABLE... | merge TIMELINE... --out DIR",
+		Short: "Merge verdict tables (the version matrix's shards), or several observers' timelines, into one",
 		Long: `merge joins Markdown tables with one same header — each shard's
 _output/suites/matrix/verdicts.md — into one table: the header once, every row
 once, sorted. Tables with different headers, or files holding anything but the
-table, are refused by name.`,
-		Example: "  handover report merge shard-*/suites/matrix/verdicts.md --out verdicts.md",
-		Args:    cobra.MinimumNArgs(1),
+table, are refused by name.
+
+Given timelines (.jsonl) — one per control plane, each from handover observe
+run on that node, where it samples the managers bound to its loopback — merge
+joins them into DIR/timeline.jsonl and checks it as one observation, writing
+the reports there. Each later timeline's clock is set to the first's by the
+changes both watched (lease holders, Nodes), measured and printed; timelines
+that share no change, or whose clocks spread wider than the checks' clock
+tolerance (1 s), are refused. The API's evidence comes from the first, each
+node's managers' health and metrics and its audit log from its own.`,
+		Example: "  handover report merge shard-*/suites/matrix/verdicts.md --out verdicts.md\n" +
+			"  handover report merge cp-1/timeline.jsonl cp-2/timeline.jsonl cp-3/timeline.jsonl --out merged",
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timelines(args) {
+				return mergeTimelines(cmd, args, out)
+			}
 			merged, err := reports.MergeTables(args...)
 			if err != nil {
 				return err
@@ -56,6 +73,62 @@ table, are refused by name.`,
 			return privatefs.WriteFileMode(out, []byte(merged), 0o644)
 		},
 	}
-	c.Flags().StringVar(&out, "out", "", "write the merged table here (default: standard output)")
+	c.Flags().StringVar(&out, "out", "", "write the merged table here (default: standard output); for timelines, the directory of the merged timeline and its reports (required)")
 	return c
+}
+
+// timelines: every argument is a timeline (.jsonl); a mix is refused by
+// mergeTimelines's reading of the others.
+func timelines(args []string) bool {
+	for _, a := range args {
+		if filepath.Ext(a) != ".jsonl" {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeTimelines joins observers' timelines, writes the merged one to
+// out and checks it.
+func mergeTimelines(cmd *cobra.Command, paths []string, out string) error {
+	if out == "" {
+		return errors.New("merging timelines needs --out DIR for the merged timeline and its reports")
+	}
+	obs := make([]timeline.Observation, 0, len(paths))
+	for _, p := range paths {
+		evs, err := timeline.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		obs = append(obs, timeline.Observation{Name: p, Events: evs})
+	}
+	m, err := timeline.Merge(obs, checks.DefaultConfig(nil).Tolerance)
+	if err != nil {
+		return err
+	}
+	for _, o := range m.Offsets {
+		fmt.Fprintf(cmd.OutOrStdout(), "clock of %s\n", o)
+	}
+	if err := privatefs.MkdirAll(out); err != nil {
+		return err
+	}
+	path := filepath.Join(out, "timeline.jsonl")
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("%s already holds a timeline: the merged one would be judged with it; give another --out", path)
+	}
+	tl, err := timeline.Create(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range m.Events {
+		if err := tl.Write(e); err != nil {
+			tl.Close()
+			return err
+		}
+	}
+	if err := tl.Close(); err != nil {
+		return err
+	}
+	_, err = reports.Conclude(path, out, cmd.OutOrStdout())
+	return err
 }
