@@ -78,11 +78,11 @@ func exclusionUnproven(evs []timeline.Event, health, metrics int, noMetrics stri
 	}
 	switch {
 	case fixed && len(given) == 0:
-		return "no manager was given to sample (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager)"
+		return "no manager was sampled (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager), or observe from the nodes where they listen (the lines before the window say how)"
 	case fixed && len(kinds) < len(managers.Names()) && absentOthers(evs, kinds) == "":
 		// Unless the managers not sampled had no pod at all: they ran
 		// nothing.
-		return fmt.Sprintf("only %s was given to sample (%s): the other manager could run it unseen; give both managers of every control plane (--manager)",
+		return fmt.Sprintf("only %s was sampled (%s), and the other has pods or its pods were not recorded: it could run it unseen; give both managers of every control plane (--manager)",
 			strings.Join(sortedKeys(kinds), ", "), strings.Join(given, ", "))
 	case health+metrics == 0 && noMetrics != "":
 		return "no health sample shows any manager running it (0 health intervals; " + metricsNotJudged(noMetrics) + "): no overlap could have been seen"

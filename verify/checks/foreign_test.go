@@ -57,7 +57,7 @@ func TestOneManagerGivenProvesNoExclusion(t *testing.T) {
 	evs := join(foreignProcedure("kube-controller-manager@cp-1"), runsFor(0, 30, kcm, "cp-1", svc), runsFor(30.5, 60, kcm, "cp-1"),
 		metricsFor(0, 60, kcm, "cp-1"))
 	r := one(t, CheckMutualExclusion(evs, cfg), svc)
-	if r.Passed || !r.Unproven() || !strings.Contains(r.Violations[0].Message, "only kube-controller-manager was given") {
+	if r.Passed || !r.Unproven() || !strings.Contains(r.Violations[0].Message, "only kube-controller-manager was sampled") {
 		t.Fatalf("one manager given: %+v", r)
 	}
 }
