@@ -30,8 +30,9 @@ type Found struct {
 }
 
 // Discover finds the managers among kube-system's pods: static pods by
-// their component label (kubeadm's, RKE2's), a chart's pods by the
-// command they run (aws-cloud-controller-manager, cloud-controller-manager).
+// their component label (kubeadm's, RKE2's), a chart's pods by the binary
+// they run, their container's name or their app label
+// (aws-cloud-controller-manager, cloud-controller-manager).
 // local are this machine's addresses: a manager bound to the loopback on
 // the node this process runs on is reachable there.
 func Discover(ctx context.Context, c kubernetes.Interface, local []net.IP) ([]Found, error) {
@@ -81,8 +82,14 @@ const firstTunnelPort = 30257
 func managerOf(p *corev1.Pod) (string, []string) {
 	for _, c := range p.Spec.Containers {
 		args := append(slices.Clone(c.Command), c.Args...)
+		// What names it: the executable, else (a chart that passes only
+		// args to its image's entrypoint) the container or the app label.
+		names := []string{c.Name, p.Labels["component"], p.Labels["k8s-app"], p.Labels["app.kubernetes.io/name"], p.Labels["app"]}
+		if len(c.Command) > 0 {
+			names = append(names, c.Command[0])
+		}
 		for _, m := range managers.Names() {
-			if p.Labels["component"] == m || slices.ContainsFunc(args, func(a string) bool { return runs(a, m) }) {
+			if slices.ContainsFunc(names, func(n string) bool { return n != "" && runs(n, m) }) {
 				return m, args
 			}
 		}
@@ -90,10 +97,10 @@ func managerOf(p *corev1.Pod) (string, []string) {
 	return "", nil
 }
 
-// runs: a is the path of manager m's binary, or of a provider's build of
+// runs: exe is the path of manager m's binary, or of a provider's build of
 // it (aws-cloud-controller-manager).
-func runs(a, m string) bool {
-	b := path.Base(a)
+func runs(exe, m string) bool {
+	b := path.Base(exe)
 	return b == m || strings.HasSuffix(b, "-"+m)
 }
 

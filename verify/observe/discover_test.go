@@ -31,6 +31,12 @@ func discoverFixture() *fake.Clientset {
 		// A Deployment off the host network: its pod's address.
 		pod("cloud-controller-manager-5d9f-abcde", "cp-1", nil, false, "10.244.1.5", "/usr/local/bin/cloud-controller-manager", "--cloud-provider=azure"),
 		pod("coredns-1", "cp-1", map[string]string{"k8s-app": "kube-dns"}, false, "10.244.1.9", "/coredns"),
+		// A chart passing only args to its image's entrypoint: its
+		// container's name says what it runs.
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "aws-cloud-controller-manager-q9w8e", Namespace: "kube-system"},
+			Spec: corev1.PodSpec{NodeName: "cp-1", HostNetwork: true, Containers: []corev1.Container{{Name: "aws-cloud-controller-manager", Args: []string{"--v=2", "--cloud-provider=aws"}}}}},
+		// A manager's name in an argument is not the manager.
+		pod("log-shipper-1", "cp-1", nil, true, "10.0.0.1", "/bin/shipper", "--follow=/var/log/pods/kube-controller-manager"),
 		pod("kube-apiserver-cp-1", "cp-1", map[string]string{"component": "kube-apiserver"}, true, "10.0.0.1", "kube-apiserver", "--bind-address=127.0.0.1"))
 }
 
@@ -43,8 +49,11 @@ func TestDiscoverFindsTheManagersAndHowToReachThem(t *testing.T) {
 	for _, f := range found {
 		got[f.Pod] = f
 	}
-	if len(found) != 3 {
-		t.Fatalf("found %d managers, want 3: %v", len(found), found)
+	if len(found) != 4 {
+		t.Fatalf("found %d managers, want 4: %v", len(found), found)
+	}
+	if args := got["kube-system/aws-cloud-controller-manager-q9w8e"]; args.Manager != "cloud-controller-manager" || args.URL == nil || args.URL.String() != "https://10.0.0.1:10258" {
+		t.Errorf("the chart pod with args only: %+v", args)
 	}
 	kcm := got["kube-system/kube-controller-manager-cp-1"]
 	if kcm.Manager != "kube-controller-manager" || kcm.Instance != "cp-1" || kcm.URL != nil {
@@ -61,8 +70,8 @@ func TestDiscoverFindsTheManagersAndHowToReachThem(t *testing.T) {
 	if dep := got["kube-system/cloud-controller-manager-5d9f-abcde"]; dep.URL == nil || dep.URL.String() != "https://10.244.1.5:10258" {
 		t.Errorf("the Deployment's pod: %+v", dep)
 	}
-	if r := Reachable(found); len(r) != 2 {
-		t.Errorf("reachable %v, want the two not bound to the loopback", r)
+	if r := Reachable(found); len(r) != 3 {
+		t.Errorf("reachable %v, want the three not bound to the loopback", r)
 	}
 }
 
