@@ -40,7 +40,7 @@ func (s *Spec) SetCloudProfile(provider string) error {
 // cloud-controller-manager takes the migration lease. (A mistake that
 // starts it without leader migration is judged by the checks, not here.)
 func (s Spec) CCMTakesMigrationLease() bool {
-	if s.reg().Managers.Config == NoMigration {
+	if !s.reg().Managers.migrates() {
 		return false
 	}
 	if s.CloudProfile == "" {

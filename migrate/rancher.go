@@ -94,36 +94,39 @@ func DeployCCMStep(s Spec) Step {
 	if lm {
 		plan = append(plan, cordonNote(s))
 	}
-	step := Step{
+	var pre func(context.Context, *Env) error // nothing to check without a grant
+	do := func(ctx context.Context, e *Env) error { return e.Cluster.Apply(ctx, manifest) }
+	wait := Wait{Name: "the cloud-controller-manager " + s.CCMWorkload() + " created", Timeout: s.Intervals.Of(IntervalRollout),
+		Until: func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) }}
+	if st.GrantCCM {
+		pre = func(ctx context.Context, e *Env) error {
+			ok, err := leaseGranted(ref.ServiceAccount)(ctx, e)
+			if err == nil && !ok {
+				err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
+			}
+			return err
+		}
+		// The chart ships the leader-locking Role; applying it replaces the
+		// migration-lease rule granted earlier, which must be added again or
+		// the cloud-controller-manager can never take the migration lease.
+		apply := do
+		do = func(ctx context.Context, e *Env) error {
+			if err := apply(ctx, e); err != nil {
+				return err
+			}
+			return e.grantLease(ctx, s.Provider().CCMLeaderLockingRole, e.Spec.LeaderName)
+		}
+		wait = Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)}
+	}
+	return Step{
 		Name:  "deploy-ccm",
 		Title: title,
 		Plan:  plan,
 		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) },
-		Do:    func(ctx context.Context, e *Env) error { return e.Cluster.Apply(ctx, manifest) },
-		Wait: Wait{Name: "the cloud-controller-manager " + s.CCMWorkload() + " created", Timeout: s.Intervals.Of(IntervalRollout),
-			Until: func(ctx context.Context, e *Env) (bool, error) { return e.ccmWorkloadExists(ctx, s) }},
+		Pre:   pre,
+		Do:    do,
+		Wait:  wait,
 	}
-	if !st.GrantCCM {
-		return step
-	}
-	step.Pre = func(ctx context.Context, e *Env) error {
-		ok, err := leaseGranted(ref.ServiceAccount)(ctx, e)
-		if err == nil && !ok {
-			err = fmt.Errorf("the cloud-controller-manager ServiceAccount may not take the migration lease %s (run step grant-migration-lease)", s.LeaderName)
-		}
-		return err
-	}
-	// The chart ships the leader-locking Role; applying it replaces the
-	// migration-lease rule granted earlier, which must be added again or
-	// the cloud-controller-manager can never take the migration lease.
-	step.Do = func(ctx context.Context, e *Env) error {
-		if err := e.Cluster.Apply(ctx, manifest); err != nil {
-			return err
-		}
-		return e.grantLease(ctx, s.Provider().CCMLeaderLockingRole, e.Spec.LeaderName)
-	}
-	step.Wait = Wait{Name: "the cloud-controller-manager still allowed the migration lease", Timeout: s.Intervals.Of(IntervalLeaseGrant), Until: leaseGranted(ref.ServiceAccount)}
-	return step
 }
 
 // cordonNote says what the runbooks' cordon does to the chart's workload.

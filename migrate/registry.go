@@ -85,6 +85,9 @@ const (
 	NoMigration
 )
 
+// migrates: the procedure uses leader migration at all.
+func (m Managers) migrates() bool { return m.Config != NoMigration }
+
 // Version is N or N+1 of a Spec.
 type Version int
 

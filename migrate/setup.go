@@ -37,7 +37,7 @@ const (
 func (s Spec) setup() Setup {
 	m := s.reg().Managers
 	side := func(component, version, cloud string, cfg *lmconfig.Config) lint.Side {
-		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: m.Config != NoMigration, AllocateNodeCIDRs: true,
+		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: m.migrates(), AllocateNodeCIDRs: true,
 			ClusterName: s.Cluster, Args: s.args(component)}
 		if component == lmconfig.CCM {
 			sd.Provider = s.CloudProfile
@@ -66,7 +66,7 @@ func (s Spec) setup() Setup {
 		ccm.Args = append(own, s.CCMArgs...)
 	}
 	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().Name, config(lmconfig.KCM, s.From)), CCM: &ccm,
-		GrantCCM: m.Config != NoMigration, Notes: map[string][]Item{}}
+		GrantCCM: m.migrates(), Notes: map[string][]Item{}}
 	st.KCM.Controllers = m.KCMControllers
 	if m.NewKCM {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}

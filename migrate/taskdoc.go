@@ -194,7 +194,7 @@ func SettleStep(s Spec, component string) Step {
 	leases := shellJoin("kubectl", "-n", "kube-system", "get", "lease", s.LeaderName, mainLease[component]) + "   # one holder for both\n"
 	if component == lmconfig.CCM && !s.CCMTakesMigrationLease() {
 		why := "this provider's manager never takes " + s.LeaderName
-		if s.reg().Managers.Config == NoMigration {
+		if !s.reg().Managers.migrates() {
 			why = "no leader migration in this procedure"
 		}
 		leases = shellJoin("kubectl", "-n", "kube-system", "get", "lease", mainLease[component]) + "   # its leader: " + why + "\n"

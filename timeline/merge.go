@@ -3,6 +3,7 @@ package timeline
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -110,7 +111,11 @@ func joinStarts(evs []Event, o Observation, off time.Duration) []Event {
 		switch {
 		case e.Kind == ObserverStart && start != nil:
 			if given, ok := e.Attrs[FixedManagers]; ok {
-				start.Attrs = cloneAttrs(start.Attrs)
+				// A copy: the first observation's events are the caller's.
+				start.Attrs = maps.Clone(start.Attrs)
+				if start.Attrs == nil {
+					start.Attrs = map[string]string{}
+				}
 				start.Attrs[FixedManagers] = unionList(start.Attrs[FixedManagers], given)
 			}
 		case e.Kind == ObserverStop && stop != nil && e.Time.Add(-off).After(stop.Time):
@@ -118,14 +123,6 @@ func joinStarts(evs []Event, o Observation, off time.Duration) []Event {
 		}
 	}
 	return evs
-}
-
-func cloneAttrs(a map[string]string) map[string]string {
-	out := make(map[string]string, len(a)+1)
-	for k, v := range a {
-		out[k] = v
-	}
-	return out
 }
 
 // unionList joins two comma-separated lists, each item once, sorted.

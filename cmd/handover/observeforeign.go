@@ -71,15 +71,6 @@ func (f *foreignFlags) foreign(fs *pflag.FlagSet) (bool, error) {
 	return true, nil
 }
 
-// reach builds the observers' reach from the flags.
-func (f *foreignFlags) reach(rc *rest.Config) (observe.Reach, error) {
-	o, err := f.options(rc)
-	if err != nil {
-		return nil, err
-	}
-	return observe.Foreign(o)
-}
-
 // options read every file the flags give before anything is observed. A
 // credential for the managers is read only with --manager-ca: without a
 // CA to verify them, none is sent.

@@ -100,7 +100,7 @@ func TestManagersSeeNoCredentialWithoutCA(t *testing.T) {
 			if tc.token != "" {
 				f.managerToken = writeTemp(t, "token", tc.token)
 			}
-			reach, err := f.reach(kubeconfigCredentials(t, tc.cert))
+			reach, err := reachOf(f, kubeconfigCredentials(t, tc.cert))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +127,7 @@ func TestManagersSeeNoCredentialWithoutCA(t *testing.T) {
 func TestManagerModeLines(t *testing.T) {
 	m := newManagerStandIn(t)
 	f := foreignFlags{kubeconfig: "kc", managers: []string{"kcm@cp-1=" + m.URL, "ccm@cp-1=" + m.URL}}
-	reach, err := f.reach(kubeconfigCredentials(t, false))
+	reach, err := reachOf(f, kubeconfigCredentials(t, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,10 +136,19 @@ func TestManagerModeLines(t *testing.T) {
 		t.Fatalf("modes:\n%s", strings.Join(got, "\n"))
 	}
 	f.managerCA = writeTemp(t, "ca.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: m.Certificate().Raw})))
-	if reach, err = f.reach(kubeconfigCredentials(t, false)); err != nil {
+	if reach, err = reachOf(f, kubeconfigCredentials(t, false)); err != nil {
 		t.Fatal(err)
 	}
 	if got := observe.Modes(reach); len(got) != 2 || !strings.HasSuffix(got[0], ": certificate verified against --manager-ca; /healthz and /metrics with the kubeconfig's token") {
 		t.Fatalf("modes:\n%s", strings.Join(got, "\n"))
 	}
+}
+
+// reachOf is the observers' reach observe builds from the flags.
+func reachOf(f foreignFlags, rc *rest.Config) (observe.Reach, error) {
+	o, err := f.options(rc)
+	if err != nil {
+		return nil, err
+	}
+	return observe.Foreign(o)
 }

@@ -106,9 +106,9 @@ func unlisted(k, c Side) Findings {
 		return nil
 	}
 	var out Findings
-	for _, ctl := range Migratable {
+	for _, ctl := range bothRun(k, c) {
 		kn, cn := km.Name(ctl), cm.Name(ctl)
-		if !km.Runs(kn) || !cm.Runs(cn) || !k.runs(km, kn) || !c.runs(cm, cn) || names(km, k.Config, ctl) || names(cm, c.Config, ctl) {
+		if names(km, k.Config, ctl) || names(cm, c.Config, ctl) {
 			continue
 		}
 		out = append(out, Finding{Error, k.where("controllerLeaders"),

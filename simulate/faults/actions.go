@@ -127,12 +127,8 @@ func (in *Injector) holdKnobs(ctx context.Context, f api.Faults) error {
 // cloud-controller-manager's credentials for the rest of the run (the
 // cluster's deletion ends them), or for the fault's duration when given.
 func (in *Injector) ccmDeniedRoutes(ctx context.Context) (string, error) {
-	if in.o.Cloud == nil {
-		return "", errNoCloud
-	}
-	const caller = "cloud-controller-manager"
-	in.started(caller, "the cloud refuses the cloud-controller-manager's CreateRoute and DeleteRoute (403)")
-	return caller, in.holdKnobs(ctx, api.Faults{Deny: map[string][]string{caller: {"CreateRoute", "DeleteRoute"}}})
+	return in.ccmCredentials(ctx, "the cloud refuses the cloud-controller-manager's CreateRoute and DeleteRoute (403)",
+		api.Faults{Deny: map[string][]string{ccmCaller: {"CreateRoute", "DeleteRoute"}}})
 }
 
 // otherRegion is a region with none of the cluster's instances: the
@@ -143,12 +139,22 @@ const otherRegion = "sim-region-2"
 // ccmOtherRegion scopes the cloud-controller-manager's credentials to
 // another region for the rest of the run, or for the fault's duration.
 func (in *Injector) ccmOtherRegion(ctx context.Context) (string, error) {
+	return in.ccmCredentials(ctx, "the cloud-controller-manager's credentials see region "+otherRegion+" only: none of the cluster's instances is found (404)",
+		api.Faults{Scope: map[string]string{ccmCaller: otherRegion}})
+}
+
+// ccmCaller is the cloud-controller-manager as the cloud knows its calls.
+const ccmCaller = "cloud-controller-manager"
+
+// ccmCredentials changes what the cloud-controller-manager's credentials
+// may do by the knobs f, held as holdKnobs holds them; what says so on the
+// timeline.
+func (in *Injector) ccmCredentials(ctx context.Context, what string, f api.Faults) (string, error) {
 	if in.o.Cloud == nil {
 		return "", errNoCloud
 	}
-	const caller = "cloud-controller-manager"
-	in.started(caller, "the cloud-controller-manager's credentials see region "+otherRegion+" only: none of the cluster's instances is found (404)")
-	return caller, in.holdKnobs(ctx, api.Faults{Scope: map[string]string{caller: otherRegion}})
+	in.started(ccmCaller, what)
+	return ccmCaller, in.holdKnobs(ctx, f)
 }
 
 // cloudOutage makes every cloud API call fail with 503 for the fault's

@@ -2,8 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +25,7 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 	met := metricsActivity(evs)
 	noMetrics := metricsOutOfReach(evs)
 	points := pointActivity(evs)
+	smp := samplingOf(evs)
 	var out []Result
 	for _, c := range cfg.Controllers {
 		var vs []Violation
@@ -51,17 +50,40 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 			vs = append(vs, interleavings(src, ps, vs)...)
 		}
 		sort.Slice(vs, func(i, j int) bool { return vs[i].From.Before(vs[j].From) })
-		if why := exclusionUnproven(evs, len(act.certain[c]), len(met.certain[c]), noMetrics); len(vs) == 0 && why != "" {
+		if why := exclusionUnproven(smp, len(act.certain[c]), len(met.certain[c]), noMetrics); len(vs) == 0 && why != "" {
 			out = append(out, unproven(evs, MutualExclusion, c, why, samplesSeen(evs, noMetrics)))
 			continue
 		}
 		summary := fmt.Sprintf("%d overlapping run(s)", len(vs))
 		if len(vs) == 0 {
-			summary = fmt.Sprintf("never ran in two managers at once (%s%s%s)", intervalsChecked(len(act.certain[c]), len(met.certain[c]), noMetrics), writesSeen(points[c]), absentOthers(evs, nil))
+			summary = fmt.Sprintf("never ran in two managers at once (%s%s%s)", intervalsChecked(len(act.certain[c]), len(met.certain[c]), noMetrics), writesSeen(points[c]), smp.absent)
 		}
 		out = append(out, result(MutualExclusion, c, vs, summary, map[string]float64{"violations": float64(len(vs))}))
 	}
 	return out
+}
+
+// sampling is which managers the observers were given to sample (a
+// cluster observed from its kubeconfig), by kind, and which of the others
+// the API proves absent; read once per timeline.
+type sampling struct {
+	given  []string // manager@instance
+	fixed  bool
+	kinds  map[string]bool
+	absent string // absentOthers' statement, "" for none
+}
+
+func samplingOf(evs []timeline.Event) sampling {
+	s := sampling{kinds: map[string]bool{}}
+	s.given, s.fixed = fixedManagers(evs)
+	for _, g := range s.given {
+		m, _, _ := strings.Cut(g, "@")
+		s.kinds[m] = true
+	}
+	if s.fixed {
+		s.absent = absentOthers(evs, s.kinds)
+	}
+	return s
 }
 
 // exclusionUnproven says why finding no overlap proves nothing ("" when it
@@ -69,21 +91,15 @@ func CheckMutualExclusion(evs []timeline.Event, cfg Config) []Result {
 // the observers were given the managers, none or only one kind of them (the
 // other could run it unseen). noMetrics is why the metrics were out of
 // reach, if they were.
-func exclusionUnproven(evs []timeline.Event, health, metrics int, noMetrics string) string {
-	given, fixed := fixedManagers(evs)
-	kinds := map[string]bool{}
-	for _, g := range given {
-		m, _, _ := strings.Cut(g, "@")
-		kinds[m] = true
-	}
+func exclusionUnproven(smp sampling, health, metrics int, noMetrics string) string {
 	switch {
-	case fixed && len(given) == 0:
+	case smp.fixed && len(smp.given) == 0:
 		return "no manager was sampled (API evidence alone: managedFields, Events, audit): it shows two managers writing in turn, never that only one ran; give each manager's secure port (--manager), or observe from the nodes where they listen (the lines before the window say how)"
-	case fixed && len(kinds) < len(managers.Names()) && absentOthers(evs, kinds) == "":
+	case smp.fixed && len(smp.kinds) < len(managers.Names()) && smp.absent == "":
 		// Unless the managers not sampled had no pod at all: they ran
 		// nothing.
 		return fmt.Sprintf("only %s was sampled (%s), and the other has pods or its pods were not recorded: it could run it unseen; give both managers of every control plane (--manager)",
-			strings.Join(sortedKeys(kinds), ", "), strings.Join(given, ", "))
+			strings.Join(sortedKeys(smp.kinds), ", "), strings.Join(smp.given, ", "))
 	case health+metrics == 0 && noMetrics != "":
 		return "no health sample shows any manager running it (0 health intervals; " + metricsNotJudged(noMetrics) + "): no overlap could have been seen"
 	case health+metrics == 0:
@@ -98,22 +114,16 @@ func exclusionUnproven(evs []timeline.Event, health, metrics int, noMetrics stri
 // only where the managers run as pods: some manager's pod was seen.
 func absentOthers(evs []timeline.Event, sampled map[string]bool) string {
 	recorded, had := map[string]bool{}, map[string]bool{}
+	anyPod := false
 	for _, e := range evs {
 		if e.Kind == timeline.ManagerPods {
 			recorded[e.Manager] = true
 			had[e.Manager] = had[e.Manager] || e.Attrs["pods"] != ""
+			anyPod = anyPod || had[e.Manager]
 		}
 	}
-	if len(had) == 0 || !slices.Contains(slices.Collect(maps.Values(had)), true) {
+	if !anyPod {
 		return ""
-	}
-	if sampled == nil {
-		given, _ := fixedManagers(evs)
-		sampled = map[string]bool{}
-		for _, g := range given {
-			m, _, _ := strings.Cut(g, "@")
-			sampled[m] = true
-		}
 	}
 	var absent []string
 	for _, m := range managers.Names() {
