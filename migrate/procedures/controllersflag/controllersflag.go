@@ -22,8 +22,11 @@ func init() {
 const Source = "KubeOne: CCM/CSI migration (kubeone migrate to-ccm-csi, then --complete)"
 
 // Exclusion is the --controllers KubeOne gives kube-controller-manager
-// while the in-tree provider stays on (kubermatic/kubeone, the kubeadm
-// ClusterConfiguration of a cluster under CCM migration).
+// while the in-tree provider stays on: read from kubermatic/kubeone,
+// pkg/templates/kubeadm/v1beta3/kubeadm.go (NewConfig, "we're in the CCM
+// migration process"). No test holds it there: the module proxy does not
+// serve k8c.io/kubeone. The names in it are the managers' --controllers
+// aliases, which migrate/lint's tables hold to the managers' source.
 const Exclusion = "*,bootstrapsigner,tokencleaner,-cloud-node-lifecycle,-route,-service"
 
 // Steps are KubeOne's two phases on the kind cluster.
