@@ -1,0 +1,203 @@
+package awsapi
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+)
+
+// MaxBody bounds a request's body: a load balancer's registration of 500
+// instances is about 25 KiB.
+const MaxBody = 1 << 20
+
+// Key is one access key the cloud issued, and to whom.
+type Key struct {
+	ID, Secret string
+	// Principal is the component the key was issued to: the audit's
+	// caller.
+	Principal string
+}
+
+// Keys are the issued keys by access key ID.
+type Keys map[string]Key
+
+// Record is what the server reports of each call it answers.
+type Record struct {
+	Time       time.Time
+	Service    string
+	Action     string
+	Principal  string // "" when the signature was refused
+	RemoteAddr string
+	Status     int
+	Code       string // the error code, "" on success
+	Message    string
+	Fault      string // the knob behind a refusal
+	// Unimplemented: the action is one the cloud does not serve.
+	Unimplemented bool
+}
+
+// Options configure a Server.
+type Options struct {
+	Region string
+	Keys   Keys
+	Now    func() time.Time
+	// Gate, when set, may refuse a verified call before its action runs
+	// (the cloud's throttling, outages and denials).
+	Gate func(Call, Refusals) *Error
+	// Record, when set, is told of every call answered.
+	Record func(Record)
+}
+
+// Server serves Services, each at /<Name>/.
+type Server struct {
+	opts     Options
+	services map[string]Service
+}
+
+// NewServer checks the services and serves them.
+func NewServer(o Options, services ...Service) (*Server, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Region == "" {
+		return nil, errors.New("awsapi: a server needs its region")
+	}
+	s := &Server{opts: o, services: map[string]Service{}}
+	for _, svc := range services {
+		if err := svc.check(); err != nil {
+			return nil, err
+		}
+		s.services[svc.Name] = svc
+	}
+	return s, nil
+}
+
+// ServeHTTP answers POST /<service>/ (and GET with the parameters in the
+// query string, as the query protocol allows).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name := strings.Trim(r.URL.Path, "/")
+	svc, ok := s.services[name]
+	if !ok {
+		http.Error(w, fmt.Sprintf("no AWS service at %s: this cloud serves %s", r.URL.Path, strings.Join(s.serviceNames(), ", ")), http.StatusNotFound)
+		return
+	}
+	rec := Record{Time: s.opts.Now(), Service: svc.Name, RemoteAddr: r.RemoteAddr, Status: http.StatusOK}
+	reqID := newRequestID()
+	out, call, err := s.serve(svc, r)
+	rec.Action, rec.Principal = call.Action, call.Key.Principal
+	if err == nil {
+		err = writeAnswer(w, svc, call.Action, out, reqID)
+	}
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			e = &Error{Status: http.StatusInternalServerError, Code: "InternalFailure", Message: err.Error()}
+		}
+		rec.Status, rec.Code, rec.Message, rec.Fault = e.Status, e.Code, e.Message, e.Fault
+		rec.Unimplemented = e.Code == "InvalidAction" && call.Action != ""
+		writeError(w, svc.Protocol, e, reqID)
+	}
+	if s.opts.Record != nil {
+		s.opts.Record(rec)
+	}
+}
+
+func (s *Server) serviceNames() []string {
+	var names []string
+	for n := range s.services {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// serve verifies, decodes and answers one call.
+func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
+	call := Call{Service: svc.Name, RemoteAddr: r.RemoteAddr}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBody))
+	if err != nil {
+		return nil, call, Errorf("InvalidRequest", "reading the request body: %v", err)
+	}
+	form, perr := url.ParseQuery(string(body))
+	if perr != nil {
+		return nil, call, Errorf("MalformedQueryString", "%v", perr)
+	}
+	for k, v := range r.URL.Query() {
+		form[k] = append(form[k], v...)
+	}
+	call.Action = form.Get("Action")
+	key, verr := verify(r, body, s.opts.Keys, svc.Name, s.opts.Region, s.opts.Now())
+	if verr != nil {
+		return nil, call, verr
+	}
+	call.Key = key
+	if call.Action == "" {
+		return nil, call, errMissingAction()
+	}
+	act, ok := svc.action(call.Action)
+	if !ok {
+		return nil, call, errInvalidAction(call.Action)
+	}
+	in := act.In()
+	unknown, derr := decodeQuery(form, in, svc.Protocol == EC2Query)
+	if derr != nil {
+		return nil, call, Errorf("InvalidParameterValue", "%v", derr)
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, call, Errorf("UnknownParameter", "The parameter %s is not recognized.", unknown[0])
+	}
+	if s.opts.Gate != nil {
+		if e := s.opts.Gate(call, svc.Refusals); e != nil {
+			return nil, call, e
+		}
+	}
+	out, err := act.Do(r.Context(), call, in)
+	return out, call, err
+}
+
+// writeAnswer encodes out in the service's envelope.
+func writeAnswer(w http.ResponseWriter, svc Service, action string, out any, reqID string) error {
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	x := xmlWriter{enc: enc}
+	root := xml.StartElement{Name: xml.Name{Local: action + "Response"}, Attr: []xml.Attr{{Name: xml.Name{Local: "xmlns"}, Value: svc.Namespace}}}
+	if err := enc.EncodeToken(root); err != nil {
+		return err
+	}
+	var err error
+	if svc.Protocol == EC2Query {
+		err = errors.Join(x.text("requestId", reqID), x.fields(reflect.ValueOf(out)))
+	} else {
+		err = errors.Join(x.wrap(action+"Result", func() error { return x.fields(reflect.ValueOf(out)) }),
+			x.wrap("ResponseMetadata", func() error { return x.text("RequestId", reqID) }))
+	}
+	if err != nil {
+		return fmt.Errorf("encoding the answer to %s: %w", action, err)
+	}
+	if err := errors.Join(enc.EncodeToken(root.End()), enc.Flush()); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+	w.Header().Set("X-Amzn-Requestid", reqID)
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+func newRequestID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
