@@ -1,0 +1,106 @@
+package amazon
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+)
+
+// Options configure a Face.
+type Options struct {
+	// Cloud calls the simulated cloud; each AWS call is made with a copy
+	// whose Component is the caller's (the signing key's principal).
+	Cloud   *api.Client
+	Network Network
+	Keys    awsapi.Keys
+	// StatePath keeps what only AWS has ("" in memory).
+	StatePath string
+	Now       func() time.Time
+	// Record is told of every AWS call answered.
+	Record func(awsapi.Record)
+}
+
+// Face serves the AWS APIs over a simulated cloud.
+type Face struct {
+	opts    Options
+	state   *state
+	server  *awsapi.Server
+	mu      sync.Mutex
+	clients map[string]*api.Client
+}
+
+// New opens the face's state and assembles its services.
+func New(o Options) (*Face, error) {
+	if o.Cloud == nil || o.Network.Cluster == "" || o.Network.Region == "" {
+		return nil, errors.New("amazon: a face needs the cloud's client and the cluster's network")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	st, err := openState(o.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	f := &Face{opts: o, state: st, clients: map[string]*api.Client{}}
+	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: o.Keys, Now: o.Now, Record: o.Record}, f.ec2())
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Handler serves the AWS APIs at /<service>/.
+func (f *Face) Handler() http.Handler { return f.server }
+
+// cloud is the simulated cloud's client for a caller.
+func (f *Face) cloud(c awsapi.Call) *api.Client {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	cl, ok := f.clients[c.Key.Principal]
+	if !ok {
+		copied := *f.opts.Cloud
+		copied.Component = c.Key.Principal
+		cl = &copied
+		f.clients[c.Key.Principal] = cl
+	}
+	return cl
+}
+
+// controller is what the cloud's audit names as the caller's controller:
+// the AWS action (the SDK does not say which controller called).
+func controller(c awsapi.Call) string { return c.Service + ":" + c.Action }
+
+// refusal turns the simulated cloud's refusal into the service's AWS
+// error: its knobs' denial, throttling and outages into the service's
+// codes, a 404 into notFound (the action's own "does not exist").
+func refusal(err error, r awsapi.Refusals, notFound *awsapi.Error) error {
+	var se *api.StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	pick := func(e awsapi.Error, fault string) error {
+		e.Fault = fault
+		e.Message = fmt.Sprintf("%s (%s)", e.Message, se.Message)
+		return &e
+	}
+	switch se.Code {
+	case http.StatusForbidden:
+		return pick(r.Denied, "deny")
+	case http.StatusTooManyRequests:
+		return pick(r.Throttled, "throttle")
+	case http.StatusServiceUnavailable:
+		return pick(r.Unavailable, "outage")
+	case http.StatusNotFound:
+		if notFound != nil {
+			return notFound
+		}
+	case http.StatusBadRequest:
+		return awsapi.Errorf("InvalidParameterValue", "%s", se.Message)
+	}
+	return &awsapi.Error{Status: http.StatusInternalServerError, Code: "InternalError", Message: se.Message}
+}

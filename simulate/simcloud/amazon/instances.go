@@ -1,0 +1,156 @@
+package amazon
+
+import (
+	"context"
+	"slices"
+
+	"github.com/aws/aws-sdk-go/aws"
+	"github.com/aws/aws-sdk-go/service/ec2"
+
+	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+)
+
+// instanceFilters are the instance filters the providers use.
+var instanceFilters = []string{"instance-id", "instance-state-name", "private-dns-name", "private-ip-address",
+	"vpc-id", "subnet-id", "availability-zone", "instance-type"}
+
+// EC2's instance state codes.
+var stateCode = map[string]int64{api.StateRunning: 16, api.StateStopped: 80, api.StateTerminated: 48}
+
+// instances lists the cloud's instances as the caller's credentials see
+// them.
+func (f *Face) instances(ctx context.Context, c awsapi.Call) ([]api.Instance, error) {
+	all, err := f.cloud(c).Instances(ctx, controller(c))
+	if err != nil {
+		return nil, refusal(err, ec2Refusals, nil)
+	}
+	return all, nil
+}
+
+// byID finds the instance with an EC2 ID, or says it does not exist.
+func (f *Face) byID(ctx context.Context, c awsapi.Call, id string) (api.Instance, error) {
+	all, err := f.instances(ctx, c)
+	if err != nil {
+		return api.Instance{}, err
+	}
+	for _, in := range all {
+		if InstanceID(f.opts.Network.Cluster, in.Name) == id {
+			return in, nil
+		}
+	}
+	return api.Instance{}, errInstanceNotFound(id)
+}
+
+func errInstanceNotFound(id string) *awsapi.Error {
+	return awsapi.Errorf("InvalidInstanceID.NotFound", "The instance ID '%s' does not exist", id)
+}
+
+func (f *Face) describeInstances(ctx context.Context, c awsapi.Call, in *ec2.DescribeInstancesInput) (*ec2.DescribeInstancesOutput, error) {
+	all, err := f.instances(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	wanted := aws.StringValueSlice(in.InstanceIds)
+	var out []*ec2.Instance
+	found := map[string]bool{}
+	for _, inst := range all {
+		e := f.ec2Instance(inst)
+		id := aws.StringValue(e.InstanceId)
+		if len(wanted) > 0 && !slices.Contains(wanted, id) {
+			continue
+		}
+		found[id] = true
+		ok, err := match(in.Filters, f.instanceAttrs(e), f.tagMap(e.Tags), instanceFilters)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, e)
+		}
+	}
+	for _, id := range wanted {
+		if !found[id] {
+			return nil, errInstanceNotFound(id)
+		}
+	}
+	res := &ec2.DescribeInstancesOutput{Reservations: []*ec2.Reservation{}}
+	for _, e := range out {
+		res.Reservations = append(res.Reservations, &ec2.Reservation{ReservationId: aws.String("r-" + (*e.InstanceId)[2:]),
+			OwnerId: aws.String(account), Instances: []*ec2.Instance{e}})
+	}
+	return res, nil
+}
+
+// account is the simulated account's ID.
+const account = "000000000000"
+
+// ec2Instance is an instance as EC2 describes it: what the providers read
+// (ID, addresses and DNS name, the in-use interface's private addresses,
+// zone, type, state, VPC and subnet, security groups, tags, source/dest
+// check).
+func (f *Face) ec2Instance(in api.Instance) *ec2.Instance {
+	n := f.opts.Network
+	id, ip := InstanceID(n.Cluster, in.Name), internalIP(in)
+	dns := PrivateDNSName(ip, n.Region)
+	groups := []*ec2.GroupIdentifier{{GroupId: aws.String(n.NodeGroup()), GroupName: aws.String(n.Cluster + "-nodes")}}
+	var tags map[string]string
+	check := true
+	f.state.read(func(d *stateData) {
+		tags = d.tagsOf(id, map[string]string{n.ClusterTag(): owned, "Name": in.Name})
+		check = !d.NoSourceDestCheck[id]
+	})
+	return &ec2.Instance{
+		InstanceId: aws.String(id), InstanceType: aws.String(in.Type), ImageId: aws.String("ami-" + hexID(n.Cluster, "ami", 17)),
+		State:            &ec2.InstanceState{Name: aws.String(in.State), Code: aws.Int64(stateCode[in.State])},
+		Placement:        &ec2.Placement{AvailabilityZone: aws.String(in.Zone)},
+		PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns),
+		VpcId: aws.String(n.VPC()), SubnetId: aws.String(n.Subnet(in.Zone)), SourceDestCheck: aws.Bool(check),
+		SecurityGroups: groups, Tags: ec2Tags(tags),
+		NetworkInterfaces: []*ec2.InstanceNetworkInterface{{
+			NetworkInterfaceId: aws.String(n.Interface(in.Name)), Status: aws.String(ec2.NetworkInterfaceStatusInUse),
+			MacAddress: aws.String(MAC(ip)), PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns),
+			SubnetId: aws.String(n.Subnet(in.Zone)), VpcId: aws.String(n.VPC()), Groups: groups, SourceDestCheck: aws.Bool(check),
+			Attachment: &ec2.InstanceNetworkInterfaceAttachment{DeviceIndex: aws.Int64(0), Status: aws.String(ec2.AttachmentStatusAttached)},
+			PrivateIpAddresses: []*ec2.InstancePrivateIpAddress{{Primary: aws.Bool(true), PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns)}},
+		}},
+	}
+}
+
+func (f *Face) instanceAttrs(e *ec2.Instance) attrs {
+	return attrs{
+		"instance-id": {*e.InstanceId}, "instance-state-name": {*e.State.Name}, "private-dns-name": {*e.PrivateDnsName},
+		"private-ip-address": {*e.PrivateIpAddress}, "vpc-id": {*e.VpcId}, "subnet-id": {*e.SubnetId},
+		"availability-zone": {*e.Placement.AvailabilityZone}, "instance-type": {*e.InstanceType},
+	}
+}
+
+func (f *Face) tagMap(tags []*ec2.Tag) map[string]string {
+	out := map[string]string{}
+	for _, t := range tags {
+		out[aws.StringValue(t.Key)] = aws.StringValue(t.Value)
+	}
+	return out
+}
+
+// modifyInstanceAttribute sets what the providers set: the source/dest
+// check (the route controller turns it off for an instance it routes a
+// pod range to).
+func (f *Face) modifyInstanceAttribute(ctx context.Context, c awsapi.Call, in *ec2.ModifyInstanceAttributeInput) (*ec2.ModifyInstanceAttributeOutput, error) {
+	id := aws.StringValue(in.InstanceId)
+	if _, err := f.byID(ctx, c, id); err != nil {
+		return nil, err
+	}
+	if in.SourceDestCheck == nil || in.SourceDestCheck.Value == nil {
+		return nil, awsapi.Errorf("InvalidParameterCombination", "this cloud modifies only SourceDestCheck")
+	}
+	off := !aws.BoolValue(in.SourceDestCheck.Value)
+	return &ec2.ModifyInstanceAttributeOutput{}, f.state.change(func(d *stateData) error {
+		if off {
+			d.NoSourceDestCheck[id] = true
+		} else {
+			delete(d.NoSourceDestCheck, id)
+		}
+		return nil
+	})
+}
