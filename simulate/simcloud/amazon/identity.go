@@ -56,10 +56,10 @@ type Network struct {
 	CIDR            string // the node network's
 }
 
-func (n Network) VPC() string                 { return "vpc-" + hexID(n.Cluster, "vpc", 17) }
-func (n Network) Subnet(zone string) string   { return "subnet-" + hexID(n.Cluster, "subnet/"+zone, 17) }
-func (n Network) RouteTable() string          { return "rtb-" + hexID(n.Cluster, "rtb", 17) }
-func (n Network) NodeGroup() string           { return "sg-" + hexID(n.Cluster, "sg/nodes", 17) }
+func (n Network) VPC() string                  { return "vpc-" + hexID(n.Cluster, "vpc", 17) }
+func (n Network) Subnet(zone string) string    { return "subnet-" + hexID(n.Cluster, "subnet/"+zone, 17) }
+func (n Network) RouteTable() string           { return "rtb-" + hexID(n.Cluster, "rtb", 17) }
+func (n Network) NodeGroup() string            { return "sg-" + hexID(n.Cluster, "sg/nodes", 17) }
 func (n Network) Interface(name string) string { return "eni-" + hexID(n.Cluster, "eni/"+name, 17) }
 
 // ClusterTag is the tag that marks a resource as the cluster's

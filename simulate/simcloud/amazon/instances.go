@@ -111,7 +111,7 @@ func (f *Face) ec2Instance(in api.Instance) *ec2.Instance {
 			NetworkInterfaceId: aws.String(n.Interface(in.Name)), Status: aws.String(ec2.NetworkInterfaceStatusInUse),
 			MacAddress: aws.String(MAC(ip)), PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns),
 			SubnetId: aws.String(n.Subnet(in.Zone)), VpcId: aws.String(n.VPC()), Groups: groups, SourceDestCheck: aws.Bool(check),
-			Attachment: &ec2.InstanceNetworkInterfaceAttachment{DeviceIndex: aws.Int64(0), Status: aws.String(ec2.AttachmentStatusAttached)},
+			Attachment:         &ec2.InstanceNetworkInterfaceAttachment{DeviceIndex: aws.Int64(0), Status: aws.String(ec2.AttachmentStatusAttached)},
 			PrivateIpAddresses: []*ec2.InstancePrivateIpAddress{{Primary: aws.Bool(true), PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns)}},
 		}},
 	}

@@ -17,7 +17,9 @@ import (
 // simulated cloud's routes, each to its instance — a blackhole once the
 // instance is gone, as EC2 shows it.
 
-func routeName(cidr string) string { return "aws-" + strings.NewReplacer("/", "-", ":", "-").Replace(cidr) }
+func routeName(cidr string) string {
+	return "aws-" + strings.NewReplacer("/", "-", ":", "-").Replace(cidr)
+}
 
 func (f *Face) describeRouteTables(ctx context.Context, c awsapi.Call, in *ec2.DescribeRouteTablesInput) (*ec2.DescribeRouteTablesOutput, error) {
 	n := f.opts.Network
