@@ -47,7 +47,7 @@ func New(o Options) (*Face, error) {
 		return nil, err
 	}
 	f := &Face{opts: o, state: st, clients: map[string]*api.Client{}}
-	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: o.Keys, Now: o.Now, Record: o.Record}, f.ec2())
+	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: o.Keys, Now: o.Now, Record: o.Record}, f.ec2(), f.elb())
 	if err != nil {
 		return nil, err
 	}

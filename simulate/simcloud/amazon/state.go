@@ -31,13 +31,15 @@ type stateData struct {
 	Groups map[string]*ec2.SecurityGroup `json:"groups"`
 	// NoSourceDestCheck are instances whose check is off.
 	NoSourceDestCheck map[string]bool `json:"noSourceDestCheck"`
+	// LoadBalancers are the classic load balancers by name.
+	LoadBalancers map[string]*classicLB `json:"loadBalancers"`
 	// Made counts the IDs handed out, so that each is new.
 	Made int `json:"made"`
 }
 
 func openState(path string) (*state, error) {
 	s := &state{path: path, data: stateData{Tags: map[string]map[string]string{}, Deleted: map[string][]string{},
-		Groups: map[string]*ec2.SecurityGroup{}, NoSourceDestCheck: map[string]bool{}}}
+		Groups: map[string]*ec2.SecurityGroup{}, NoSourceDestCheck: map[string]bool{}, LoadBalancers: map[string]*classicLB{}}}
 	if path == "" {
 		return s, nil
 	}
@@ -50,6 +52,9 @@ func openState(path string) (*state, error) {
 	}
 	if err := json.Unmarshal(raw, &s.data); err != nil {
 		return nil, fmt.Errorf("the AWS state %s is corrupt: %w", path, err)
+	}
+	if s.data.LoadBalancers == nil {
+		s.data.LoadBalancers = map[string]*classicLB{}
 	}
 	return s, nil
 }
@@ -104,4 +109,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// clone is a deep copy through JSON, the form the state is kept in.
+func clone[T any](v *T) *T {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("amazon: the state cannot be copied: %v", err))
+	}
+	out := new(T)
+	if err := json.Unmarshal(raw, out); err != nil {
+		panic(fmt.Sprintf("amazon: the state cannot be copied: %v", err))
+	}
+	return out
 }
