@@ -27,6 +27,7 @@ func newSimcloudCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "simcloud", Short: "Run the simulated cloud"}
 	var cluster, stateDir, cloudConfig, podNetwork string
 	var listen []string
+	var awsf awsFlags
 	serve := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "serve",
@@ -41,10 +42,22 @@ starts it for you.
 Every call must carry the token of --cloud-config (Authorization: Bearer), the
 file the cluster's managers and kubelets read; calls without it are refused and
 not audited. Routes must lie inside --pod-network and point at the cluster's
-instances; load balancers relay only to the cluster's instances.`,
+instances; load balancers relay only to the cluster's instances.
+
+With --aws-keys the same cloud is also served as AWS serves it, for the aws
+providers' own code: EC2 and classic Elastic Load Balancing on --aws-listen
+(requests signed with Signature Version 4 by the keys in the file, each key
+calling as the component it was issued to, so the audit and the fault knobs
+apply), and the instance metadata service on --imds-listen. Every AWS call is
+logged to aws-calls.jsonl in --state-dir, an action the cloud does not serve
+among them (answered InvalidAction, as AWS answers it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			guard, err := serveGuard(cloudConfig, podNetwork)
+			if err != nil {
+				return err
+			}
+			withAWS, err := awsf.enabled()
 			if err != nil {
 				return err
 			}
@@ -66,7 +79,14 @@ instances; load balancers relay only to the cluster's instances.`,
 				return err
 			}
 			defer s.Close()
-			return serveOn(cmd.Context(), g, s.Handler(), listen, fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir))
+			var aws *awsServers
+			if withAWS {
+				if aws, err = awsf.open(s, guard.token, cluster, stateDir); err != nil {
+					return err
+				}
+				defer aws.calls.Close()
+			}
+			return serveAll(cmd.Context(), g, s.Handler(), listen, fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir), &awsf, aws)
 		},
 	}
 	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
@@ -74,6 +94,7 @@ instances; load balancers relay only to the cluster's instances.`,
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
 	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
 	serve.Flags().StringVar(&podNetwork, "pod-network", "", "the cluster's pod network: routes outside it are refused")
+	awsf.register(serve)
 	_ = serve.MarkFlagRequired("cloud-config")
 	_ = serve.MarkFlagRequired("pod-network")
 	c.AddCommand(serve, newFaultsCommand(g))

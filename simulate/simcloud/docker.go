@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"slices"
 
 	"github.com/docker/docker/api/types/container"
 
@@ -31,6 +32,9 @@ const (
 const Region = "sim-region-1"
 
 var zones = []string{Region + "a", Region + "b", Region + "c"}
+
+// Zones are the cloud's zones.
+func Zones() []string { return slices.Clone(zones) }
 
 // DockerInstances lists a kind cluster's node containers as instances,
 // with ProviderIDs in the form of the provider the cluster's cloud

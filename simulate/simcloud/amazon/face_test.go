@@ -84,8 +84,7 @@ func newRig(t *testing.T, dir string) *rig {
 	cs := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { cs.Close(); s.Close() })
 	r.cloud, r.cloudAt = s, cs.URL
-	client := api.NewClient(cs.URL, "")
-	client.Token = token
+	client := amazon.LocalCloud(s.Handler(), token)
 	r.face, err = amazon.New(amazon.Options{Cloud: client, StatePath: filepath.Join(dir, "aws.json"),
 		Network: amazon.Network{Cluster: cluster, Region: region, Zones: []string{region + "a", region + "b", region + "c"}, CIDR: "172.18.0.0/16"},
 		Keys:    awsapi.Keys{kcm.ID: kcm, ccm.ID: ccm},
@@ -93,10 +92,16 @@ func newRig(t *testing.T, dir string) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	as := httptest.NewServer(r.face.Handler())
-	t.Cleanup(as.Close)
-	r.awsAt = as.URL
+	r.awsAt = serve(t, r.face)
 	return r
+}
+
+// serve serves a face's AWS APIs for the test.
+func serve(t *testing.T, f *amazon.Face) string {
+	t.Helper()
+	s := httptest.NewServer(f.Handler())
+	t.Cleanup(s.Close)
+	return s.URL
 }
 
 // ec2 is the SDK's EC2 client as a provider configures it with a

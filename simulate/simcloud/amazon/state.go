@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 
 	"github.com/aws/aws-sdk-go/service/ec2"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // state is what only AWS has, kept across restarts: tags added to
@@ -73,11 +74,10 @@ func (s *state) change(f func(*stateData) error) error {
 	if err != nil {
 		return err
 	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, raw, 0o600); err != nil {
+	if err := privatefs.WriteFile(s.path, raw); err != nil {
 		return fmt.Errorf("writing the AWS state: %w", err)
 	}
-	return os.Rename(tmp, filepath.Clean(s.path))
+	return nil
 }
 
 // read calls f with the state under the lock.

@@ -22,10 +22,11 @@ const MaxBody = 1 << 20
 
 // Key is one access key the cloud issued, and to whom.
 type Key struct {
-	ID, Secret string
+	ID     string `json:"id"`
+	Secret string `json:"secret"`
 	// Principal is the component the key was issued to: the audit's
 	// caller.
-	Principal string
+	Principal string `json:"principal"`
 }
 
 // Keys are the issued keys by access key ID.
@@ -33,17 +34,17 @@ type Keys map[string]Key
 
 // Record is what the server reports of each call it answers.
 type Record struct {
-	Time       time.Time
-	Service    string
-	Action     string
-	Principal  string // "" when the signature was refused
-	RemoteAddr string
-	Status     int
-	Code       string // the error code, "" on success
-	Message    string
-	Fault      string // the knob behind a refusal
+	Time       time.Time `json:"time"`
+	Service    string    `json:"service"`
+	Action     string    `json:"action"`
+	Principal  string    `json:"principal,omitempty"` // "" when the signature was refused
+	RemoteAddr string    `json:"remoteAddr"`
+	Status     int       `json:"status"`
+	Code       string    `json:"code,omitempty"` // the error code, "" on success
+	Message    string    `json:"message,omitempty"`
+	Fault      string    `json:"fault,omitempty"` // the knob behind a refusal
 	// Unimplemented: the action is one the cloud does not serve.
-	Unimplemented bool
+	Unimplemented bool `json:"unimplemented,omitempty"`
 }
 
 // Options configure a Server.

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+)
+
+func TestAWSFlagsRefuseHalfAConfiguration(t *testing.T) {
+	for name, tc := range map[string]struct {
+		flags awsFlags
+		want  string
+	}{
+		"metadata without keys":   {awsFlags{imdsListen: []string{"127.0.0.1:0"}}, "need --aws-keys"},
+		"a node network not CIDR": {awsFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0"}, "--node-network"},
+	} {
+		if _, err := tc.flags.enabled(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if on, err := (&awsFlags{}).enabled(); on || err != nil {
+		t.Errorf("no AWS flags: %v, %v", on, err)
+	}
+}
+
+func TestAWSFaceOpensOverTheCloud(t *testing.T) {
+	dir := t.TempDir()
+	key, err := amazon.NewKey("kube-controller-manager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := filepath.Join(dir, "keys.json")
+	if err := amazon.WriteKeys(keys, []awsapi.Key{key}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := simcloud.New(simcloud.Options{StatePath: filepath.Join(dir, "state.json"), Token: strings.Repeat("t", 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f := awsFlags{keys: keys, listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}
+	aws, err := f.open(s, strings.Repeat("t", 32), "c", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer aws.calls.Close()
+	if aws.face.Handler() == nil || aws.face.IMDS(true) == nil {
+		t.Error("no handlers")
+	}
+}
