@@ -54,6 +54,11 @@ func New(o Options) (*Face, error) {
 	return f, nil
 }
 
+// Actions are the actions served, by service.
+func (f *Face) Actions() map[string][]string {
+	return map[string][]string{"ec2": f.ec2().ActionNames(), "elasticloadbalancing": f.elb().ActionNames()}
+}
+
 // Handler serves the AWS APIs at /<service>/.
 func (f *Face) Handler() http.Handler { return f.server }
 

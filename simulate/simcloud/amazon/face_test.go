@@ -112,6 +112,13 @@ func (r *rig) ec2(key awsapi.Key) *ec2.EC2 {
 	return ec2.New(sess, &aws.Config{Endpoint: aws.String(r.awsAt + "/ec2")})
 }
 
+// calls are the AWS calls answered so far.
+func (r *rig) calls() []awsapi.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]awsapi.Record(nil), r.records...)
+}
+
 func (r *rig) admin() *api.Client {
 	c := api.NewClient(r.cloudAt, "handover")
 	c.Token = token

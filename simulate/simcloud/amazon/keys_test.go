@@ -74,3 +74,19 @@ func TestCallLogCountsUnimplementedActions(t *testing.T) {
 		t.Errorf("unimplemented: %v", got)
 	}
 }
+
+// TestDocsListTheServedActions: docs/providers.md's table of served actions
+// is the face's.
+func TestDocsListTheServedActions(t *testing.T) {
+	raw, err := os.ReadFile("../../../docs/providers.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, t.TempDir())
+	for service, actions := range r.face.Actions() {
+		row := "| `" + service + "` | " + strings.Join(actions, ", ") + " |"
+		if !strings.Contains(string(raw), row) {
+			t.Errorf("docs/providers.md has no row\n%s", row)
+		}
+	}
+}

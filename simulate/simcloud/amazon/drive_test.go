@@ -1,0 +1,104 @@
+package amazon_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+)
+
+// driveConfig is the providers' cloud-config pointing every service the
+// provider reaches at the face, by its own [ServiceOverride] sections.
+func driveConfig(aws, imds string) string {
+	var b strings.Builder
+	b.WriteString("[Global]\n")
+	for _, s := range []struct{ name, url string }{{"ec2", aws + "/ec2"}, {"elasticloadbalancing", aws + "/elasticloadbalancing"}, {"ec2metadata", imds}} {
+		fmt.Fprintf(&b, "[ServiceOverride %q]\nService = %s\nRegion = %s\nURL = %s\nSigningRegion = %s\n", s.name, s.name, region, s.url, region)
+	}
+	return b.String()
+}
+
+// TestTheInTreeProviderRunsAgainstTheFace drives the in-tree aws provider
+// of Kubernetes 1.26, unchanged (drive/intree), through a kubelet's and a
+// kube-controller-manager's calls against the face: every step succeeds,
+// and no call reaches an action the face does not serve.
+func TestTheInTreeProviderRunsAgainstTheFace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the in-tree provider's module (minutes on a cold cache)")
+	}
+	r := newRig(t, t.TempDir())
+	imds := httptest.NewServer(r.face.IMDS(false))
+	t.Cleanup(imds.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "run", ".")
+	cmd.Dir = filepath.Join("drive", "intree")
+	cmd.Env = append(os.Environ(),
+		"HANDOVER_AWS_CONFIG="+driveConfig(r.awsAt, imds.URL),
+		"HANDOVER_AWS_WORKER="+amazon.PrivateDNSName("172.18.0.3", region),
+		"AWS_ACCESS_KEY_ID="+kcm.ID, "AWS_SECRET_ACCESS_KEY="+kcm.Secret, "AWS_REGION="+region)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the in-tree provider: %v\n%s\n%s", err, out, tail(stderr.String(), 4000))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	steps := 0
+	for sc.Scan() {
+		var s struct{ Step, Result, Error string }
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("%v: %s", err, sc.Bytes())
+		}
+		steps++
+		if s.Error != "" {
+			t.Errorf("%s: %s", s.Step, s.Error)
+		} else {
+			t.Logf("%s: %s", s.Step, s.Result)
+		}
+	}
+	if steps < 10 {
+		t.Errorf("only %d steps ran:\n%s\n%s", steps, out, tail(stderr.String(), 4000))
+	}
+	called := map[string]int{}
+	for _, rec := range r.calls() {
+		called[rec.Service+":"+rec.Action]++
+		if rec.Unimplemented || rec.Status >= 500 {
+			t.Errorf("%s:%s answered %d %s", rec.Service, rec.Action, rec.Status, rec.Code)
+		}
+	}
+	t.Logf("AWS actions called: %v", called)
+	// What carries traffic reached the cloud itself, as the manager.
+	audit, err := r.admin().Audit(ctx, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := map[string]bool{}
+	for _, e := range audit {
+		if e.Component == kcm.Principal && e.Status < 300 {
+			reached[e.Operation] = true
+		}
+	}
+	for _, op := range []string{"CreateRoute", "DeleteRoute", "EnsureLoadBalancer", "UpdateLoadBalancer", "DeleteLoadBalancer"} {
+		if !reached[op] {
+			t.Errorf("the cloud's audit has no %s by %s: %v", op, kcm.Principal, reached)
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
