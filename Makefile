@@ -33,7 +33,7 @@ lint: ## gofmt, go vet, staticcheck (pinned in go.mod as a tool of the module) a
 # PASS/SKIP verdicts are in the log, and one package at a time: each creates
 # clusters, and two at once on two cores would distort what they measure.
 INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/ ./migrate/ ./simulate/simcloud/amazon/
-INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud|TaskDocMigration|TheInTreeProviderRunsAgainstTheFace
+INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud|TaskDocMigration|TheProvidersRunAgainstTheFace
 
 integration: images ## integration tests on real kind clusters
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run '$(INTEGRATION_RUN)' $(INTEGRATION_PKGS)

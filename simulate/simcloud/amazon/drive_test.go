@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
 
 // driveConfig is the providers' cloud-config pointing every service the
@@ -28,30 +29,41 @@ func driveConfig(aws, imds string) string {
 	return b.String()
 }
 
-// TestTheInTreeProviderRunsAgainstTheFace drives the in-tree aws provider
-// of Kubernetes 1.26, unchanged (drive/intree), through a kubelet's and a
-// kube-controller-manager's calls against the face: every step succeeds,
-// and no call reaches an action the face does not serve.
-func TestTheInTreeProviderRunsAgainstTheFace(t *testing.T) {
+// TestTheProvidersRunAgainstTheFace drives each aws provider, unchanged —
+// the in-tree one of Kubernetes 1.26 as kube-controller-manager
+// (drive/intree) and cloud-provider-aws v1.27's as cloud-controller-manager
+// (drive/ccm) — through a kubelet's and a manager's calls against the
+// face: every step succeeds, no call reaches an action the face does not
+// serve, and what carries traffic reaches the cloud as that manager.
+func TestTheProvidersRunAgainstTheFace(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the in-tree provider's module (minutes on a cold cache)")
+		t.Skip("builds the providers' modules (minutes on a cold cache)")
 	}
+	for _, d := range []struct {
+		dir string
+		key awsapi.Key
+	}{{"intree", kcm}, {"ccm", ccm}} {
+		t.Run(d.dir, func(t *testing.T) { drive(t, d.dir, d.key) })
+	}
+}
+
+func drive(t *testing.T, dir string, key awsapi.Key) {
 	r := newRig(t, t.TempDir())
 	imds := httptest.NewServer(r.face.IMDS(false))
 	t.Cleanup(imds.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "run", ".")
-	cmd.Dir = filepath.Join("drive", "intree")
+	cmd.Dir = filepath.Join("drive", dir)
 	cmd.Env = append(os.Environ(),
 		"HANDOVER_AWS_CONFIG="+driveConfig(r.awsAt, imds.URL),
-		"HANDOVER_AWS_WORKER="+amazon.PrivateDNSName("172.18.0.3", region),
-		"AWS_ACCESS_KEY_ID="+kcm.ID, "AWS_SECRET_ACCESS_KEY="+kcm.Secret, "AWS_REGION="+region)
+		"HANDOVER_AWS_NODES="+r.nodes("c-worker", "c-control-plane", "c-local"),
+		"AWS_ACCESS_KEY_ID="+key.ID, "AWS_SECRET_ACCESS_KEY="+key.Secret, "AWS_REGION="+region)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("the in-tree provider: %v\n%s\n%s", err, out, tail(stderr.String(), 4000))
+		t.Fatalf("the %s provider: %v\n%s\n%s", dir, err, out, tail(stderr.String(), 4000))
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	steps := 0
@@ -85,15 +97,28 @@ func TestTheInTreeProviderRunsAgainstTheFace(t *testing.T) {
 	}
 	reached := map[string]bool{}
 	for _, e := range audit {
-		if e.Component == kcm.Principal && e.Status < 300 {
+		if e.Component == key.Principal && e.Status < 300 {
 			reached[e.Operation] = true
 		}
 	}
 	for _, op := range []string{"CreateRoute", "DeleteRoute", "EnsureLoadBalancer", "UpdateLoadBalancer", "DeleteLoadBalancer"} {
 		if !reached[op] {
-			t.Errorf("the cloud's audit has no %s by %s: %v", op, kcm.Principal, reached)
+			t.Errorf("the cloud's audit has no %s by %s: %v", op, key.Principal, reached)
 		}
 	}
+}
+
+// nodes are the rig's instances as their Nodes: NAME=PROVIDERID,...
+func (r *rig) nodes(names ...string) string {
+	var out []string
+	for _, n := range names {
+		for _, in := range r.back.instances {
+			if in.Name == n {
+				out = append(out, amazon.PrivateDNSName(in.Addresses[0].Address, region)+"="+amazon.ProviderID(cluster, in))
+			}
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 func tail(s string, n int) string {

@@ -1,13 +1,16 @@
-// Command intree-aws drives the in-tree aws provider of Kubernetes 1.26
-// (k8s.io/legacy-cloud-providers v0.26.15, unchanged) through what a
-// kube-controller-manager and a kubelet ask of it, against the AWS APIs
-// named by its cloud-config, and prints one JSON line per step. The
-// amazon package's tests run it against handover's simulated AWS.
+// Command drive runs an aws cloud provider, unchanged, through what a
+// kube-controller-manager, a cloud-controller-manager and a kubelet ask of
+// it, against the AWS APIs named by its cloud-config, and prints one JSON
+// line per step. The amazon package's tests run it against handover's
+// simulated AWS. Each module beside this file (intree, ccm) pins one
+// provider's release and registers it (provider.go); this file is theirs
+// alike (ccm/main.go links to it).
 //
 // Environment: HANDOVER_AWS_CONFIG (the cloud-config, with its
-// [ServiceOverride] sections), HANDOVER_AWS_WORKER (a worker's private DNS
-// name), and the SDK's own AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
-// AWS_REGION.
+// [ServiceOverride] sections), HANDOVER_AWS_NODES (the cluster's Nodes as
+// NAME=PROVIDERID,..., the worker's first: what the provider's node
+// informer lists, as a manager hands it one), and the SDK's own
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION.
 package main
 
 import (
@@ -19,9 +22,11 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
 	cloudprovider "k8s.io/cloud-provider"
-	_ "k8s.io/legacy-cloud-providers/aws"
 )
 
 // step is one call's outcome.
@@ -49,7 +54,16 @@ func main() {
 	if !report("start", "the provider started", err) {
 		os.Exit(1)
 	}
-	worker := types.NodeName(os.Getenv("HANDOVER_AWS_WORKER"))
+	nodes := clusterNodes(os.Getenv("HANDOVER_AWS_NODES"))
+	if users, ok := cloud.(cloudprovider.InformerUser); ok {
+		factory := informers.NewSharedInformerFactory(fake.NewSimpleClientset(nodes...), 0)
+		users.SetInformers(factory)
+		stop := make(chan struct{})
+		defer close(stop)
+		factory.Start(stop)
+		factory.WaitForCacheSync(stop)
+	}
+	worker := types.NodeName(nodes[0].(*v1.Node).Name)
 	inst, _ := cloud.Instances()
 	self, err := inst.CurrentNodeName(ctx, "a-hostname")
 	report("kubelet: CurrentNodeName", self, err)
@@ -66,6 +80,16 @@ func main() {
 	zone, err := zones.GetZoneByProviderID(ctx, providerID)
 	report("node: GetZoneByProviderID", zone, err)
 	routesAndLBs(ctx, cloud, worker, providerID)
+}
+
+// clusterNodes are the Nodes NAME=PROVIDERID,... names.
+func clusterNodes(spec string) []runtime.Object {
+	var out []runtime.Object
+	for _, n := range strings.Split(spec, ",") {
+		name, id, _ := strings.Cut(n, "=")
+		out = append(out, &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: v1.NodeSpec{ProviderID: id}})
+	}
+	return out
 }
 
 func routesAndLBs(ctx context.Context, cloud cloudprovider.Interface, worker types.NodeName, providerID string) {
