@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -17,17 +16,6 @@ import (
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
-
-// driveConfig is the providers' cloud-config pointing every service the
-// provider reaches at the face, by its own [ServiceOverride] sections.
-func driveConfig(aws, imds string) string {
-	var b strings.Builder
-	b.WriteString("[Global]\n")
-	for _, s := range []struct{ name, url string }{{"ec2", aws + "/ec2"}, {"elasticloadbalancing", aws + "/elasticloadbalancing"}, {"ec2metadata", imds}} {
-		fmt.Fprintf(&b, "[ServiceOverride %q]\nService = %s\nRegion = %s\nURL = %s\nSigningRegion = %s\n", s.name, s.name, region, s.url, region)
-	}
-	return b.String()
-}
 
 // TestTheProvidersRunAgainstTheFace drives each aws provider, unchanged —
 // the in-tree one of Kubernetes 1.26 as kube-controller-manager
@@ -55,10 +43,9 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "run", ".")
 	cmd.Dir = filepath.Join("drive", dir)
-	cmd.Env = append(os.Environ(),
-		"HANDOVER_AWS_CONFIG="+driveConfig(r.awsAt, imds.URL),
-		"HANDOVER_AWS_NODES="+r.nodes("c-worker", "c-control-plane", "c-local"),
-		"AWS_ACCESS_KEY_ID="+key.ID, "AWS_SECRET_ACCESS_KEY="+key.Secret, "AWS_REGION="+region)
+	cfg := amazon.ProviderConfig{Region: region, AWS: r.awsAt, IMDS: imds.URL}
+	cmd.Env = append(append(os.Environ(), cfg.Env(key)...),
+		"HANDOVER_AWS_CONFIG="+cfg.INI(), "HANDOVER_AWS_NODES="+r.nodes("c-worker", "c-control-plane", "c-local"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
