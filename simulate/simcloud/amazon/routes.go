@@ -96,14 +96,11 @@ func (f *Face) createRoute(ctx context.Context, c awsapi.Call, in *ec2.CreateRou
 		return nil, err
 	}
 	cidr := aws.StringValue(in.DestinationCidrBlock)
-	existing, err := f.cloud(c).Routes(ctx, controller(c))
-	if err != nil {
-		return nil, refusal(err, ec2Refusals, nil)
-	}
-	for _, r := range existing {
-		if r.DestinationCIDR == cidr {
-			return nil, awsapi.Errorf("RouteAlreadyExists", "The route identified by %s already exists.", cidr)
+	if _, found, err := f.routeTo(ctx, c, cidr); err != nil || found {
+		if err == nil {
+			err = awsapi.Errorf("RouteAlreadyExists", "The route identified by %s already exists.", cidr)
 		}
+		return nil, err
 	}
 	err = f.cloud(c).CreateRoute(ctx, controller(c), api.Route{Name: routeName(cidr), DestinationCIDR: cidr, TargetInstance: inst.Name})
 	if err != nil {
@@ -117,17 +114,29 @@ func (f *Face) deleteRoute(ctx context.Context, c awsapi.Call, in *ec2.DeleteRou
 		return nil, err
 	}
 	cidr := aws.StringValue(in.DestinationCidrBlock)
+	r, found, err := f.routeTo(ctx, c, cidr)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, awsapi.Errorf("InvalidRoute.NotFound", "no route with destination-cidr-block %s in the table %s", cidr, aws.StringValue(in.RouteTableId))
+	}
+	if err := f.cloud(c).DeleteRoute(ctx, controller(c), r.Name); err != nil {
+		return nil, refusal(err, ec2Refusals, nil)
+	}
+	return &ec2.DeleteRouteOutput{}, nil
+}
+
+// routeTo is the cloud's route for a destination, if it has one.
+func (f *Face) routeTo(ctx context.Context, c awsapi.Call, cidr string) (api.Route, bool, error) {
 	existing, err := f.cloud(c).Routes(ctx, controller(c))
 	if err != nil {
-		return nil, refusal(err, ec2Refusals, nil)
+		return api.Route{}, false, refusal(err, ec2Refusals, nil)
 	}
 	for _, r := range existing {
 		if r.DestinationCIDR == cidr {
-			if err := f.cloud(c).DeleteRoute(ctx, controller(c), r.Name); err != nil {
-				return nil, refusal(err, ec2Refusals, nil)
-			}
-			return &ec2.DeleteRouteOutput{}, nil
+			return r, true, nil
 		}
 	}
-	return nil, awsapi.Errorf("InvalidRoute.NotFound", "no route with destination-cidr-block %s in the table %s", cidr, aws.StringValue(in.RouteTableId))
+	return api.Route{}, false, nil
 }
