@@ -90,6 +90,15 @@ func (b *Builder) kubeBinaries(ctx context.Context, r Release) (string, error) {
 		Packages: kubePackages(r), LDFlags: kubeLDFlags(r.Kubernetes), ExtraKey: []string{src}})
 }
 
+// providerCCMBinary builds a provider's manager as its Dockerfile does
+// (-trimpath, -w -s, the release as gitVersion) and returns its path.
+func (b *Builder) providerCCMBinary(ctx context.Context, p ProviderCCM) (string, error) {
+	name := filepath.Base(p.Binary)
+	dir, err := b.buildGo(ctx, goBuild{Name: p.Module, ModuleDir: b.repoPath("clusters", "nodeimage", "modules", p.Module),
+		Packages: map[string]string{name: p.Package}, LDFlags: "-w -s -X k8s.io/component-base/version.gitVersion=" + p.Version})
+	return filepath.Join(dir, name), err
+}
+
 func (b *Builder) etcdBinary(ctx context.Context, r Release) (string, error) {
 	return b.buildGo(ctx, goBuild{Name: "etcd-" + r.Etcd, ModuleDir: b.repoPath("clusters", "nodeimage", "modules", "etcd-"+r.Etcd),
 		Packages: map[string]string{"etcd": "."}, LDFlags: "-s -w"})
@@ -150,6 +159,13 @@ func (b *Builder) componentImages(ctx context.Context, r Release, rootfs, own st
 		specs = append(specs, binaryImage([]string{"registry.k8s.io/" + c + ":" + r.Kubernetes}, filepath.Join(kube, c), "/usr/local/bin/"+c))
 	}
 	specs = append(specs, binaryImage([]string{CCMImage(r.Kubernetes)}, filepath.Join(kube, "cloud-controller-manager"), "/usr/local/bin/cloud-controller-manager"))
+	for _, p := range r.ProviderCCMs {
+		bin, err := b.providerCCMBinary(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, binaryImage([]string{p.Image}, bin, p.Binary))
+	}
 	proxy, err := kubeProxyImage(r, rootfs, filepath.Join(kube, "kube-proxy"))
 	if err != nil {
 		return nil, err
