@@ -52,6 +52,10 @@ const (
 	// ObserverStart and ObserverStop bracket the observation.
 	ObserverStart = "observer.start"
 	ObserverStop  = "observer.stop"
+	// ManagersFound: observers that find the managers themselves found more
+	// while observing (a cloud-controller-manager deployed by the
+	// procedure), sampled from then on: Attrs FixedManagers lists them.
+	ManagersFound = "observer.managers"
 )
 
 // NodeRemove is the runner announcing that it takes a node away (Node):

@@ -46,7 +46,7 @@ func (o Offset) String() string {
 // takes them from every observation. Everything else (the API's Nodes,
 // leases, Services, pods, probes) every observer saw alike, and is taken
 // from the first alone.
-var perObserver = []string{Health, Metrics, APIWrite}
+var perObserver = []string{Health, Metrics, APIWrite, ManagersFound}
 
 // shared are the kinds whose events mark one moment of the cluster for
 // every observer (a watch delivers a change to all within milliseconds):

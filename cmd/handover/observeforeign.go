@@ -177,7 +177,7 @@ func clientCertificate(rc *rest.Config) (*tls.Certificate, error) {
 // discoverManagers finds the managers from the API (no --manager given)
 // and says, for each, how it is sampled or why it cannot be and what would
 // reach it, before the window starts.
-func discoverManagers(ctx context.Context, g *globals, c kubernetes.Interface) ([]observe.ManagerURL, error) {
+func discoverManagers(ctx context.Context, g *globals, c kubernetes.Interface) ([]observe.Found, error) {
 	found, err := observe.Discover(ctx, c, observe.LocalAddresses())
 	if err != nil {
 		return nil, err
@@ -192,7 +192,31 @@ func discoverManagers(ctx context.Context, g *globals, c kubernetes.Interface) (
 		}
 		g.logger.V(0).Infof("found %s", m)
 	}
-	return observe.Reachable(found), nil
+	return found, nil
+}
+
+// rediscoverManagers finds the managers again while observing (their pods
+// changed: a cloud-controller-manager deployed, a manager moved), naming
+// once each new one it cannot reach, as discovery does before the window.
+func rediscoverManagers(g *globals, c kubernetes.Interface, known []observe.Found) func(context.Context) ([]observe.ManagerURL, error) {
+	named := map[string]bool{}
+	for _, m := range known {
+		named[m.Endpoint.Manager+"@"+m.Endpoint.Instance] = true
+	}
+	return func(ctx context.Context) ([]observe.ManagerURL, error) {
+		found, err := observe.Discover(ctx, c, observe.LocalAddresses())
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range found {
+			key := m.Endpoint.Manager + "@" + m.Endpoint.Instance
+			if m.URL == nil && !named[key] {
+				named[key] = true
+				g.logger.Warnf("%s", m)
+			}
+		}
+		return observe.Reachable(found), nil
+	}
 }
 
 // preflightTimeout bounds the look at a cluster before observing it: an
@@ -223,10 +247,13 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	if err := readonly.Preflight(cmd.Context(), probe, preflightTimeout); err != nil {
 		return fmt.Errorf("%s (%s): %w", f.kubeconfig, rc.Host, err)
 	}
+	var rediscover func(context.Context) ([]observe.ManagerURL, error)
 	if len(f.managers) == 0 {
-		if o.Managers, err = discoverManagers(cmd.Context(), g, probe); err != nil {
+		found, err := discoverManagers(cmd.Context(), g, probe)
+		if err != nil {
 			return err
 		}
+		o.Managers, rediscover = observe.Reachable(found), rediscoverManagers(g, probe, found)
 	}
 	reach, err := observe.Foreign(o)
 	if err != nil {
@@ -250,7 +277,8 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	start := func(ctx context.Context) (stopper, error) {
 		ob := observe.Start(ctx, observe.Options{Reach: reach, Client: client, REST: rc, Timeline: tl, Logger: g.logger,
 			Leases:      []string{s.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
-			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, ManagerPods: true, NoLBProbes: !f.probeLBs, CloudOutOfReach: true})
+			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, ManagerPods: true, Rediscover: rediscover,
+			NoLBProbes: !f.probeLBs, CloudOutOfReach: true})
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}

@@ -94,14 +94,14 @@ var observers = []observer{
 func CheckEvidence(evs []timeline.Event, _ Config) []Result {
 	runs := runWindows(evs)
 	cps := controlPlaneWindows(evs, runs)
-	fixed, isFixed := fixedManagers(evs)
+	fixed, since, isFixed := fixedManagers(evs)
 	var out []Result
 	for _, o := range observers {
 		o = o.declared(evs)
 		samples := o.samples(evs)
 		want := o.expected(cps, runs)
 		if isFixed {
-			want = o.expectedFixed(fixed, runs)
+			want = o.expectedFixed(fixed, since, runs)
 		}
 		switch {
 		case o.unreachable != "":

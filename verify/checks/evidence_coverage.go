@@ -31,38 +31,58 @@ func (o observer) expected(cps map[string][][2]time.Time, runs [][2]time.Time) m
 }
 
 // expectedFixed is what a poller owes when the observers were told what to
-// sample: each manager given, the endpoint alone, for every run.
-func (o observer) expectedFixed(managers []string, runs [][2]time.Time) map[string][][2]time.Time {
+// sample: each manager given, the endpoint alone, for every run — a manager
+// found while observing from when it was found (since).
+func (o observer) expectedFixed(managers []string, since map[string]time.Time, runs [][2]time.Time) map[string][][2]time.Time {
 	out := map[string][][2]time.Time{}
 	switch o.scope {
 	case perAPIServer:
 		out["endpoint"] = runs
 	case perManager:
 		for _, m := range managers {
-			out[m] = runs
+			out[m] = after(runs, since[m])
 		}
 	}
 	return out
 }
 
-// fixedManagers reads the managers the observers were given (manager@
-// instance), when observer.start says they were.
-func fixedManagers(evs []timeline.Event) ([]string, bool) {
+// after are the windows from t on (all of them for a zero t).
+func after(ws [][2]time.Time, t time.Time) [][2]time.Time {
+	var out [][2]time.Time
+	for _, w := range ws {
+		if w[1].After(t) {
+			out = append(out, [2]time.Time{later(w[0], t), w[1]})
+		}
+	}
+	return out
+}
+
+// fixedManagers reads the managers the observers were given or found
+// (manager@instance), when observer.start says they were, and when each
+// found while observing was found (observer.managers).
+func fixedManagers(evs []timeline.Event) (names []string, since map[string]time.Time, fixed bool) {
 	seen := map[string]bool{}
-	fixed := false
+	since = map[string]time.Time{}
 	for _, e := range evs {
 		v, ok := e.Attrs[timeline.FixedManagers]
-		if e.Kind != timeline.ObserverStart || !ok {
+		if !ok || (e.Kind != timeline.ObserverStart && e.Kind != timeline.ManagersFound) {
 			continue
 		}
-		fixed = true
+		fixed = fixed || e.Kind == timeline.ObserverStart
 		for _, m := range strings.Split(v, ",") {
-			if m != "" {
-				seen[m] = true
+			if m == "" || seen[m] {
+				continue
+			}
+			seen[m] = true
+			if e.Kind == timeline.ManagersFound {
+				since[m] = e.Time
 			}
 		}
 	}
-	return sortedKeys(seen), fixed
+	if !fixed {
+		return nil, nil, false
+	}
+	return sortedKeys(seen), since, true
 }
 
 // coverage: the poller sampled while the procedure ran, and no expected

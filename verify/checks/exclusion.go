@@ -75,7 +75,7 @@ type sampling struct {
 
 func samplingOf(evs []timeline.Event) sampling {
 	s := sampling{kinds: map[string]bool{}}
-	s.given, s.fixed = fixedManagers(evs)
+	s.given, _, s.fixed = fixedManagers(evs)
 	for _, g := range s.given {
 		m, _, _ := strings.Cut(g, "@")
 		s.kinds[m] = true

@@ -234,3 +234,28 @@ func TestMetricsMissingUndeclaredAreBlind(t *testing.T) {
 		t.Errorf("a 20 s hole in the metrics passed: %+v", r)
 	}
 }
+
+// A cloud-controller-manager deployed while observed, found then
+// (observer.managers) and sampled from then on: owed samples only from
+// when it was found, and with both managers sampled exclusion is proven.
+// Falling silent after it was found is still a hole.
+func TestManagersFoundWhileObservingAreOwedFromThen(t *testing.T) {
+	found := timeline.Event{Time: at(29), Source: "observer", Kind: timeline.ManagersFound,
+		Attrs: map[string]string{timeline.FixedManagers: "cloud-controller-manager@cp-1"}}
+	evs := join(foreignProcedure("kube-controller-manager@cp-1"), []timeline.Event{found},
+		runsFor(0, 30, kcm, "cp-1", svc), runsFor(30.5, 60, kcm, "cp-1"),
+		downFor(29, 30, ccm, "cp-1"), runsFor(30.5, 60, ccm, "cp-1", svc),
+		metricsFor(0, 60, kcm, "cp-1"), metricsFor(29, 60, ccm, "cp-1"))
+	for _, name := range []string{"health", "metrics"} {
+		if r := one(t, CheckEvidence(evs, cfg), name); !r.Passed {
+			t.Fatalf("%s: %+v (the CCM is owed samples only from when it was found)", name, r)
+		}
+	}
+	if r := one(t, CheckMutualExclusion(evs, cfg), svc); !r.Passed || r.Unproven() {
+		t.Fatalf("both managers sampled, one after the other: %+v", r)
+	}
+	r := one(t, CheckEvidence(without(evs, timeline.Health, ccm, "cp-1", 40, 55), cfg), "health")
+	if r.Passed || !strings.Contains(r.Violations[0].Message, "cloud-controller-manager@cp-1") {
+		t.Fatalf("a found manager that fell silent passed: %+v", r)
+	}
+}

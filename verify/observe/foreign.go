@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -111,7 +112,7 @@ func Foreign(o ForeignOptions) (Reach, error) {
 		// as it is, not followed with the credential to another address.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &foreign{o: o, m: urlManagers{byEndpoint: index(o.Managers), c: hc, token: o.Credential.Token}}, nil
+	return &foreign{o: o, m: urlManagers{mu: &sync.RWMutex{}, byEndpoint: index(o.Managers), c: hc, token: o.Credential.Token}}, nil
 }
 
 func index(ms []ManagerURL) map[Endpoint]*url.URL {
@@ -147,6 +148,10 @@ func (f *foreign) Fixed() ([]Endpoint, bool) {
 	return out, true
 }
 
+// Add samples a manager found while observing from now on; false when it
+// is sampled already.
+func (f *foreign) Add(m ManagerURL) bool { return f.m.add(m) }
+
 func (f *foreign) AuditLogs() []AuditLog {
 	out := make([]AuditLog, 0, len(f.o.AuditLogs))
 	for _, p := range f.o.AuditLogs {
@@ -155,14 +160,18 @@ func (f *foreign) AuditLogs() []AuditLog {
 	return out
 }
 
-// urlManagers asks managers at their URLs.
+// urlManagers asks managers at their URLs; the set grows as managers are
+// found while observing.
 type urlManagers struct {
+	mu         *sync.RWMutex
 	byEndpoint map[Endpoint]*url.URL
 	c          *http.Client
 	token      string
 }
 
 func (m urlManagers) Endpoints() []Endpoint {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	out := make([]Endpoint, 0, len(m.byEndpoint))
 	for ep := range m.byEndpoint {
 		out = append(out, ep)
@@ -170,8 +179,25 @@ func (m urlManagers) Endpoints() []Endpoint {
 	return out
 }
 
+func (m urlManagers) add(u ManagerURL) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.byEndpoint[u.Endpoint]; ok {
+		return false
+	}
+	m.byEndpoint[u.Endpoint] = u.URL
+	return true
+}
+
+func (m urlManagers) url(ep Endpoint) (*url.URL, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	u, ok := m.byEndpoint[ep]
+	return u, ok
+}
+
 func (m urlManagers) Stream(ctx context.Context, ep Endpoint, path string, timeout time.Duration, read func(int, io.Reader) error) error {
-	base, ok := m.byEndpoint[ep]
+	base, ok := m.url(ep)
 	if !ok {
 		return fmt.Errorf("no URL for %s on %s", ep.Manager, ep.Instance)
 	}

@@ -117,6 +117,11 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	}
 	if pods != nil && podsReg != nil && cache.WaitForCacheSync(ctx.Done(), podsReg.HasSynced) {
 		pods.listedAll()
+		ob.wg.Add(1) // held by watchKube's own: Stop waits for both
+		go func() {
+			defer ob.wg.Done()
+			ob.rediscover(ctx, pods.changed)
+		}()
 	}
 	<-ctx.Done()
 	f.Shutdown()

@@ -34,6 +34,11 @@ type Options struct {
 	// ManagerPods records the managers' pods in kube-system: a manager
 	// with none cannot have run a controller (needs pods in kube-system).
 	ManagerPods bool
+	// Rediscover, with ManagerPods and a Reach that grows (Growing), finds
+	// the managers again whenever their pods change: one not sampled yet
+	// (a cloud-controller-manager the procedure deploys) is sampled from
+	// then on, and recorded as found (observer.managers).
+	Rediscover func(context.Context) ([]ManagerURL, error)
 	// NoLBProbes sends no requests through the load balancers.
 	NoLBProbes bool
 	// CloudOutOfReach declares that the cloud cannot be seen by design

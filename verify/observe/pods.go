@@ -20,10 +20,13 @@ type managerPods struct {
 	mu     sync.Mutex
 	listed bool
 	pods   map[string]map[string]string // manager: pod: node
+	// changed is signalled (without blocking) whenever a manager's pod is
+	// added, changes or goes, once the first list is in.
+	changed chan struct{}
 }
 
 func (ob *Observer) watchManagerPods(inf cache.SharedIndexInformer) (cache.ResourceEventHandlerRegistration, *managerPods) {
-	mp := &managerPods{ob: ob, pods: map[string]map[string]string{}}
+	mp := &managerPods{ob: ob, pods: map[string]map[string]string{}, changed: make(chan struct{}, 1)}
 	for _, m := range managers.Names() {
 		mp.pods[m] = map[string]string{}
 	}
@@ -50,6 +53,9 @@ func (mp *managerPods) set(obj any, present bool) {
 	}
 	mp.mu.Lock()
 	defer mp.mu.Unlock()
+	if mp.listed {
+		mp.signal() // an address or a flag may have changed: find again
+	}
 	node, had := mp.pods[m][p.Name]
 	switch {
 	case present && (!had || node != p.Spec.NodeName):
@@ -61,6 +67,13 @@ func (mp *managerPods) set(obj any, present bool) {
 	}
 	if mp.listed {
 		mp.emit(m)
+	}
+}
+
+func (mp *managerPods) signal() {
+	select {
+	case mp.changed <- struct{}{}:
+	default:
 	}
 }
 
