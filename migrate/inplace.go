@@ -119,7 +119,8 @@ func inPlaceFiles(s Spec) []Item {
 	if c := st.lmFile(); c != nil {
 		out = append(out, Item{Kind: File, Title: LMConfigPath + " (replaced)", Body: c.YAML()})
 	}
-	return append(out, Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+	out = append(out, Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+	return append(out, st.Notes[addN1Key]...) // what an added N+1 control plane gets, this one gets
 }
 
 func (e *Env) upgradeInPlace(ctx context.Context, node string) error {

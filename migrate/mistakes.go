@@ -32,12 +32,16 @@ type mistake struct {
 	detail string // appended to what in the plan's note
 	at     string // the step key whose plan carries the note
 	apply  func(*Setup, Spec)
+	// inPlace: the mistake is in the cloud-controller-manager's manifest
+	// alone, which an in-place upgrade writes as an added N+1 control
+	// plane's (its plan carries the note too).
+	inPlace bool
 }
 
 var mistakes = map[string]mistake{
 	// The CCM runs its cloud controllers unconditionally while the version-N
 	// kube-controller-managers still run theirs.
-	MistakeCCMWithoutLM: {what: "the cloud-controller-manager is started without leader migration", at: addN1Key,
+	MistakeCCMWithoutLM: {what: "the cloud-controller-manager is started without leader migration", at: addN1Key, inPlace: true,
 		apply: func(st *Setup, _ Spec) { st.CCM.LeaderMigration, st.CCM.Config, st.CCM.ConfigPath = false, nil, "" }},
 	// The CCM may not take the migration lease.
 	MistakeNoLeaseRBAC: {what: "the cloud-controller-manager is not granted the migration lease", at: grantKey,
@@ -52,13 +56,13 @@ var mistakes = map[string]mistake{
 	MistakeNoCCM: {what: "N+1 control planes join with external kubelets and no cloud-controller-manager", at: addN1Key,
 		apply: func(st *Setup, _ Spec) { st.CCM = nil }},
 	// The two managers' configurations name different leases.
-	MistakeLeaderNameDiffers: {what: "the cloud-controller-manager's configuration names another migration lease", at: addN1Key,
+	MistakeLeaderNameDiffers: {what: "the cloud-controller-manager's configuration names another migration lease", at: addN1Key, inPlace: true,
 		apply: func(st *Setup, s Spec) {
 			st.CCM.Config = st.CCM.Config.Clone()
 			st.CCM.Config.LeaderName = s.LeaderName + "-ccm"
 		}},
 	// The CCM's configuration gives the controllers to kube-controller-manager.
-	MistakeComponentTypo: {what: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager", at: addN1Key,
+	MistakeComponentTypo: {what: "the cloud-controller-manager's configuration gives the controllers to kube-controller-manager", at: addN1Key, inPlace: true,
 		apply: func(st *Setup, _ Spec) {
 			c := st.CCM.Config.Clone()
 			for i := range c.ControllerLeaders {
@@ -69,16 +73,16 @@ var mistakes = map[string]mistake{
 	// The CCM is given another --cluster-name than kube-controller-manager
 	// had: providers that name load balancers after the cluster (Azure's
 	// is the cluster's name) then make a second one per Service.
-	MistakeClusterNameDiffers: {what: "the cloud-controller-manager runs with another --cluster-name", at: addN1Key,
+	MistakeClusterNameDiffers: {what: "the cloud-controller-manager runs with another --cluster-name", at: addN1Key, inPlace: true,
 		apply: func(st *Setup, s Spec) { st.CCM.ClusterName = s.Cluster + misnamedSuffix }},
 	// The CCM's --controllers leaves the node-lifecycle controller off
 	// while the configuration hands it over: after the hand-off no manager
 	// removes a Node whose instance is gone (kubernetes/cloud-provider-aws#916).
-	MistakeCCMNoNodeLifecycle: {what: "the cloud-controller-manager does not start the cloud-node-lifecycle controller it is handed", at: addN1Key,
+	MistakeCCMNoNodeLifecycle: {what: "the cloud-controller-manager does not start the cloud-node-lifecycle controller it is handed", at: addN1Key, inPlace: true,
 		apply: ccmWithout(lint.CloudNodeLifecycle)},
 	// The same with the route controller: after the hand-off no manager
 	// adds a joining node's route or removes a gone node's.
-	MistakeCCMNoRoutes: {what: "the cloud-controller-manager does not start the route controller it is handed", at: addN1Key,
+	MistakeCCMNoRoutes: {what: "the cloud-controller-manager does not start the route controller it is handed", at: addN1Key, inPlace: true,
 		apply: ccmWithout(lint.NodeRoute)},
 }
 
@@ -99,6 +103,14 @@ func ccmWithout(controller string) func(*Setup, Spec) {
 // name on the cloud-controller-manager.
 const misnamedSuffix = "-ccm"
 
+// mistakeVariants says how a mistake's procedure may run.
+func mistakeVariants(mk mistake) string {
+	if mk.inPlace {
+		return "replacing nodes or in place"
+	}
+	return "replacing nodes"
+}
+
 // MistakeNames lists the mistakes.
 func MistakeNames() []string {
 	return slices.Sorted(maps.Keys(mistakes))
@@ -111,9 +123,10 @@ func (s Spec) validMistake() error {
 	if _, ok := mistakes[s.Mistake]; !ok {
 		return fmt.Errorf("mistake %q: use one of %s", s.Mistake, strings.Join(MistakeNames(), ", "))
 	}
-	if !s.reg().Mistakes || s.Variant.InPlace || s.Variant.Rollback {
-		return fmt.Errorf("mistake %s applies to %s, replacing nodes, forward only", s.Mistake,
-			accepting(func(r Registration) bool { return r.Mistakes }))
+	mk := mistakes[s.Mistake]
+	if !s.reg().Mistakes || (s.Variant.InPlace && !mk.inPlace) || s.Variant.Rollback {
+		return fmt.Errorf("mistake %s applies to %s, forward only, %s", s.Mistake,
+			accepting(func(r Registration) bool { return r.Mistakes }), mistakeVariants(mk))
 	}
 	return nil
 }

@@ -107,3 +107,42 @@ func TestPredictMatchesTheNegativeCatalog(t *testing.T) {
 		}
 	}
 }
+
+// A mistake in the cloud-controller-manager's manifest alone applies to an
+// in-place upgrade too: each upgraded control plane's manifest carries it
+// and its step's plan says so. One elsewhere (the N+1
+// kube-controller-manager's flags, which an in-place upgrade edits its own
+// way) is refused there, and none applies to a rollback.
+func TestMistakesInPlace(t *testing.T) {
+	s := DefaultSpec(TaskDoc)
+	s.Variant.InPlace, s.Mistake = true, MistakeCCMWithoutLM
+	p, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan, manifest strings.Builder
+	for _, st := range p.Steps {
+		if strings.HasPrefix(st.Name, "upgrade-control-plane-") {
+			for _, it := range st.Plan {
+				plan.WriteString(it.Body + "\n")
+				if it.Title == s.Provider().CCMStaticPodPath {
+					manifest.WriteString(it.Body)
+				}
+			}
+		}
+	}
+	if !strings.Contains(plan.String(), "DELIBERATE MISTAKE: "+mistakes[MistakeCCMWithoutLM].what) || manifest.Len() == 0 ||
+		strings.Contains(manifest.String(), "--enable-leader-migration") {
+		t.Errorf("the in-place upgrade's plan does not start the CCM without leader migration, saying so:\n%s", plan.String())
+	}
+	for _, bad := range []struct {
+		mistake          string
+		inPlace, rollbck bool
+	}{{MistakeN1KCMWithLM, true, false}, {MistakeNoCCM, true, false}, {MistakeCCMWithoutLM, false, true}} {
+		s := DefaultSpec(TaskDoc)
+		s.Mistake, s.Variant.InPlace, s.Variant.Rollback = bad.mistake, bad.inPlace, bad.rollbck
+		if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "forward only") {
+			t.Errorf("%s (in place %v, rollback %v): %v", bad.mistake, bad.inPlace, bad.rollbck, err)
+		}
+	}
+}

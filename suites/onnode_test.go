@@ -27,23 +27,13 @@ import (
 // procedure deploys it — then `handover report merge` joining the
 // timelines into one verdict. The procedure keeps its nodes (the task doc
 // in place), so an observer is on every control plane throughout.
-var _ = Describe("observing a migration from its control planes", Label("observe", "foreign"), Ordered, func() {
-	const name = "onnode"
-	var (
-		kc      *kindcluster.Cluster
-		kubecfg string
-	)
-	BeforeAll(func(ctx context.Context) {
-		inTreeCluster(ctx, name)
-		var err error
-		kc, err = kindcluster.Open(name, ginkgoLogger{})
-		Expect(err).NotTo(HaveOccurred())
-		admin, err := kc.Client()
-		Expect(err).NotTo(HaveOccurred())
-		kubecfg = writeKubeconfig("https://"+balancerAddress(ctx, name)+":6443", readOnlyToken(ctx, admin))
-	}, NodeTimeout(15*time.Minute))
-
+// Each spec has a cluster of its own: the task doc's rollback needs the
+// version-N configuration a replacing migration keeps, which one in place
+// does not.
+var _ = Describe("observing a migration from its control planes", Label("observe", "foreign"), func() {
 	It("passes the task doc done in place, each control plane's observation merged into one", func(ctx context.Context) {
+		const name = "onnode"
+		kc, kubecfg := observedCluster(ctx, name)
 		dir := reportsDir("onnode/taskdoc")
 		runErr := observeOnNodes(ctx, kc, kubecfg, dir, "migrate", "--name", name, "--in-place", "--observe=false",
 			"--report-dir", reportsDir("onnode/taskdoc-runner"))
@@ -57,10 +47,11 @@ var _ = Describe("observing a migration from its control planes", Label("observe
 				Expect(r.Unproven()).To(BeFalse(), "%s: %s", r.Subject, r.Summary)
 			}
 		}
-	}, NodeTimeout(30*time.Minute))
+	}, NodeTimeout(40*time.Minute))
 
 	It("fails the CCM started without leader migration, from the merged timeline", func(ctx context.Context) {
-		handover(ctx, "migrate", "--name", name, "--rollback", "--observe=false", "--report-dir", reportsDir("onnode/rollback-runner"))
+		const name = "onnode-red"
+		kc, kubecfg := observedCluster(ctx, name)
 		dir := reportsDir("onnode/ccm-without-lm")
 		runErr := observeOnNodes(ctx, kc, kubecfg, dir, "migrate", "--name", name, "--in-place", "--observe=false", "--force",
 			"--mistake", migrate.MistakeCCMWithoutLM, "--report-dir", reportsDir("onnode/ccm-without-lm-runner"))
@@ -73,6 +64,18 @@ var _ = Describe("observing a migration from its control planes", Label("observe
 		Expect(provenOverlaps(merged)).NotTo(BeEmpty(), "no overlap proven from the merged timeline; reports in %s", merged)
 	}, NodeTimeout(40*time.Minute))
 })
+
+// observedCluster creates an in-tree cluster for one spec and a read-only
+// kubeconfig for it whose server the control planes reach: the API load
+// balancer's address on the kind network.
+func observedCluster(ctx context.Context, name string) (*kindcluster.Cluster, string) {
+	inTreeCluster(ctx, name)
+	kc, err := kindcluster.Open(name, ginkgoLogger{})
+	Expect(err).NotTo(HaveOccurred())
+	admin, err := kc.Client()
+	Expect(err).NotTo(HaveOccurred())
+	return kc, writeKubeconfig("https://"+balancerAddress(ctx, name)+":6443", readOnlyToken(ctx, admin))
+}
 
 // balancerAddress is the address of the cluster's API load balancer on the
 // kind network: what a control plane reaches the API at (its kubeconfig's
