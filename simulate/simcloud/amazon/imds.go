@@ -30,7 +30,7 @@ type instanceLookup struct {
 	byIP   map[string]api.Instance
 }
 
-func (l *instanceLookup) lookup(ip string) (awsapi.Instance, bool) {
+func (l *instanceLookup) lookup(ip string) (awsapi.Instance, bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now := time.Now(); l.byIP == nil || now.Sub(l.listed) > l.ttl {
@@ -38,7 +38,7 @@ func (l *instanceLookup) lookup(ip string) (awsapi.Instance, bool) {
 		c.Component = IMDSComponent
 		all, err := c.Instances(context.Background(), "instance-metadata")
 		if err != nil {
-			return awsapi.Instance{}, false
+			return awsapi.Instance{}, false, err
 		}
 		l.byIP, l.listed = map[string]api.Instance{}, now
 		for _, in := range all {
@@ -47,9 +47,9 @@ func (l *instanceLookup) lookup(ip string) (awsapi.Instance, bool) {
 	}
 	in, ok := l.byIP[ip]
 	if !ok {
-		return awsapi.Instance{}, false
+		return awsapi.Instance{}, false, nil
 	}
-	return l.face.metadata(in), true
+	return l.face.metadata(in), true, nil
 }
 
 // metadata is what the service tells an instance of itself.

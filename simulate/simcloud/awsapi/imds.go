@@ -62,8 +62,9 @@ func (in Instance) tree() map[string]string {
 // link-local service does. Sessions (IMDSv2) are offered and, when
 // RequireToken is set, required.
 type IMDS struct {
-	// Lookup finds the instance an address belongs to.
-	Lookup       func(ip string) (Instance, bool)
+	// Lookup finds the instance an address belongs to; an error is the
+	// cloud's, not the caller's (503: ask again).
+	Lookup       func(ip string) (Instance, bool, error)
 	RequireToken bool
 	Now          func() time.Time
 
@@ -88,7 +89,11 @@ func (m *IMDS) now() time.Time {
 
 func (m *IMDS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ip, _, _ := net.SplitHostPort(r.RemoteAddr)
-	in, ok := m.Lookup(ip)
+	in, ok, err := m.Lookup(ip)
+	if err != nil {
+		http.Error(w, "the cloud could not be asked: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	if !ok {
 		http.Error(w, "no instance has the address "+ip, http.StatusNotFound)
 		return

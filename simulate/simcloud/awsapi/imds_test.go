@@ -1,6 +1,7 @@
 package awsapi
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,7 +19,7 @@ var testInstance = Instance{ID: "i-0a1b2c3d4e5f60718", Type: "m5.large", Zone: "
 
 func newIMDS(t *testing.T, requireToken bool) (*ec2metadata.EC2Metadata, *IMDS) {
 	t.Helper()
-	m := &IMDS{RequireToken: requireToken, Lookup: func(ip string) (Instance, bool) { return testInstance, ip == "127.0.0.1" }}
+	m := &IMDS{RequireToken: requireToken, Lookup: func(ip string) (Instance, bool, error) { return testInstance, ip == "127.0.0.1", nil }}
 	srv := httptest.NewServer(m)
 	t.Cleanup(srv.Close)
 	sess := session.Must(session.NewSession(&aws.Config{MaxRetries: aws.Int(0)}))
@@ -58,13 +59,19 @@ func TestIMDSAnswersWhatTheProvidersRead(t *testing.T) {
 }
 
 func TestIMDSRefusesStrangersAndBadTokens(t *testing.T) {
-	m := &IMDS{RequireToken: true, Lookup: func(string) (Instance, bool) { return Instance{}, false }}
+	m := &IMDS{RequireToken: true, Lookup: func(string) (Instance, bool, error) { return Instance{}, false, nil }}
 	rec := httptest.NewRecorder()
 	m.ServeHTTP(rec, httptest.NewRequest("GET", "/latest/meta-data/instance-id", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("an address no instance has: %d", rec.Code)
 	}
-	m.Lookup = func(string) (Instance, bool) { return testInstance, true }
+	m.Lookup = func(string) (Instance, bool, error) { return Instance{}, false, errors.New("the cloud is down") }
+	rec = httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/latest/meta-data/instance-id", nil))
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("the cloud unreachable: %d (a 404 would tell the instance it does not exist)", rec.Code)
+	}
+	m.Lookup = func(string) (Instance, bool, error) { return testInstance, true, nil }
 	for name, header := range map[string]string{"no token": "", "a token never issued": "forged"} {
 		req := httptest.NewRequest("GET", "/latest/meta-data/instance-id", nil)
 		if header != "" {
