@@ -149,8 +149,18 @@ func (f *Face) deleteListeners(ctx context.Context, c awsapi.Call, in *elb.Delet
 }
 
 func (f *Face) registerInstances(ctx context.Context, c awsapi.Call, in *elb.RegisterInstancesWithLoadBalancerInput) (*elb.RegisterInstancesWithLoadBalancerOutput, error) {
+	// One listing for every instance named (a registration names every
+	// node); a refusal of the listing is the cloud's, not a missing instance.
+	all, err := f.instances(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, inst := range all {
+		ids[InstanceID(f.opts.Network.Cluster, inst.Name)] = true
+	}
 	for _, i := range in.Instances {
-		if _, err := f.byID(ctx, c, aws.StringValue(i.InstanceId)); err != nil {
+		if !ids[aws.StringValue(i.InstanceId)] {
 			return nil, awsapi.Errorf(elb.ErrCodeInvalidEndPointException, "The requested instance %s is not in the load balancer's VPC or does not exist", aws.StringValue(i.InstanceId))
 		}
 	}

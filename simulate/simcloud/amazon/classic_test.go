@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go/aws"
-	"github.com/aws/aws-sdk-go/aws/credentials"
 	"github.com/aws/aws-sdk-go/aws/session"
 	"github.com/aws/aws-sdk-go/service/elb"
 
@@ -16,9 +15,7 @@ import (
 )
 
 func (r *rig) elb(key awsapi.Key) *elb.ELB {
-	sess := session.Must(session.NewSession(&aws.Config{Region: aws.String(region), MaxRetries: aws.Int(0),
-		Credentials: credentials.NewStaticCredentials(key.ID, key.Secret, "")}))
-	return elb.New(sess, &aws.Config{Endpoint: aws.String(r.awsAt + "/elasticloadbalancing")})
+	return elb.New(session.Must(r.session(key)), &aws.Config{Endpoint: aws.String(r.awsAt + "/elasticloadbalancing")})
 }
 
 // cloudLB is the simulated cloud's load balancer of that name.

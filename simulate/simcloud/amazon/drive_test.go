@@ -65,6 +65,11 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 		} else {
 			t.Logf("%s: %s", s.Step, s.Result)
 		}
+		// The ProviderID the cloud's names imitate is the provider's own
+		// form ("aws://" + its InstanceID).
+		if want := r.providerID("c-worker"); strings.HasPrefix(s.Step, "kube-controller-manager: InstanceID") && "aws://"+s.Result != want {
+			t.Errorf("the provider forms the worker's ProviderID aws://%s; amazon.ProviderID says %s", s.Result, want)
+		}
 	}
 	if steps < 10 {
 		t.Errorf("only %d steps ran:\n%s\n%s", steps, out, tail(stderr.String(), 4000))
@@ -95,13 +100,23 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 	}
 }
 
+// providerID is amazon.ProviderID of the rig's instance of that name.
+func (r *rig) providerID(name string) string {
+	for _, in := range r.back.instances {
+		if in.Name == name {
+			return amazon.ProviderID(cluster, in)
+		}
+	}
+	return ""
+}
+
 // nodes are the rig's instances as their Nodes: NAME=PROVIDERID,...
 func (r *rig) nodes(names ...string) string {
 	var out []string
 	for _, n := range names {
 		for _, in := range r.back.instances {
 			if in.Name == n {
-				out = append(out, amazon.PrivateDNSName(in.Addresses[0].Address, region)+"="+amazon.ProviderID(cluster, in))
+				out = append(out, amazon.PrivateDNSName(in.Addresses[0].Address, region)+"="+r.providerID(n))
 			}
 		}
 	}

@@ -107,9 +107,14 @@ func serve(t *testing.T, f *amazon.Face) string {
 // ec2 is the SDK's EC2 client as a provider configures it with a
 // [ServiceOverride] for ec2.
 func (r *rig) ec2(key awsapi.Key) *ec2.EC2 {
-	sess := session.Must(session.NewSession(&aws.Config{Region: aws.String(region), MaxRetries: aws.Int(0),
-		Credentials: credentials.NewStaticCredentials(key.ID, key.Secret, "")}))
-	return ec2.New(sess, &aws.Config{Endpoint: aws.String(r.awsAt + "/ec2")})
+	return ec2.New(session.Must(r.session(key)), &aws.Config{Endpoint: aws.String(r.awsAt + "/ec2")})
+}
+
+// session is the SDK session a provider builds: static credentials, the
+// cloud's region, no retries (so each refusal is one call).
+func (r *rig) session(key awsapi.Key) (*session.Session, error) {
+	return session.NewSession(&aws.Config{Region: aws.String(region), MaxRetries: aws.Int(0),
+		Credentials: credentials.NewStaticCredentials(key.ID, key.Secret, "")})
 }
 
 // calls are the AWS calls answered so far.
