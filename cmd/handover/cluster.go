@@ -12,6 +12,7 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/scale"
@@ -50,7 +51,7 @@ func newClusterCreate(g *globals) *cobra.Command {
 	var configPath, kubeconfig string
 	var wait time.Duration
 	var retain bool
-	var cloud, ccm string
+	var cloud, ccm, provider string
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Create a multi-control-plane kind cluster from locally built node images",
@@ -100,8 +101,16 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
+			var opts []cloudcluster.Option
+			switch provider {
+			case providers.Simulated:
+			case cloudcluster.AWS:
+				opts = append(opts, cloudcluster.WithAWS())
+			default:
+				return fmt.Errorf("--provider %q: use %s or %s", provider, providers.Simulated, cloudcluster.AWS)
+			}
 			if _, err := cloudcluster.Create(cmd.Context(), t, mode, ccm, kindcluster.CreateOptions{Logger: g.logger,
-				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self); err != nil {
+				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self, opts...); err != nil {
 				return err
 			}
 			// Made to outlive this command: no longer claimed (a kill
@@ -123,6 +132,7 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
 	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
 	f.StringVar(&ccm, "ccm", cloudcluster.DaemonSet, "with --cloud external, run the cloud-controller-manager as a daemonset or a deployment")
+	f.StringVar(&provider, "provider", providers.Simulated, "whose provider code the kubelets and managers run: simulated (handover's own) or aws (the in-tree aws provider of v1.26, cloud-provider-aws in v1.27, against the simulated cloud's EC2, ELB and instance metadata APIs)")
 	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops, v1.30); external (cloud-controller-manager DaemonSet, kubelets --cloud-provider=external)")
 	return cmd
 }

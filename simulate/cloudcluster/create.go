@@ -50,8 +50,14 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if workload != DaemonSet && workload != Deployment {
 		return nil, fmt.Errorf("--ccm %q: use %s or %s", workload, DaemonSet, Deployment)
 	}
+	set := newSettings(opts)
 	if err := Validate(mode, t); err != nil {
 		return nil, err
+	}
+	if set.provider == AWS {
+		if err := validateAWS(mode, t); err != nil {
+			return nil, err
+		}
 	}
 	if err := kindcluster.Preflight(ctx, t); err != nil {
 		return nil, err
@@ -59,7 +65,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := Claim(t.Name, commandLine(), o.KubeconfigPath); err != nil {
 		return nil, err
 	}
-	c, err := create(ctx, t, mode, workload, o, self, newSettings(opts))
+	c, err := create(ctx, t, mode, workload, o, self, set)
 	if err != nil {
 		_ = Release(t.Name)
 	}
@@ -75,14 +81,14 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if mode == None {
 		return kindcluster.Create(ctx, t, o)
 	}
-	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet, set.profile); err != nil {
+	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet, set); err != nil {
 		return nil, err
 	}
 	if err := writeAuditPolicy(t.Name); err != nil {
 		_ = cleanup(context.Background(), t.Name)
 		return nil, fmt.Errorf("writing the audit policy: %w", err)
 	}
-	o.Configure = func(cfg *v1alpha4.Cluster) { configure(cfg, mode, t.Name) }
+	o.Configure = func(cfg *v1alpha4.Cluster) { configure(cfg, mode, t.Name, set.provider) }
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
 		endpoint, err := c.InternalEndpoint()
 		if err != nil {
@@ -108,13 +114,17 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 
 // configure mounts the cloud configuration into every node and points the
 // kubelets (and, in-tree, kube-controller-manager) at the cloud.
-func configure(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
+func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, provider string) {
 	cfg.Networking.DisableDefaultCNI = true
 	mount := v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), "cloud-config.json"), ContainerPath: CloudConfigPath, Readonly: true}
 	for i := range cfg.Nodes {
 		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, mount)
 	}
 	configureAudit(cfg, cluster)
+	if provider == AWS {
+		configureAWS(cfg, mode, cluster)
+		return
+	}
 	if mode == External {
 		// The CCM sets ProviderIDs; until it has, new nodes carry the
 		// node.cloudprovider.kubernetes.io/uninitialized taint.
@@ -178,5 +188,8 @@ func cleanup(ctx context.Context, name string) error {
 		}
 	}
 	stopSimcloud(name)
+	if _, serr := os.Stat(awsStateDir(name)); serr == nil {
+		err = errors.Join(err, unredirectMetadata(ctx, name))
+	}
 	return err
 }

@@ -56,6 +56,42 @@ func ensureNetwork(ctx context.Context) (string, error) {
 	return gateway()
 }
 
+// kindSubnet is the kind network's IPv4 subnet: the nodes' network.
+func kindSubnet(ctx context.Context) (string, error) {
+	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "network", "inspect", "kind", "--format",
+		"{{range .IPAM.Config}}{{.Subnet}} {{end}}"))
+	if err != nil {
+		return "", fmt.Errorf("inspecting the kind network: %w", err)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if ip, _, err := net.ParseCIDR(f); err == nil && ip.To4() != nil {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("the kind network has no IPv4 subnet")
+}
+
+// awsEndpointsOn picks the ports of the AWS APIs and the metadata service
+// on the gateway.
+func awsEndpointsOn(ctx context.Context, gw string) (*awsEndpoints, error) {
+	subnet, err := kindSubnet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	api, err := freePort(gw)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := freePort(gw)
+	for meta == api && err == nil {
+		meta, err = freePort(gw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &awsEndpoints{gateway: gw, apiPort: api, metaPort: meta, nodeNetwork: subnet}, nil
+}
+
 // freePort asks the kernel for a TCP port unused on every one of hosts:
 // the cloud listens on the same port wherever its clients are.
 func freePort(hosts ...string) (int, error) {
@@ -87,7 +123,7 @@ func freePort(hosts ...string) (int, error) {
 // listens only where its clients are: the kind network's gateway (nodes)
 // and loopback (handover). Every call needs the token in the cloud
 // configuration, which only root can read. It returns the URL nodes use.
-func startSimcloud(ctx context.Context, self, cluster, podNetwork, profile string) (string, error) {
+func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set settings) (string, error) {
 	gw, err := ensureNetwork(ctx)
 	if err != nil {
 		return "", err
@@ -109,12 +145,24 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork, profile strin
 	if err != nil {
 		return "", err
 	}
-	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: profile}
+	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: set.profile}
 	raw, _ := json.Marshal(cfg)
 	if err := privatefs.WriteFile(filepath.Join(dir, cloudConfigFile), raw); err != nil {
 		return "", err
 	}
-	pid, err := spawnSimcloud(self, cluster, dir, podNetwork, "127.0.0.1:"+strconv.Itoa(port), net.JoinHostPort(gw, strconv.Itoa(port)))
+	args := []string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}
+	var aws *awsEndpoints
+	if set.provider == AWS {
+		if aws, err = awsEndpointsOn(ctx, gw); err != nil {
+			return "", err
+		}
+		more, err := prepareAWS(ctx, cluster, *aws)
+		if err != nil {
+			return "", err
+		}
+		args = append(args, more...)
+	}
+	pid, err := spawnSimcloud(self, cluster, dir, podNetwork, args)
 	if err != nil {
 		return "", err
 	}
@@ -129,6 +177,12 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork, profile strin
 		stopSimcloud(cluster)
 		return "", fmt.Errorf("simcloud (pid %d) did not answer on %s within %s (log: %s)", pid, local.BaseURL, startTimeout, filepath.Join(dir, "simcloud.log"))
 	}
+	if aws != nil {
+		if err := redirectMetadata(ctx, cluster, net.JoinHostPort(gw, strconv.Itoa(aws.metaPort))); err != nil {
+			stopSimcloud(cluster)
+			return "", err
+		}
+	}
 	return cfg.URL, nil
 }
 
@@ -136,7 +190,7 @@ const cloudConfigFile = "cloud-config.json"
 
 // spawnSimcloud starts the server detached (its own session: it outlives
 // `cluster create`) and records its pid.
-func spawnSimcloud(self, cluster, dir, podNetwork string, listen ...string) (int, error) {
+func spawnSimcloud(self, cluster, dir, podNetwork string, more []string) (int, error) {
 	logf, err := privatefs.OpenAppend(filepath.Join(dir, "simcloud.log"))
 	if err != nil {
 		return 0, err
@@ -144,9 +198,7 @@ func spawnSimcloud(self, cluster, dir, podNetwork string, listen ...string) (int
 	defer logf.Close()
 	args := []string{"simcloud", "serve", "--cluster", cluster, "--state-dir", dir,
 		"--cloud-config", filepath.Join(dir, cloudConfigFile), "--pod-network", podNetwork}
-	for _, l := range listen {
-		args = append(args, "--listen", l)
-	}
+	args = append(args, more...)
 	cmd := exec.Command(self, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

@@ -5,7 +5,7 @@ import "github.com/handover-sh/handover/simulate/cloud/behaviour"
 // Option changes how Create makes the cluster's cloud.
 type Option func(*settings)
 
-type settings struct{ profile string }
+type settings struct{ profile, provider string }
 
 func newSettings(opts []Option) settings {
 	var s settings
@@ -26,3 +26,7 @@ func ValidateProfile(name string) error {
 	_, err := behaviour.Lookup(name)
 	return err
 }
+
+// WithAWS makes the cluster's cloud answer as AWS too, and its kubelets
+// and managers run the aws provider's own code against it.
+func WithAWS() Option { return func(s *settings) { s.provider = AWS } }

@@ -1,0 +1,214 @@
+package cloudcluster
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/providers/profiles"
+	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+)
+
+// An aws cluster's cloud also answers as EC2, classic ELB and the instance
+// metadata service (simulate/simcloud/amazon), and its kubelets and
+// managers run the aws provider's own code against it: pointed there by
+// the provider's cloud-config ([ServiceOverride]s), signing with keys the
+// cloud issued each component, and named as AWS names instances.
+
+const (
+	// AWS is the aws provider's --cloud-provider name.
+	AWS = "aws"
+	// AWSCloudConfigPath is the aws providers' cloud-config on every node.
+	AWSCloudConfigPath = awsNodeDir + "/cloud.conf"
+	awsNodeDir         = "/etc/kubernetes/aws"
+	// The kube-controller-manager's key, as the SDK's shared credentials
+	// file: a static pod's environment shows in its mirror pod, a path
+	// does not.
+	awsKCMCredentials = awsNodeDir + "/kube-controller-manager.credentials"
+	// awsPatchDir holds the kubeadm patch that points the manager there.
+	awsPatchDir = awsNodeDir + "/patches"
+	// bootstrapKubeadmPath is ahead of the image's /usr/bin/kubeadm on
+	// PATH, so kind's and handover's kubeadm runs take it.
+	bootstrapKubeadmPath = "/usr/local/bin/kubeadm"
+	// kubeletEnvPath is the kubelet unit's EnvironmentFile for overrides
+	// (kind's 10-kubeadm.conf drop-in): its key reaches it there.
+	kubeletEnvPath = "/etc/default/kubelet"
+	// NodeNameFromMetadata is the node name cluster-api's AWS templates
+	// give kubeadm: the bootstrap fills in the instance's private DNS
+	// name from the metadata service before kubeadm runs.
+	NodeNameFromMetadata = "{{ ds.meta_data.local_hostname }}"
+)
+
+//go:embed bootstrap-kubeadm.sh
+var bootstrapKubeadm []byte
+
+// awsPrincipals are the components the cloud issues a key each: the
+// cloud's audit tells them apart by it.
+var awsPrincipals = []string{"kube-controller-manager", "kubelet", "cloud-controller-manager"}
+
+// awsStateDir holds what an aws cluster's nodes are given.
+func awsStateDir(cluster string) string { return filepath.Join(StateDir(cluster), "aws") }
+
+// awsHostFiles are the files written for an aws cluster (relative to its
+// state dir) and where each is mounted: on every node, or only on
+// control planes.
+var awsHostFiles = []struct {
+	name, path   string
+	controlPlane bool
+}{
+	{"cloud.conf", AWSCloudConfigPath, false},
+	{"kubelet.env", kubeletEnvPath, false},
+	{"bootstrap-kubeadm", bootstrapKubeadmPath, false},
+	{"patches", awsPatchDir, false},
+	{"kube-controller-manager.credentials", awsKCMCredentials, true},
+}
+
+// awsEndpoints are where the cloud serves the AWS APIs and the metadata
+// service to the nodes.
+type awsEndpoints struct {
+	gateway           string
+	apiPort, metaPort int
+	nodeNetwork       string
+}
+
+// prepareAWS issues the components' keys and writes every file the nodes
+// and the cloud need; it returns the cloud's extra serve flags.
+func prepareAWS(ctx context.Context, cluster string, e awsEndpoints) ([]string, error) {
+	dir := awsStateDir(cluster)
+	if err := privatefs.MkdirAll(filepath.Join(dir, "patches")); err != nil {
+		return nil, err
+	}
+	keys := map[string]awsapi.Key{}
+	var all []awsapi.Key
+	for _, p := range awsPrincipals {
+		k, err := amazon.NewKey(p)
+		if err != nil {
+			return nil, err
+		}
+		keys[p] = k
+		all = append(all, k)
+	}
+	if err := amazon.WriteKeys(filepath.Join(dir, "keys.json"), all); err != nil {
+		return nil, err
+	}
+	apiAddr := net.JoinHostPort(e.gateway, strconv.Itoa(e.apiPort))
+	cfg := amazon.ProviderConfig{Region: simcloud.Region, AWS: "http://" + apiAddr, ClusterID: cluster}
+	files := map[string]string{
+		"cloud.conf":                          cfg.INI(),
+		"kubelet.env":                         "KUBELET_EXTRA_ARGS=\n" + strings.Join(cfg.Env(keys["kubelet"]), "\n") + "\n",
+		"kube-controller-manager.credentials": sharedCredentials(keys["kube-controller-manager"]),
+		"patches/kube-controller-manager+strategic.yaml": `spec:
+  containers:
+  - name: kube-controller-manager
+    env:
+    - name: AWS_SHARED_CREDENTIALS_FILE
+      value: ` + awsKCMCredentials + "\n",
+	}
+	for name, content := range files {
+		if err := privatefs.WriteFile(filepath.Join(dir, name), []byte(content)); err != nil {
+			return nil, err
+		}
+	}
+	if err := privatefs.WriteFileMode(filepath.Join(dir, "bootstrap-kubeadm"), bootstrapKubeadm, 0o700); err != nil {
+		return nil, err
+	}
+	return []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr,
+		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort))}, nil
+}
+
+// sharedCredentials is the AWS SDK's credentials file holding one key.
+func sharedCredentials(k awsapi.Key) string {
+	return fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n", k.ID, k.Secret)
+}
+
+// configureAWS mounts the aws files into the nodes and points kubeadm,
+// the kubelets and (in-tree) the kube-controller-manager at the aws
+// provider: every node named by its instance's private DNS name, as
+// kubeadm clusters on AWS name them.
+func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
+	dir := awsStateDir(cluster)
+	for i := range cfg.Nodes {
+		for _, f := range awsHostFiles {
+			if f.controlPlane && cfg.Nodes[i].Role != v1alpha4.ControlPlaneRole {
+				continue
+			}
+			cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts,
+				v1alpha4.Mount{HostPath: filepath.Join(dir, f.name), ContainerPath: f.path, Readonly: true})
+		}
+	}
+	kubelet := "cloud-provider: external"
+	if mode == InTree {
+		kubelet = "cloud-provider: " + AWS + "\n    cloud-config: " + AWSCloudConfigPath
+	}
+	registration := `nodeRegistration:
+  name: '` + NodeNameFromMetadata + `'
+  kubeletExtraArgs:
+    ` + kubelet + `
+    provider-id: ""
+patches:
+  directory: ` + awsPatchDir
+	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
+		"kind: InitConfiguration\n"+registration, "kind: JoinConfiguration\n"+registration)
+	if mode != InTree {
+		return
+	}
+	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, `kind: ClusterConfiguration
+controllerManager:
+  extraArgs:
+    cloud-provider: `+AWS+`
+    cloud-config: `+AWSCloudConfigPath+`
+    cluster-name: `+cluster+`
+    configure-cloud-routes: "true"
+  extraVolumes:
+  - name: aws-cloud-config
+    hostPath: `+AWSCloudConfigPath+`
+    mountPath: `+AWSCloudConfigPath+`
+    readOnly: true
+    pathType: File
+  - name: aws-credentials
+    hostPath: `+awsKCMCredentials+`
+    mountPath: `+awsKCMCredentials+`
+    readOnly: true
+    pathType: File`)
+}
+
+// validateAWS refuses a cluster the aws provider's code cannot run in:
+// in-tree needs a kube-controller-manager that still has the aws
+// provider (its profile says which minors do), external a node image
+// that carries cloud-provider-aws's manager.
+func validateAWS(mode Mode, t topology.Topology) error {
+	switch mode {
+	case None:
+		return fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", AWS)
+	case InTree:
+		p, err := profiles.Lookup(AWS, t.Kubernetes)
+		if err != nil {
+			return err
+		}
+		if !p.InTree.Value {
+			return fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree aws provider (removed in 1.27): use --kubernetes v1.26.13", AWS, t.Kubernetes)
+		}
+		return nil
+	}
+	r, err := nodeimage.Lookup(t.Kubernetes)
+	if err != nil {
+		return err
+	}
+	for _, c := range r.ProviderCCMs {
+		if c.Provider == AWS {
+			return nil
+		}
+	}
+	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes v1.27.4", AWS, t.Kubernetes)
+}

@@ -1,0 +1,157 @@
+package cloudcluster
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
+	"sigs.k8s.io/yaml"
+
+	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+)
+
+// Every node gets the provider's cloud-config, the kubelet's key and the
+// bootstrap; only control planes get the manager's key; kubeadm names
+// nodes from the metadata; in-tree, the manager runs the aws provider.
+func TestConfigureAWS(t *testing.T) {
+	cfg := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}, {Role: v1alpha4.WorkerRole}}}
+	configureAWS(cfg, InTree, "c1")
+	mounted := func(n v1alpha4.Node, path string) bool {
+		for _, m := range n.ExtraMounts {
+			if m.ContainerPath == path {
+				return m.Readonly && strings.HasPrefix(m.HostPath, awsStateDir("c1"))
+			}
+		}
+		return false
+	}
+	for _, p := range []string{AWSCloudConfigPath, kubeletEnvPath, bootstrapKubeadmPath, awsPatchDir} {
+		for _, n := range cfg.Nodes {
+			if !mounted(n, p) {
+				t.Errorf("%s node: %s not mounted read-only from the cluster's state", n.Role, p)
+			}
+		}
+	}
+	if !mounted(cfg.Nodes[0], awsKCMCredentials) || mounted(cfg.Nodes[1], awsKCMCredentials) {
+		t.Errorf("the manager's key must be on control planes only")
+	}
+	var sawInit, sawManager bool
+	for _, p := range cfg.KubeadmConfigPatches {
+		var doc map[string]any
+		if err := yaml.Unmarshal([]byte(p), &doc); err != nil {
+			t.Fatalf("patch is not YAML: %v\n%s", err, p)
+		}
+		switch doc["kind"] {
+		case "InitConfiguration", "JoinConfiguration":
+			sawInit = true
+			reg := doc["nodeRegistration"].(map[string]any)
+			args := reg["kubeletExtraArgs"].(map[string]any)
+			if reg["name"] != NodeNameFromMetadata || args["cloud-provider"] != AWS || args["cloud-config"] != AWSCloudConfigPath {
+				t.Errorf("%s: %v", doc["kind"], reg)
+			}
+		case "ClusterConfiguration":
+			sawManager = true
+			args := doc["controllerManager"].(map[string]any)["extraArgs"].(map[string]any)
+			if args["cloud-provider"] != AWS || args["cluster-name"] != "c1" {
+				t.Errorf("the manager's flags: %v", args)
+			}
+		}
+	}
+	if !sawInit || !sawManager {
+		t.Errorf("patches miss the node registration or the manager: %v", cfg.KubeadmConfigPatches)
+	}
+
+	ext := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}}}
+	configureAWS(ext, External, "c1")
+	joined := strings.Join(ext.KubeadmConfigPatches, "\n---\n")
+	if !strings.Contains(joined, "cloud-provider: external") || strings.Contains(joined, "controllerManager") {
+		t.Errorf("external: kubelets external, the manager left alone:\n%s", joined)
+	}
+}
+
+// The files a cluster's nodes get: the cloud-config points at the cloud's
+// AWS API and names the cluster; each component has its own key, which
+// the keys' file the cloud serves holds; the kubelet's unit reads its key.
+func TestPrepareAWS(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	args, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := awsStateDir("c1")
+	want := []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", "172.18.0.1:4000",
+		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001"}
+	if !reflect.DeepEqual(args, want) {
+		t.Errorf("serve flags %v, want %v", args, want)
+	}
+	keys, err := amazon.ReadKeys(filepath.Join(dir, "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPrincipal := map[string]string{}
+	for id, k := range keys {
+		byPrincipal[k.Principal] = id
+	}
+	read := func(name string) string {
+		raw, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(raw)
+	}
+	if conf := read("cloud.conf"); !strings.Contains(conf, "URL = http://172.18.0.1:4000/ec2") || !strings.Contains(conf, "KubernetesClusterID = c1") {
+		t.Errorf("cloud.conf:\n%s", conf)
+	}
+	if env := read("kubelet.env"); !strings.Contains(env, "AWS_ACCESS_KEY_ID="+byPrincipal["kubelet"]+"\n") || !strings.HasPrefix(env, "KUBELET_EXTRA_ARGS=\n") {
+		t.Errorf("kubelet.env holds no kubelet key")
+	}
+	if c := read("kube-controller-manager.credentials"); !strings.Contains(c, "aws_access_key_id = "+byPrincipal["kube-controller-manager"]+"\n") {
+		t.Errorf("the manager's credentials hold another key")
+	}
+	if p := read("patches/kube-controller-manager+strategic.yaml"); !strings.Contains(p, awsKCMCredentials) {
+		t.Errorf("the manager's patch:\n%s", p)
+	}
+	if len(byPrincipal) != len(awsPrincipals) {
+		t.Errorf("keys for %v, want one each for %v", byPrincipal, awsPrincipals)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "bootstrap-kubeadm")); err != nil || fi.Mode().Perm()&0o100 == 0 || fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("the bootstrap must be executable by root alone: %v %v", fi.Mode(), err)
+	}
+}
+
+// The redirects handover put in place are found (by cluster) in iptables'
+// listing, as the arguments that delete them; others are left alone.
+func TestParseMetadataRules(t *testing.T) {
+	lines := []string{
+		"-P PREROUTING ACCEPT",
+		`-A PREROUTING -d 169.254.169.254/32 -i br-0123456789ab -p tcp -m tcp --dport 80 -m comment --comment "handover-instance-metadata:c1" -j DNAT --to-destination 172.18.0.1:4567`,
+		"-A PREROUTING -m addrtype --dst-type LOCAL -j DOCKER",
+		`-A PREROUTING -d 169.254.169.254/32 -j DNAT --to-destination 10.0.0.1:80`,
+	}
+	got := parseMetadataRules(lines)
+	want := map[string][]string{"c1": strings.Fields("-d 169.254.169.254/32 -i br-0123456789ab -p tcp -m tcp --dport 80 -m comment --comment handover-instance-metadata:c1 -j DNAT --to-destination 172.18.0.1:4567")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}
+
+// aws clusters are refused where the provider's code cannot run.
+func TestValidateAWS(t *testing.T) {
+	for _, c := range []struct {
+		mode    Mode
+		version string
+		ok      bool
+	}{
+		{InTree, "v1.26.13", true}, {InTree, "v1.27.4", false}, {External, "v1.27.4", true},
+		{External, "v1.30.14", false}, {None, "v1.26.13", false},
+	} {
+		err := validateAWS(c.mode, topology.Topology{Kubernetes: c.version})
+		if (err == nil) != c.ok {
+			t.Errorf("%s %s: %v", c.mode, c.version, err)
+		}
+	}
+}
