@@ -2,6 +2,7 @@ package cloudcluster
 
 import (
 	"context"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -153,5 +154,48 @@ func TestValidateAWS(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s: %v", c.mode, c.version, err)
 		}
+	}
+}
+
+// The aws manager's objects are the chart's, with the image the node image
+// preloads, the cluster's cloud-config and the manager's own key.
+func TestAWSCCMManifest(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := AWSCCMManifest("v1.27.4", "c1", "10.244.0.0/16", "--enable-leader-migration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
+	var kinds []string
+	for _, doc := range strings.Split(m, "\n---\n") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatalf("not YAML: %v\n%s", err, doc)
+		}
+		kinds = append(kinds, obj["kind"].(string))
+		switch obj["kind"] {
+		case "Secret":
+			data := obj["data"].(map[string]any)
+			id, _ := base64.StdEncoding.DecodeString(data["AWS_ACCESS_KEY_ID"].(string))
+			if k, ok := keys[string(id)]; !ok || k.Principal != "cloud-controller-manager" {
+				t.Errorf("the Secret holds %q, not the manager's key", id)
+			}
+		case "DaemonSet":
+			for _, want := range []string{"image: registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.2", "- --cloud-provider=aws",
+				"- --cloud-config=" + AWSCloudConfigPath, "- --cluster-name=c1", "- --enable-leader-migration", "name: " + awsCCMCredentials} {
+				if !strings.Contains(doc, want) {
+					t.Errorf("the DaemonSet lacks %q:\n%s", want, doc)
+				}
+			}
+		}
+	}
+	if want := []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "RoleBinding", "Secret", "DaemonSet"}; !reflect.DeepEqual(kinds, want) {
+		t.Errorf("objects %v, want %v", kinds, want)
+	}
+	if _, err := AWSCCMManifest("v1.30.14", "c1", "10.244.0.0/16"); err == nil {
+		t.Errorf("an image without the aws manager was accepted")
 	}
 }

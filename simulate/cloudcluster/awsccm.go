@@ -1,0 +1,216 @@
+package cloudcluster
+
+import (
+	"encoding/base64"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+)
+
+// cloud-provider-aws's manager as its Helm chart deploys it
+// (k8s.io/cloud-provider-aws charts/aws-cloud-controller-manager: the
+// DaemonSet, ServiceAccount, ClusterRole and bindings of templates/, the
+// values of values.yaml), with the chart's hostNetworking value on, as on
+// a control plane whose pods must not wait for a pod network the manager
+// initialises. Beside the chart: the cloud-config and the manager's key,
+// which a real cluster's instance role would give it.
+
+// AWSCCMName is the chart's DaemonSet (its nameOverride).
+const AWSCCMName = "aws-cloud-controller-manager"
+
+// awsCCMCredentials is the Secret holding the manager's key.
+const awsCCMCredentials = "aws-cloud-controller-manager-credentials"
+
+// AWSCCMArgs are the chart's arguments (--v=2, --cloud-provider=aws) and
+// what a cluster on the simulated cloud adds: its cloud-config, its name
+// (the cluster tag), and the route controller the pod network follows.
+func AWSCCMArgs(cluster, podSubnet string) []string {
+	return []string{
+		"--v=2",
+		"--cloud-provider=" + AWS,
+		"--cloud-config=" + AWSCloudConfigPath,
+		"--cluster-name=" + cluster,
+		"--allocate-node-cidrs=true",
+		"--configure-cloud-routes=true",
+		"--cluster-cidr=" + podSubnet,
+	}
+}
+
+// AWSCCMManifest is the chart's objects for a Kubernetes version's node
+// image and a cluster, with extraArgs merged into the chart's, and the
+// Secret with the manager's key read from the cluster's state.
+func AWSCCMManifest(version, cluster, podSubnet string, extraArgs ...string) (string, error) {
+	image, err := awsCCMImage(version)
+	if err != nil {
+		return "", err
+	}
+	keys, err := amazon.ReadKeys(filepath.Join(awsStateDir(cluster), "keys.json"))
+	if err != nil {
+		return "", err
+	}
+	var id, secret string
+	for _, k := range keys {
+		if k.Principal == "cloud-controller-manager" {
+			id, secret = k.ID, k.Secret
+		}
+	}
+	if id == "" {
+		return "", fmt.Errorf("cluster %q's cloud issued no key to the cloud-controller-manager", cluster)
+	}
+	b64 := base64.StdEncoding.EncodeToString
+	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs), 12),
+		"CLOUD_CONFIG", AWSCloudConfigPath, "NAME", AWSCCMName, "CREDENTIALS", awsCCMCredentials,
+		"@KEY_ID@", b64([]byte(id)), "@KEY_SECRET@", b64([]byte(secret))).Replace(awsCCMObjects), nil
+}
+
+// awsCCMImage is the manager's image the node image preloads.
+func awsCCMImage(version string) (string, error) {
+	r, err := nodeimage.Lookup(version)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range r.ProviderCCMs {
+		if c.Provider == AWS {
+			return c.Image, nil
+		}
+	}
+	return "", fmt.Errorf("the %s node image carries no cloud-provider-aws manager", version)
+}
+
+const awsCCMObjects = `apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: cloud-controller-manager
+  namespace: kube-system
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: system:cloud-controller-manager
+rules:
+- apiGroups: [""]
+  resources: [events]
+  verbs: [create, patch, update]
+- apiGroups: [""]
+  resources: [nodes]
+  verbs: ["*"]
+- apiGroups: [""]
+  resources: [nodes/status]
+  verbs: [patch]
+- apiGroups: [""]
+  resources: [services]
+  verbs: [list, patch, update, watch]
+- apiGroups: [""]
+  resources: [services/status]
+  verbs: [list, patch, update, watch]
+- apiGroups: [""]
+  resources: [serviceaccounts]
+  verbs: [create]
+- apiGroups: [""]
+  resources: [persistentvolumes]
+  verbs: [get, list, update, watch]
+- apiGroups: [""]
+  resources: [endpoints]
+  verbs: [create, get, list, watch, update]
+- apiGroups: [coordination.k8s.io]
+  resources: [leases]
+  verbs: [create, get, list, watch, update]
+- apiGroups: [""]
+  resources: [serviceaccounts/token]
+  verbs: [create]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: system:cloud-controller-manager
+roleRef:
+  kind: ClusterRole
+  name: system:cloud-controller-manager
+  apiGroup: rbac.authorization.k8s.io
+subjects:
+- kind: ServiceAccount
+  name: cloud-controller-manager
+  namespace: kube-system
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: cloud-controller-manager:apiserver-authentication-reader
+  namespace: kube-system
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: extension-apiserver-authentication-reader
+subjects:
+- kind: ServiceAccount
+  name: cloud-controller-manager
+  namespace: kube-system
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: CREDENTIALS
+  namespace: kube-system
+type: Opaque
+data:
+  AWS_ACCESS_KEY_ID: @KEY_ID@
+  AWS_SECRET_ACCESS_KEY: @KEY_SECRET@
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: NAME
+  namespace: kube-system
+  labels:
+    k8s-app: NAME
+spec:
+  selector:
+    matchLabels:
+      k8s-app: NAME
+  updateStrategy:
+    type: RollingUpdate
+  template:
+    metadata:
+      name: NAME
+      labels:
+        k8s-app: NAME
+    spec:
+      tolerations:
+      - key: node.cloudprovider.kubernetes.io/uninitialized
+        value: "true"
+        effect: NoSchedule
+      - key: node-role.kubernetes.io/master
+        effect: NoSchedule
+      - key: node-role.kubernetes.io/control-plane
+        effect: NoSchedule
+      nodeSelector:
+        node-role.kubernetes.io/control-plane: ""
+      dnsPolicy: Default
+      priorityClassName: system-node-critical
+      serviceAccountName: cloud-controller-manager
+      hostNetwork: true
+      containers:
+        - name: aws-cloud-controller-manager
+          image: IMAGE
+          args:
+ARGS
+          resources:
+            requests:
+              cpu: 200m
+          envFrom:
+          - secretRef:
+              name: CREDENTIALS
+          volumeMounts:
+          - name: cloud-config
+            mountPath: CLOUD_CONFIG
+            readOnly: true
+      volumes:
+      - name: cloud-config
+        hostPath:
+          path: CLOUD_CONFIG
+          type: File
+`
