@@ -14,7 +14,8 @@ import (
 // service among them.
 type ProviderConfig struct {
 	Region string
-	// AWS and IMDS are the face's addresses (http://host:port).
+	// AWS and IMDS are the face's addresses (http://host:port); IMDS ""
+	// leaves the metadata service at EC2's own address.
 	AWS, IMDS string
 	// ClusterID, when set, is [Global] KubernetesClusterID; unset, the
 	// providers read it from their own instance's cluster tag.
@@ -22,9 +23,14 @@ type ProviderConfig struct {
 }
 
 // overrides are the services the providers reach, by signing name, and
-// where each is served.
+// where each is served. Without IMDS the metadata service is where EC2
+// serves it, 169.254.169.254: no override.
 func (c ProviderConfig) overrides() [][2]string {
-	return [][2]string{{"ec2", c.AWS + "/ec2"}, {"elasticloadbalancing", c.AWS + "/elasticloadbalancing"}, {"ec2metadata", c.IMDS}}
+	o := [][2]string{{"ec2", c.AWS + "/ec2"}, {"elasticloadbalancing", c.AWS + "/elasticloadbalancing"}}
+	if c.IMDS != "" {
+		o = append(o, [2]string{"ec2metadata", c.IMDS})
+	}
+	return o
 }
 
 // INI is the file. The metadata service's override applies only to a

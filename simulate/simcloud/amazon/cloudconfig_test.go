@@ -1,0 +1,22 @@
+package amazon_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+)
+
+// A cluster whose nodes reach the metadata service at EC2's own address
+// overrides only the APIs; one that serves it elsewhere overrides it too.
+func TestProviderConfigOverridesWhatIsServedElsewhere(t *testing.T) {
+	onAddress := amazon.ProviderConfig{Region: "r1", AWS: "http://10.0.0.1:4000"}.INI()
+	if strings.Contains(onAddress, "ec2metadata") || !strings.Contains(onAddress, "URL = http://10.0.0.1:4000/elasticloadbalancing\n") {
+		t.Errorf("metadata at its own address:\n%s", onAddress)
+	}
+	elsewhere := amazon.ProviderConfig{Region: "r1", AWS: "http://10.0.0.1:4000", IMDS: "http://10.0.0.1:4001", ClusterID: "c"}.INI()
+	if !strings.Contains(elsewhere, "[ServiceOverride \"ec2metadata\"]\nService = ec2metadata\nRegion = r1\nURL = http://10.0.0.1:4001\n") ||
+		!strings.Contains(elsewhere, "KubernetesClusterID = c\n") {
+		t.Errorf("metadata elsewhere:\n%s", elsewhere)
+	}
+}
