@@ -1,6 +1,7 @@
 package cni
 
 import (
+	"net"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -83,9 +84,14 @@ func TestManifestParsesAfterKindTemplating(t *testing.T) {
 }
 
 func TestRoutesViaCloudTable(t *testing.T) {
-	nodes := []*corev1.Node{node("self", "", "172.18.0.2"), node("a", "", "172.18.0.4"), node("gone", "", "")}
-	table := map[string]string{"10.244.1.0/24": "a", "10.244.0.0/24": "self", "10.244.9.0/24": "gone", "bad": "a"}
-	got := RoutesVia("self", table, nodes)
+	nodes := []*corev1.Node{node("ip-172-18-0-2.r.compute.internal", "", "172.18.0.2"), node("a", "", "172.18.0.4")}
+	self := NodeIPv4("ip-172-18-0-2.r.compute.internal", nodes)
+	if self.String() != "172.18.0.2" || NodeIPv4("nobody", nodes) != nil {
+		t.Fatalf("self's address: %v", self)
+	}
+	table := map[string]net.IP{"10.244.1.0/24": net.ParseIP("172.18.0.4"), "10.244.0.0/24": net.ParseIP("172.18.0.2"),
+		"10.244.9.0/24": nil, "bad": net.ParseIP("172.18.0.4")}
+	got := RoutesVia(self, table)
 	if len(got) != 1 || got[0].Dst.String() != "10.244.1.0/24" || got[0].Via.String() != "172.18.0.4" {
 		t.Fatalf("got %+v", got)
 	}

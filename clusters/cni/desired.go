@@ -48,27 +48,33 @@ func internalIPv4(n *corev1.Node) net.IP {
 	return nil
 }
 
-// RoutesVia turns a route table (destination CIDR -> target node name) into
-// routes through the targets' internal addresses, skipping routes to self
-// and to nodes without an address.
-func RoutesVia(self string, table map[string]string, nodes []*corev1.Node) []Route {
-	byName := map[string]*corev1.Node{}
-	for _, n := range nodes {
-		byName[n.Name] = n
-	}
+// RoutesVia turns a route table (destination CIDR -> the address of the
+// instance it targets) into routes, skipping routes to self's address and
+// to targets without one: a cloud route names an instance, not a Node,
+// and an instance's Node need not carry its name.
+func RoutesVia(self net.IP, table map[string]net.IP) []Route {
 	var out []Route
-	for cidr, target := range table {
-		n := byName[target]
-		if target == self || n == nil {
+	for cidr, via := range table {
+		if via == nil || via.Equal(self) {
 			continue
 		}
 		_, dst, err := net.ParseCIDR(cidr)
-		via := internalIPv4(n)
-		if err != nil || via == nil || dst.IP.To4() == nil {
+		if err != nil || via.To4() == nil || dst.IP.To4() == nil {
 			continue
 		}
-		out = append(out, Route{Dst: dst, Via: via})
+		out = append(out, Route{Dst: dst, Via: via.To4()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Dst.String() < out[j].Dst.String() })
 	return out
+}
+
+// NodeIPv4 is the named Node's internal IPv4 address, nil when it has
+// none or is not listed.
+func NodeIPv4(name string, nodes []*corev1.Node) net.IP {
+	for _, n := range nodes {
+		if n.Name == name {
+			return internalIPv4(n)
+		}
+	}
+	return nil
 }

@@ -25,21 +25,38 @@ import (
 
 // cloudRoutes takes routes from the cloud's table: a route that the route
 // controller has not created (or that was removed) carries no traffic. Only
-// routes into the pod network are taken, whatever the table says.
+// routes into the pod network are taken, whatever the table says, each
+// through its target instance's address as the cloud lists it.
 func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string, podNetwork *net.IPNet) func([]*corev1.Node) ([]cni.Route, error) {
 	client.Node = self
 	return func(nodes []*corev1.Node) ([]cni.Route, error) {
+		selfIP := cni.NodeIPv4(self, nodes)
+		if selfIP == nil {
+			return nil, fmt.Errorf("node %s has no internal address yet", self)
+		}
 		table, err := client.Routes(ctx, "")
 		if err != nil {
 			return nil, err
 		}
-		byCIDR := map[string]string{}
-		for _, r := range table {
-			if strings.HasPrefix(r.Name, cluster+"-") && !r.Blackhole && inside(podNetwork, r.DestinationCIDR) {
-				byCIDR[r.DestinationCIDR] = r.TargetInstance
+		instances, err := client.Instances(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		addr := map[string]net.IP{}
+		for _, in := range instances {
+			for _, a := range in.Addresses {
+				if a.Type == string(corev1.NodeInternalIP) {
+					addr[in.Name] = net.ParseIP(a.Address)
+				}
 			}
 		}
-		return cni.RoutesVia(self, byCIDR, nodes), nil
+		byCIDR := map[string]net.IP{}
+		for _, r := range table {
+			if strings.HasPrefix(r.Name, cluster+"-") && !r.Blackhole && inside(podNetwork, r.DestinationCIDR) {
+				byCIDR[r.DestinationCIDR] = addr[r.TargetInstance]
+			}
+		}
+		return cni.RoutesVia(selfIP, byCIDR), nil
 	}
 }
 

@@ -35,11 +35,12 @@ func kindBridge(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("inspecting the kind network: %w", err)
 	}
+	// Docker names a bridge br-<id> unless the network's options name it.
 	f := strings.Fields(string(out))
 	switch {
-	case len(f) == 2:
+	case len(f) == 2 && f[1] != "<no value>":
 		return f[1], nil
-	case len(f) == 1 && len(f[0]) >= 12:
+	case len(f) >= 1 && len(f[0]) >= 12:
 		return "br-" + f[0][:12], nil
 	}
 	return "", fmt.Errorf("the kind network's bridge: unexpected %q", out)

@@ -17,8 +17,10 @@ import (
 // simulated cloud's routes, each to its instance — a blackhole once the
 // instance is gone, as EC2 shows it.
 
-func routeName(cidr string) string {
-	return "aws-" + strings.NewReplacer("/", "-", ":", "-").Replace(cidr)
+// routeName names a route in the cloud's table as the cloud's own
+// routes are named, after the cluster (its pod network reads those).
+func routeName(cluster, cidr string) string {
+	return cluster + "-" + strings.NewReplacer("/", "-", ":", "-").Replace(cidr)
 }
 
 func (f *Face) describeRouteTables(ctx context.Context, c awsapi.Call, in *ec2.DescribeRouteTablesInput) (*ec2.DescribeRouteTablesOutput, error) {
@@ -102,7 +104,7 @@ func (f *Face) createRoute(ctx context.Context, c awsapi.Call, in *ec2.CreateRou
 		}
 		return nil, err
 	}
-	err = f.cloud(c).CreateRoute(ctx, controller(c), api.Route{Name: routeName(cidr), DestinationCIDR: cidr, TargetInstance: inst.Name})
+	err = f.cloud(c).CreateRoute(ctx, controller(c), api.Route{Name: routeName(f.opts.Network.Cluster, cidr), DestinationCIDR: cidr, TargetInstance: inst.Name})
 	if err != nil {
 		return nil, refusal(err, ec2Refusals, errInstanceNotFound(aws.StringValue(in.InstanceId)))
 	}
