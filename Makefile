@@ -6,7 +6,7 @@ GO    ?= go
 # Kubernetes versions whose node images the tests need.
 TEST_VERSIONS ?= v1.30.14 v1.31.4
 
-.PHONY: help build host images unit test integration smoke suites matrix scale lint clean rehearse bench
+.PHONY: help build host images unit test integration smoke suites matrix scale aws lint clean rehearse bench
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -66,6 +66,16 @@ matrix: host ## the version matrix (SHARD=NAME: one version pair)
 # _output/suites/scale/figures.md.
 scale: images ## the scale suite (simulated fleets of 100, 250 and 500 nodes)
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='scale' --timeout=4h --junit-report=suites-scale.xml --output-dir=_output ./suites
+
+# The AWS profile (nightly, not in `make test`: its two node images, v1.26.13
+# and v1.27.4, take about 25 minutes to build cold): clusters whose kubelets
+# and managers run the aws provider's own code (in-tree in v1.26, the
+# cloud-provider-aws manager in v1.27) against the simulated EC2, ELB and
+# instance metadata service.
+AWS_VERSIONS ?= v1.26.13 v1.27.4
+aws: host ## the AWS profile's integration tests (builds its node images on demand)
+	$(BIN) images build $(AWS_VERSIONS)
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run 'AWSCloud' ./simulate/cloudcluster/
 
 # The unit tests run under the race detector here: the observers, load and
 # faults are goroutines sharing a timeline.
