@@ -18,6 +18,9 @@ type Cluster interface {
 	ControlPlanes() ([]nodes.Node, error)
 	AddNode(ctx context.Context, o kindcluster.AddNodeOptions) (string, error)
 	RemoveNode(ctx context.Context, name string) error
+	// NodeName is the name of the Node a node (container) registered,
+	// which a cloud's kubelet may choose (found false: none registered).
+	NodeName(ctx context.Context, node string) (name string, found bool, err error)
 	// Running is false once a node's machine has stopped.
 	Running(ctx context.Context, name string) (bool, error)
 	Exec(ctx context.Context, node string, args ...string) (string, error)

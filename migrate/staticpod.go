@@ -76,7 +76,12 @@ func (e *Env) staticPodRunning(ctx context.Context, node, component string, sinc
 	if err != nil {
 		return false, err
 	}
-	pod, err := e.Client.CoreV1().Pods("kube-system").Get(ctx, component+"-"+node, metav1.GetOptions{})
+	// The kubelet names a mirror pod after its Node.
+	nodeName, _, err := e.Cluster.NodeName(ctx, node)
+	if err != nil {
+		return false, err
+	}
+	pod, err := e.Client.CoreV1().Pods("kube-system").Get(ctx, component+"-"+nodeName, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}

@@ -24,6 +24,7 @@ type Cluster struct {
 
 	kubeconfigs kubeconfigCache
 	nodes       *engine.Set // nil: the process's shared watch
+	names       nodeNames
 }
 
 // Open returns a handle on cluster name, failing if it has no nodes.

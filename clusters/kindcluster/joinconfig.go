@@ -35,6 +35,8 @@ func copyControlPlaneCerts(from, to nodes.Node) error {
 // joinData fills the kubeadm JoinConfiguration.
 type joinData struct {
 	Endpoint, Token, CAHash, NodeIP string
+	// Name is nodeRegistration.name ("" = kubeadm's default, the hostname).
+	Name string
 	ControlPlane                    bool
 	// KubeletArgs are the kubelet flags the new node shares with the
 	// cluster's existing nodes (provider-id, cloud-provider, cloud-config).
@@ -111,8 +113,16 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 			args[k] = v
 		}
 	}
-	return renderJoinConfig(joinData{Endpoint: endpoint, Token: token, CAHash: hash, NodeIP: ip,
-		KubeletArgs: args, ControlPlane: o.Role == RoleControlPlane, Patches: len(o.Patches) > 0}), nil
+	d := joinData{Endpoint: endpoint, Token: token, CAHash: hash, NodeIP: ip,
+		KubeletArgs: args, ControlPlane: o.Role == RoleControlPlane, Patches: len(o.Patches) > 0}
+	byMetadata, err := namesNodesByMetadata(ctx, donor)
+	if err != nil {
+		return "", err
+	}
+	if byMetadata {
+		d.Name = NodeNameFromMetadata
+	}
+	return renderJoinConfig(d), nil
 }
 
 // caCertHash is kubeadm's discovery hash: SHA-256 of the CA's public key info.
@@ -134,11 +144,15 @@ func caCertHash(caPEM []byte) (string, error) {
 // match the ones kind gives the nodes it creates.
 func renderJoinConfig(d joinData) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `apiVersion: kubeadm.k8s.io/v1beta3
+	b.WriteString(`apiVersion: kubeadm.k8s.io/v1beta3
 kind: JoinConfiguration
 nodeRegistration:
   criSocket: unix:///run/containerd/containerd.sock
-  kubeletExtraArgs:
+`)
+	if d.Name != "" {
+		fmt.Fprintf(&b, "  name: %q\n", d.Name)
+	}
+	fmt.Fprintf(&b, `  kubeletExtraArgs:
     node-ip: %q
     node-labels: ""
 `, d.NodeIP)

@@ -2,6 +2,7 @@ package kindcluster
 
 import (
 	"context"
+	"sigs.k8s.io/yaml"
 	"strings"
 	"testing"
 
@@ -39,6 +40,19 @@ func TestRenderJoinConfig(t *testing.T) {
 	}
 	if strings.Contains(renderJoinConfig(joinData{}), "controlPlane:") {
 		t.Error("a worker join config must not have a controlPlane section")
+	}
+	if strings.Contains(cfg, "  name:") {
+		t.Errorf("a node named by its hostname got a name:\n%s", cfg)
+	}
+	named := renderJoinConfig(joinData{Name: NodeNameFromMetadata})
+	var doc struct {
+		NodeRegistration struct {
+			Name             string            `json:"name"`
+			KubeletExtraArgs map[string]string `json:"kubeletExtraArgs"`
+		} `json:"nodeRegistration"`
+	}
+	if err := yaml.Unmarshal([]byte(named), &doc); err != nil || doc.NodeRegistration.Name != NodeNameFromMetadata || doc.NodeRegistration.KubeletExtraArgs["node-ip"] != "" {
+		t.Errorf("a node named from its metadata: %+v %v\n%s", doc, err, named)
 	}
 }
 

@@ -42,7 +42,12 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 		return fmt.Errorf("removing %s: %w", name, err)
 	}
 	defer done()
-	if _, err := run(ctx, peer, "kubectl", "drain", name, "--ignore-daemonsets", "--delete-emptydir-data", "--force", "--timeout=120s"); err != nil {
+	// The Node's name, whatever the kubelet registered it under.
+	nodeName, _, err := c.NodeName(ctx, name)
+	if err != nil {
+		return err
+	}
+	if _, err := run(ctx, peer, "kubectl", "drain", nodeName, "--ignore-daemonsets", "--delete-emptydir-data", "--force", "--timeout=120s"); err != nil {
 		return err
 	}
 	if role == RoleControlPlane {
@@ -50,7 +55,7 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 			return err
 		}
 	}
-	if err := c.deleteNodeObject(ctx, name); err != nil {
+	if err := c.deleteNodeObject(ctx, nodeName); err != nil {
 		return err
 	}
 	if err := engine.Remove(ctx, name); err != nil {

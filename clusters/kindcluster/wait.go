@@ -81,13 +81,18 @@ func podReady(p *corev1.Pod) bool {
 	return false
 }
 
-// waitNodeReady waits for one Node object to be Ready.
-func (c *Cluster) waitNodeReady(ctx context.Context, name string, limit time.Duration) error {
+// waitNodeReady waits for a node container's Node to be Ready, by
+// whatever name it registered.
+func (c *Cluster) waitNodeReady(ctx context.Context, container string, limit time.Duration) error {
 	client, err := c.Client()
 	if err != nil {
 		return err
 	}
 	return wait.PollUntilContextTimeout(ctx, time.Second, limit, true, func(ctx context.Context) (bool, error) {
+		name, found, err := c.NodeName(ctx, container)
+		if err != nil || !found {
+			return false, nil
+		}
 		n, err := client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
 		return err == nil && NodeReady(n), nil
 	})

@@ -146,6 +146,14 @@ func (c *Cluster) Running(_ context.Context, name string) (bool, error) {
 	return !n.stopped, nil
 }
 
+// NodeName: the fake's kubelets register Nodes under their machines'
+// names, as kind's do.
+func (c *Cluster) NodeName(_ context.Context, name string) (string, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return name, c.nodes[name] != nil, nil
+}
+
 // RemoveNode removes the node, its Node object and its mirror pods.
 func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 	c.mu.Lock()
