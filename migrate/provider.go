@@ -7,15 +7,29 @@ import (
 	"github.com/handover-sh/handover/providers/profiles"
 )
 
-// Provider is the provider the spec's procedure moves controllers to. A
-// program that registered none is wired wrong (it did not import the
+// Provider is the provider the spec's procedure moves controllers to: the
+// one registered under the spec's profile when the program has that
+// provider's own code (aws), else the simulated cloud's. A program that
+// registered no simulated provider is wired wrong (it did not import the
 // simulated cloud), which no input can cause.
 func (s Spec) Provider() providers.Provider {
+	if s.CloudProfile != "" {
+		if p, err := providers.Lookup(s.CloudProfile); err == nil {
+			return p
+		}
+	}
 	p, err := providers.Lookup(providers.Simulated)
 	if err != nil {
 		panic(err)
 	}
 	return p
+}
+
+// OwnCode: the spec's provider runs its own code (in tree and in its
+// cloud-controller-manager), not the simulated cloud's behaving as it.
+func (s Spec) OwnCode() bool {
+	_, err := providers.Lookup(s.CloudProfile)
+	return s.CloudProfile != "" && err == nil
 }
 
 // SetCloudProfile makes the simulated cloud and its manager behave as
@@ -29,6 +43,16 @@ func (s *Spec) SetCloudProfile(provider string) error {
 	}
 	if _, err := profiles.Lookup(provider, s.ccmVersion()); err != nil {
 		return fmt.Errorf("--provider: %w", err)
+	}
+	if p, err := providers.Lookup(provider); err == nil {
+		// Its own code: the manager's image must be in N+1's node image,
+		// and N's managers must still have the provider in tree.
+		if p.CCMImage(s.ccmVersion()) == "" {
+			return fmt.Errorf("--provider %s: the %s node image carries no %s cloud-controller-manager", provider, s.ccmVersion(), provider)
+		}
+		if from, err := profiles.Lookup(provider, s.From); err != nil || !from.InTree.Value {
+			return fmt.Errorf("--provider %s: Kubernetes %s has no in-tree %s provider to migrate from", provider, s.From, provider)
+		}
 	}
 	s.CloudProfile = provider
 	return nil

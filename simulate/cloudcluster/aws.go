@@ -72,6 +72,7 @@ var awsHostFiles = []struct {
 	{"bootstrap-kubeadm", bootstrapKubeadmPath, false},
 	{"patches", awsPatchDir, false},
 	{"kube-controller-manager.credentials", awsKCMCredentials, true},
+	{"cloud-controller-manager.credentials", awsCCMKeyPath, true},
 }
 
 // awsEndpoints are where the cloud serves the AWS APIs and the metadata
@@ -105,9 +106,10 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints) ([]string, 
 	apiAddr := net.JoinHostPort(e.gateway, strconv.Itoa(e.apiPort))
 	cfg := amazon.ProviderConfig{Region: simcloud.Region, AWS: "http://" + apiAddr, ClusterID: cluster}
 	files := map[string]string{
-		"cloud.conf":                          cfg.INI(),
-		"kubelet.env":                         "KUBELET_EXTRA_ARGS=\n" + strings.Join(cfg.Env(keys["kubelet"]), "\n") + "\n",
-		"kube-controller-manager.credentials": sharedCredentials(keys["kube-controller-manager"]),
+		"cloud.conf":                           cfg.INI(),
+		"kubelet.env":                          "KUBELET_EXTRA_ARGS=\n" + strings.Join(cfg.Env(keys["kubelet"]), "\n") + "\n",
+		"kube-controller-manager.credentials":  sharedCredentials(keys["kube-controller-manager"]),
+		"cloud-controller-manager.credentials": sharedCredentials(keys["cloud-controller-manager"]),
 		"patches/kube-controller-manager+strategic.yaml": `spec:
   containers:
   - name: kube-controller-manager
@@ -171,7 +173,7 @@ controllerManager:
     cluster-name: `+cluster+`
     configure-cloud-routes: "true"
   extraVolumes:
-  - name: aws-cloud-config
+  - name: cloud-config
     hostPath: `+AWSCloudConfigPath+`
     mountPath: `+AWSCloudConfigPath+`
     readOnly: true

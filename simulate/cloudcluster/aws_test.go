@@ -6,13 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 )
 
@@ -164,11 +167,20 @@ func TestAWSCCMManifest(t *testing.T) {
 	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := AWSCCMManifest("v1.27.4", "c1", "10.244.0.0/16", "--enable-leader-migration")
+	keys, _ := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
+	secret, err := AWSCredentialsSecret("c1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys, _ := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
+	var sec struct{ Data map[string]string }
+	if err := yaml.Unmarshal([]byte(secret), &sec); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := base64.StdEncoding.DecodeString(sec.Data["AWS_ACCESS_KEY_ID"])
+	if k, ok := keys[string(id)]; !ok || k.Principal != "cloud-controller-manager" {
+		t.Errorf("the Secret holds %q, not the manager's key", id)
+	}
+	m := AWSCCMManifest("v1.27.4", "c1", "10.244.0.0/16", "--enable-leader-migration")
 	var kinds []string
 	for _, doc := range strings.Split(m, "\n---\n") {
 		var obj map[string]any
@@ -176,14 +188,7 @@ func TestAWSCCMManifest(t *testing.T) {
 			t.Fatalf("not YAML: %v\n%s", err, doc)
 		}
 		kinds = append(kinds, obj["kind"].(string))
-		switch obj["kind"] {
-		case "Secret":
-			data := obj["data"].(map[string]any)
-			id, _ := base64.StdEncoding.DecodeString(data["AWS_ACCESS_KEY_ID"].(string))
-			if k, ok := keys[string(id)]; !ok || k.Principal != "cloud-controller-manager" {
-				t.Errorf("the Secret holds %q, not the manager's key", id)
-			}
-		case "DaemonSet":
+		if obj["kind"] == "DaemonSet" {
 			for _, want := range []string{"image: registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.2", "- --cloud-provider=aws",
 				"- --cloud-config=" + AWSCloudConfigPath, "- --cluster-name=c1", "- --enable-leader-migration", "name: " + awsCCMCredentials} {
 				if !strings.Contains(doc, want) {
@@ -192,10 +197,42 @@ func TestAWSCCMManifest(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "RoleBinding", "Secret", "DaemonSet"}; !reflect.DeepEqual(kinds, want) {
+	if want := []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "RoleBinding", "DaemonSet"}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("objects %v, want %v", kinds, want)
 	}
-	if _, err := AWSCCMManifest("v1.30.14", "c1", "10.244.0.0/16"); err == nil {
-		t.Errorf("an image without the aws manager was accepted")
+}
+
+// The aws provider fills every part a procedure may ask for; its static
+// pod runs the aws binary with its key's file, its workloads mount a
+// leader-migration configuration and run as a Deployment when asked.
+func TestAWSProviderIsComplete(t *testing.T) {
+	p, err := providers.Lookup(AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := reflect.ValueOf(p)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("the aws provider leaves %s unset", v.Type().Field(i).Name)
+		}
+	}
+	pod := p.CCMStaticPod("v1.27.4", "c", "10.244.0.0/16", []string{"--enable-leader-migration"}, map[string]string{"leadermigration": "/etc/leadermigration.conf"})
+	var sp corev1.Pod
+	if err := yaml.Unmarshal([]byte(pod), &sp); err != nil {
+		t.Fatal(err)
+	}
+	ct := sp.Spec.Containers[0]
+	if ct.Command[0] != awsCCMBinary || !slices.Contains(ct.Command, "--enable-leader-migration") || !slices.Contains(ct.Command, "--cloud-provider=aws") ||
+		len(ct.Env) != 1 || ct.Env[0].Value != awsCCMKeyPath || len(sp.Spec.Volumes) != 4 {
+		t.Errorf("static pod:\n%s", pod)
+	}
+	if p.CCMImage("v1.30.14") != "" || p.CCMImage("v1.27.4") == "" {
+		t.Errorf("images: %q %q", p.CCMImage("v1.30.14"), p.CCMImage("v1.27.4"))
+	}
+	d := p.CCMManifest(Deployment, 3, "v1.27.4", "c", "10.244.0.0/16", "kind: LeaderMigrationConfiguration\n", "/etc/lm.conf")
+	for _, want := range []string{"kind: Deployment\n", "replicas: 3\n", "mountPath: /etc/lm.conf", "name: " + LeaderMigrationConfigMap, "k8s-app: " + AWSCCMName + "\n            topologyKey"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the Deployment lacks %q:\n%s", want, d)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
 
 // cloud-provider-aws's manager as its Helm chart deploys it
@@ -27,9 +28,13 @@ const awsCCMCredentials = "aws-cloud-controller-manager-credentials"
 
 // AWSCCMArgs are the chart's arguments (--v=2, --cloud-provider=aws) and
 // what a cluster on the simulated cloud adds: its cloud-config, its name
-// (the cluster tag), and the route controller the pod network follows.
+// (the cluster tag), the route controller the pod network follows, and
+// the secure port on loopback alone (the manager runs on the host's
+// network), its health and metrics open to handover's observers there.
 func AWSCCMArgs(cluster, podSubnet string) []string {
 	return []string{
+		"--bind-address=127.0.0.1",
+		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
 		"--v=2",
 		"--cloud-provider=" + AWS,
 		"--cloud-config=" + AWSCloudConfigPath,
@@ -41,30 +46,38 @@ func AWSCCMArgs(cluster, podSubnet string) []string {
 }
 
 // AWSCCMManifest is the chart's objects for a Kubernetes version's node
-// image and a cluster, with extraArgs merged into the chart's, and the
-// Secret with the manager's key read from the cluster's state.
-func AWSCCMManifest(version, cluster, podSubnet string, extraArgs ...string) (string, error) {
-	image, err := awsCCMImage(version)
+// image and a cluster, with extraArgs merged into the chart's. The manager's
+// key is the cluster's Secret (AWSCredentialsSecret).
+func AWSCCMManifest(version, cluster, podSubnet string, extraArgs ...string) string {
+	image, _ := awsCCMImage(version)
+	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs), 12),
+		"CLOUD_CONFIG", AWSCloudConfigPath, "NAME", AWSCCMName, "CREDENTIALS", awsCCMCredentials).Replace(awsCCMObjects)
+}
+
+// AWSCredentialsSecret is the Secret of the manager's key, from the keys
+// the cluster's cloud issued.
+func AWSCredentialsSecret(cluster string) (string, error) {
+	k, err := awsKeyOf(cluster, "cloud-controller-manager")
 	if err != nil {
 		return "", err
-	}
-	keys, err := amazon.ReadKeys(filepath.Join(awsStateDir(cluster), "keys.json"))
-	if err != nil {
-		return "", err
-	}
-	var id, secret string
-	for _, k := range keys {
-		if k.Principal == "cloud-controller-manager" {
-			id, secret = k.ID, k.Secret
-		}
-	}
-	if id == "" {
-		return "", fmt.Errorf("cluster %q's cloud issued no key to the cloud-controller-manager", cluster)
 	}
 	b64 := base64.StdEncoding.EncodeToString
-	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs), 12),
-		"CLOUD_CONFIG", AWSCloudConfigPath, "NAME", AWSCCMName, "CREDENTIALS", awsCCMCredentials,
-		"@KEY_ID@", b64([]byte(id)), "@KEY_SECRET@", b64([]byte(secret))).Replace(awsCCMObjects), nil
+	return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: " + awsCCMCredentials + "\n  namespace: kube-system\ntype: Opaque\ndata:\n" +
+		"  AWS_ACCESS_KEY_ID: " + b64([]byte(k.ID)) + "\n  AWS_SECRET_ACCESS_KEY: " + b64([]byte(k.Secret)) + "\n", nil
+}
+
+// awsKeyOf is the key the cluster's cloud issued a component.
+func awsKeyOf(cluster, principal string) (awsapi.Key, error) {
+	keys, err := amazon.ReadKeys(filepath.Join(awsStateDir(cluster), "keys.json"))
+	if err != nil {
+		return awsapi.Key{}, err
+	}
+	for _, k := range keys {
+		if k.Principal == principal {
+			return k, nil
+		}
+	}
+	return awsapi.Key{}, fmt.Errorf("cluster %q's cloud issued no key to the %s", cluster, principal)
 }
 
 // awsCCMImage is the manager's image the node image preloads.
@@ -149,16 +162,6 @@ subjects:
 - kind: ServiceAccount
   name: cloud-controller-manager
   namespace: kube-system
----
-apiVersion: v1
-kind: Secret
-metadata:
-  name: CREDENTIALS
-  namespace: kube-system
-type: Opaque
-data:
-  AWS_ACCESS_KEY_ID: @KEY_ID@
-  AWS_SECRET_ACCESS_KEY: @KEY_SECRET@
 ---
 apiVersion: apps/v1
 kind: DaemonSet

@@ -97,12 +97,18 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, CloudConfigPath, t.Name)); err != nil {
 			return err
 		}
-		if mode == External && set.provider == AWS {
-			m, err := AWSCCMManifest(t.Kubernetes, t.Name, t.PodSubnet)
+		if set.provider == AWS {
+			secret, err := AWSCredentialsSecret(t.Name)
 			if err != nil {
 				return err
 			}
-			return c.Apply(ctx, m)
+			if err := c.Apply(ctx, secret); err != nil {
+				return err
+			}
+			if mode == External {
+				return c.Apply(ctx, AWSCCMManifest(t.Kubernetes, t.Name, t.PodSubnet))
+			}
+			return nil
 		}
 		if mode == External {
 			return c.Apply(ctx, CCMManifest(workload, t.ControlPlanes, t.Kubernetes, t.Name, t.PodSubnet))

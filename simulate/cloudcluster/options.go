@@ -18,11 +18,24 @@ func newSettings(opts []Option) settings {
 // WithProfile makes the cloud-controller-manager behave as that
 // provider's does (simulate/cloud/behaviour), through the
 // cluster's cloud-config.
-func WithProfile(name string) Option { return func(s *settings) { s.profile = name } }
+// A provider whose own code the cluster runs (ownCode) is not a behaviour
+// but the cluster's provider.
+func WithProfile(name string) Option {
+	if o, ok := ownCode[name]; ok {
+		return o
+	}
+	return func(s *settings) { s.profile = name }
+}
+
+// ownCode are the providers whose own code a cluster can run.
+var ownCode = map[string]Option{AWS: WithAWS()}
 
 // ValidateProfile refuses a provider the simulated manager cannot behave
-// as, naming those it can.
+// as and whose own code no cluster runs, naming those it can.
 func ValidateProfile(name string) error {
+	if _, ok := ownCode[name]; ok {
+		return nil
+	}
 	_, err := behaviour.Lookup(name)
 	return err
 }

@@ -1,0 +1,93 @@
+package cloudcluster
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/providers"
+)
+
+// The aws provider as the procedures reach it: cloud-provider-aws's
+// manager in each form, the aws cloud-config and the manager's key. The
+// static pod's identity (its kubeconfig, user and RBAC) is the same as the
+// simulated provider's: it is kubeadm's way, not the provider's.
+func init() { providers.Register(AWS, AWSProvider()) }
+
+// awsCCMKeyPath is the manager's key as the SDK's credentials file, on
+// every control plane (the static-pod form reads it; a workload reads its
+// Secret).
+const awsCCMKeyPath = awsNodeDir + "/cloud-controller-manager.credentials"
+
+// AWSProvider is the aws provider as the procedures take one.
+func AWSProvider() providers.Provider {
+	p := Provider()
+	p.Name = AWS
+	p.CloudConfigPath = AWSCloudConfigPath
+	p.CCMImage = func(version string) string {
+		image, _ := awsCCMImage(version)
+		return image
+	}
+	p.CCMStaticPod = func(version, cluster, podSubnet string, args []string, files map[string]string) string {
+		var hf []HostFile
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			hf = append(hf, HostFile{Name: name, Path: files[name]})
+		}
+		return AWSCCMStaticPod(version, cluster, podSubnet, args, hf...)
+	}
+	p.CCMManifest = func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
+		return AWSCCMWorkload(form, replicas, version, cluster, podSubnet, config, path, args...)
+	}
+	return p
+}
+
+// AWSCCMStaticPod is cloud-provider-aws's manager as a static pod, in the
+// form kubeadm gives kube-controller-manager (the simulated provider's
+// CCMStaticPod): its binary, the chart's arguments and the cluster's,
+// the aws cloud-config, and its key as a credentials file.
+func AWSCCMStaticPod(version, cluster, podSubnet string, extraArgs []string, files ...HostFile) string {
+	image, _ := awsCCMImage(version)
+	args := append([]string{awsCCMBinary,
+		"--kubeconfig=" + CCMKubeconfigPath,
+		"--authentication-kubeconfig=" + CCMKubeconfigPath,
+		"--authorization-kubeconfig=" + CCMKubeconfigPath},
+		cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs)...)
+	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", AWSCloudConfigPath}, {"aws-credentials", awsCCMKeyPath}}, files...)
+	var mounts, volumes strings.Builder
+	for _, f := range files {
+		mounts.WriteString("    - name: " + f.Name + "\n      mountPath: " + f.Path + "\n      readOnly: true\n")
+		volumes.WriteString("  - name: " + f.Name + "\n    hostPath:\n      path: " + f.Path + "\n      type: File\n")
+	}
+	pod := strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(args, 4),
+		"MOUNTS\n", mounts.String(), "VOLUMES\n", volumes.String()).Replace(ccmStaticPod)
+	return strings.Replace(pod, "    imagePullPolicy: IfNotPresent\n",
+		"    imagePullPolicy: IfNotPresent\n    env:\n    - name: AWS_SHARED_CREDENTIALS_FILE\n      value: "+awsCCMKeyPath+"\n", 1)
+}
+
+// awsCCMBinary is where cloud-provider-aws's image keeps its manager.
+const awsCCMBinary = "/bin/aws-cloud-controller-manager"
+
+// AWSCCMWorkload is the chart's DaemonSet (a Deployment of replicas for
+// form Deployment), with a leader-migration configuration mounted at path
+// from a ConfigMap when config is not "".
+func AWSCCMWorkload(form string, replicas int, version, cluster, podSubnet, config, path string, extraArgs ...string) string {
+	m := AWSCCMManifest(version, cluster, podSubnet, extraArgs...)
+	if form == Deployment {
+		m = strings.Replace(m, "kind: DaemonSet\n", "kind: Deployment\n", 1)
+		m = strings.Replace(m, "  updateStrategy:\n    type: RollingUpdate\n",
+			"  replicas: "+strconv.Itoa(replicas)+"\n  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1\n", 1)
+		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+strings.ReplaceAll(antiAffinity, "component: cloud-controller-manager", "k8s-app: "+AWSCCMName), 1)
+	}
+	if config == "" {
+		return m
+	}
+	m = strings.Replace(m, "          volumeMounts:\n", "          volumeMounts:\n          - name: leader-migration\n            mountPath: "+path+"\n            subPath: leadermigration.conf\n            readOnly: true\n", 1)
+	m = strings.Replace(m, "      volumes:\n", "      volumes:\n      - name: leader-migration\n        configMap:\n          name: "+LeaderMigrationConfigMap+"\n", 1)
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(config, "\n"), "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + LeaderMigrationConfigMap + "\n  namespace: kube-system\ndata:\n  leadermigration.conf: |\n" + b.String() + "---\n" + m
+}
