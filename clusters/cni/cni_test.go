@@ -1,8 +1,8 @@
 package cni
 
 import (
-	"net"
 	"encoding/json"
+	"net"
 	"strings"
 	"testing"
 

@@ -36,8 +36,8 @@ func copyControlPlaneCerts(from, to nodes.Node) error {
 type joinData struct {
 	Endpoint, Token, CAHash, NodeIP string
 	// Name is nodeRegistration.name ("" = kubeadm's default, the hostname).
-	Name string
-	ControlPlane                    bool
+	Name         string
+	ControlPlane bool
 	// KubeletArgs are the kubelet flags the new node shares with the
 	// cluster's existing nodes (provider-id, cloud-provider, cloud-config).
 	KubeletArgs map[string]string
