@@ -78,6 +78,11 @@ func (e *Env) removeNode(ctx context.Context, name string) error {
 	if err := e.handMainLeasesOver(ctx, name); err != nil {
 		return err
 	}
-	e.event(timeline.Event{Kind: timeline.NodeRemove, Node: name})
+	// Announced by its Node's name, which the checks meet in the node watch.
+	node, _, err := e.Cluster.NodeName(ctx, name)
+	if err != nil {
+		return err
+	}
+	e.event(timeline.Event{Kind: timeline.NodeRemove, Node: node})
 	return e.Cluster.RemoveNode(ctx, name)
 }

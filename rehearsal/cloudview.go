@@ -11,7 +11,28 @@ import (
 // simCloudView is the simulated cloud as the observers read a cloud
 // (observe.Cloud): its audit, its load balancers and its instances in the
 // observers' terms, so verify imports nothing of the simulated cloud.
-type simCloudView struct{ c *api.Client }
+// Instances are named as their Nodes are (names: instance → Node, and
+// back), since a cloud's kubelet may name a Node otherwise than its
+// instance.
+type simCloudView struct {
+	c     *api.Client
+	names nodeNamer
+}
+
+// nodeNamer translates between instance (node container) and Node names.
+type nodeNamer interface {
+	NodeName(ctx context.Context, container string) (string, bool, error)
+	ContainerOf(ctx context.Context, node string) (string, error)
+}
+
+// node is the Node name of an instance ("" stays "").
+func (v simCloudView) node(ctx context.Context, instance string) string {
+	if instance == "" || v.names == nil {
+		return instance
+	}
+	name, _, _ := v.names.NodeName(ctx, instance)
+	return name
+}
 
 func (v simCloudView) CallsAfter(ctx context.Context, n int) ([]observe.CloudCall, int, error) {
 	entries, next, err := simcloud.AuditAfter(ctx, v.c, n)
@@ -33,6 +54,12 @@ func (v simCloudView) LoadBalancers(ctx context.Context) ([]observe.CloudLB, err
 }
 
 func (v simCloudView) HasInstance(ctx context.Context, name string) (bool, error) {
+	if v.names != nil {
+		var err error
+		if name, err = v.names.ContainerOf(ctx, name); err != nil {
+			return false, err
+		}
+	}
 	_, err := v.c.Instance(ctx, "", name)
 	if api.IsNotFound(err) {
 		return false, nil
@@ -44,7 +71,7 @@ func (v simCloudView) Routes(ctx context.Context) ([]observe.CloudRoute, error) 
 	routes, err := v.c.Routes(ctx, "")
 	out := make([]observe.CloudRoute, 0, len(routes))
 	for _, r := range routes {
-		out = append(out, observe.CloudRoute{Destination: r.DestinationCIDR, Target: r.TargetInstance, Blackhole: r.Blackhole})
+		out = append(out, observe.CloudRoute{Destination: r.DestinationCIDR, Target: v.node(ctx, r.TargetInstance), Blackhole: r.Blackhole})
 	}
 	return out, err
 }

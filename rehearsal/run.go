@@ -264,7 +264,7 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 	}
 	var cloud observe.Cloud // stays nil (no cloud) unless it answers
 	if c, err := cloudcluster.Client(kc.Name, "handover-observer"); err == nil {
-		cloud = simCloudView{c}
+		cloud = simCloudView{c: c, names: kc}
 	}
 	return observe.Start(ctx, observe.Options{
 		Reach: observe.KindReach(kc, cloudcluster.AuditLogPath, clientCert(rest)), Client: env.Client, REST: rest, Cloud: cloud, Timeline: tl, Logger: env.Logger,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/network"
@@ -20,6 +21,9 @@ type RunSpec struct {
 	Image    string
 	Hostname string
 	Network  string // joined by name, as --net does
+	// IPv4 is its address on Network, as --ip gives it ("" = the
+	// network's allocator picks).
+	IPv4 string
 	Labels   map[string]string
 	Env      []string // KEY=VALUE
 	Cmd      []string
@@ -56,7 +60,11 @@ func (s RunSpec) configs() (*container.Config, *container.HostConfig, *network.N
 	}
 	var net *network.NetworkingConfig
 	if s.Network != "" && s.Network != "none" {
-		net = &network.NetworkingConfig{EndpointsConfig: map[string]*network.EndpointSettings{s.Network: {}}}
+		ep := &network.EndpointSettings{}
+		if s.IPv4 != "" {
+			ep.IPAMConfig = &network.EndpointIPAMConfig{IPv4Address: s.IPv4}
+		}
+		net = &network.NetworkingConfig{EndpointsConfig: map[string]*network.EndpointSettings{s.Network: ep}}
 	}
 	return cfg, host, net
 }
@@ -165,4 +173,33 @@ func Logs(ctx context.Context, name string, w io.Writer) error {
 		return fmt.Errorf("logs of %s: %w", name, err)
 	}
 	return nil
+}
+
+// NetworkAddresses are a network's IPv4 subnet and the addresses its
+// containers hold.
+func NetworkAddresses(ctx context.Context, name string) (*net.IPNet, []net.IP, error) {
+	cli, err := own()
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := cli.NetworkInspect(ctx, name, network.InspectOptions{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("inspecting network %s: %w", name, err)
+	}
+	var subnet *net.IPNet
+	for _, c := range n.IPAM.Config {
+		if _, s, err := net.ParseCIDR(c.Subnet); err == nil && s.IP.To4() != nil {
+			subnet = s
+		}
+	}
+	if subnet == nil {
+		return nil, nil, fmt.Errorf("network %s has no IPv4 subnet", name)
+	}
+	var used []net.IP
+	for _, c := range n.Containers {
+		if ip, _, err := net.ParseCIDR(c.IPv4Address); err == nil {
+			used = append(used, ip.To4())
+		}
+	}
+	return subnet, used, nil
 }

@@ -213,7 +213,16 @@ func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, ro
 		return err
 	}
 	spec.Binds = append(spec.Binds, binds...)
-	if err := engine.Run(ctx, spec); err != nil {
+	for try := 0; ; try++ {
+		if spec.IPv4, err = freshAddress(ctx); err != nil {
+			return err
+		}
+		err = engine.Run(ctx, spec)
+		if !addressTaken(err) || try == 4 {
+			break
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("starting node container: %w", err)
 	}
 	c.forget()

@@ -2,39 +2,42 @@ package kindcluster
 
 import (
 	"context"
-	"fmt"
+	"errors"
+	"os"
 	"strings"
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 
-	"github.com/handover-sh/handover/clusters/engine"
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
 
-// kind names a Node after its container; a cloud's kubelet may name it
-// otherwise (the aws provider's by the instance's private DNS name, as on
-// EC2). A node container and its Node share the node's address, which is
-// how one finds the other. A pair once found is remembered: a removed
-// node's container and Node still map after one of them is gone.
+// kind names a Node after its container (the container's hostname); a
+// cloud's kubelet may be named otherwise: kubeadm then gives the kubelet
+// --hostname-override (it does whenever nodeRegistration names the node
+// other than its hostname; on aws, the instance's private DNS name, which
+// the in-tree aws kubelet registers under too). So a node's name is in its
+// kubelet's flags from the moment kubeadm starts the kubelet, before the
+// Node registers and before any static pod runs; it is read through the
+// container's root (no process per read) and remembered for a container
+// since gone.
 
-// nodeNames remembers container ↔ Node pairs found.
+// kubeletFlagsFile is where kubeadm writes the kubelet's flags.
+const kubeletFlagsFile = "/var/lib/kubelet/kubeadm-flags.env"
+
+// nodeNames remembers the last name read for each container.
 type nodeNames struct {
 	mu     sync.Mutex
 	toNode map[string]string
-	toCtr  map[string]string
 }
 
-func (m *nodeNames) remember(pairs map[string]string) {
+func (m *nodeNames) remember(container, node string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.toNode == nil {
-		m.toNode, m.toCtr = map[string]string{}, map[string]string{}
+		m.toNode = map[string]string{}
 	}
-	for c, n := range pairs {
-		m.toNode[c], m.toCtr[n] = n, c
-	}
+	m.toNode[container] = node
 }
 
 func (m *nodeNames) node(container string) (string, bool) {
@@ -44,93 +47,96 @@ func (m *nodeNames) node(container string) (string, bool) {
 	return n, ok
 }
 
-func (m *nodeNames) container(node string) (string, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.toCtr[node]
-	return c, ok
-}
-
-// MatchNodes pairs running node containers with Nodes by internal address:
-// container name → Node name.
-func MatchNodes(cs []engine.Container, ns []corev1.Node) map[string]string {
-	byIP := map[string]string{}
-	for _, n := range ns {
-		for _, a := range n.Status.Addresses {
-			if a.Type == corev1.NodeInternalIP {
-				byIP[a.Address] = n.Name
-			}
+// HostnameOverride is the --hostname-override of kubeadm's kubelet flags
+// file, "" when it has none.
+func HostnameOverride(flags string) string {
+	line := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(flags), `KUBELET_KUBEADM_ARGS="`), `"`)
+	for _, f := range strings.Fields(line) {
+		if v, ok := strings.CutPrefix(f, "--hostname-override="); ok {
+			return v
 		}
 	}
-	out := map[string]string{}
-	for _, c := range cs {
-		if n, ok := byIP[c.IPv4]; ok && c.IPv4 != "" && c.State == "running" {
-			out[c.Name] = n
-		}
-	}
-	return out
+	return ""
 }
 
-// match lists containers and Nodes and remembers every pair.
-func (c *Cluster) match(ctx context.Context) error {
-	cs, err := c.containers(ctx)
-	if err != nil {
-		return err
-	}
-	client, err := c.Client()
-	if err != nil {
-		return err
-	}
-	ns, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return fmt.Errorf("listing Nodes: %w", err)
-	}
-	c.names.remember(MatchNodes(cs, ns.Items))
-	return nil
-}
-
-// NodeName is the name of the Node a node container registered: its own
-// unless the cluster's kubelets name Nodes otherwise. A container whose
-// Node is not (or no longer) registered keeps its own name, with found
-// false.
+// NodeName is the name a node container's kubelet registers its Node
+// under: its hostname override, else the container's own name. found is
+// false for a node whose kubelet has no flags yet (kubeadm has not run)
+// and that was never read before.
 func (c *Cluster) NodeName(ctx context.Context, container string) (name string, found bool, err error) {
+	flags, err := c.kubeletFlags(ctx, container)
+	if err == nil {
+		name = container
+		if o := HostnameOverride(flags); o != "" {
+			name = o
+		}
+		c.names.remember(container, name)
+		return name, true, nil
+	}
 	if n, ok := c.names.node(container); ok {
 		return n, true, nil
 	}
-	if err := c.match(ctx); err != nil {
-		return container, false, err
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, errNoContainer) {
+		return container, false, nil
 	}
-	if n, ok := c.names.node(container); ok {
-		return n, true, nil
-	}
-	return container, false, nil
+	return container, false, err
 }
 
-// ContainerOf is the node container of a Node (the Node's own name when
-// none has its address).
-func (c *Cluster) ContainerOf(ctx context.Context, node string) (string, error) {
-	if ctr, ok := c.names.container(node); ok {
-		return ctr, nil
+var errNoContainer = errors.New("no running node container")
+
+// kubeletFlags reads a running node's kubelet flags file: through its
+// root, or in the node where that root is out of reach.
+func (c *Cluster) kubeletFlags(ctx context.Context, container string) (string, error) {
+	pid, err := c.PID(ctx, container)
+	if err != nil || pid == 0 {
+		return "", errNoContainer
 	}
-	if err := c.match(ctx); err != nil {
+	raw, err := nodeaccess.ReadFile(pid, kubeletFlagsFile)
+	if errors.Is(err, nodeaccess.ErrNoRoot) {
+		n, nerr := c.node(container)
+		if nerr != nil {
+			return "", errNoContainer
+		}
+		out, rerr := run(ctx, n, "sh", "-c", "test -e "+kubeletFlagsFile+" || exit 3; cat "+kubeletFlagsFile)
+		if rerr != nil {
+			return "", os.ErrNotExist
+		}
+		return out, nil
+	}
+	return string(raw), err
+}
+
+// ContainerOf is the node container whose kubelet registers the named
+// Node (the name itself when none does).
+func (c *Cluster) ContainerOf(ctx context.Context, node string) (string, error) {
+	all, err := c.Nodes()
+	if err != nil {
 		return node, err
 	}
-	if ctr, ok := c.names.container(node); ok {
-		return ctr, nil
+	for _, n := range all {
+		if name, found, _ := c.NodeName(ctx, n.String()); found && name == node {
+			return n.String(), nil
+		}
+	}
+	c.names.mu.Lock()
+	defer c.names.mu.Unlock()
+	for ctr, n := range c.names.toNode {
+		if n == node {
+			return ctr, nil
+		}
 	}
 	return node, nil
 }
 
 // namesNodesByMetadata: a node's kubelet runs under a name other than its
-// container's (kubeadm wrote --hostname-override, as it does when
-// nodeRegistration names the node otherwise than its hostname), so a node
-// joining beside it takes its name as it did, from the instance metadata.
+// container's, so a node joining beside it takes its name as it did, from
+// the instance metadata.
 func namesNodesByMetadata(ctx context.Context, n nodes.Node) (bool, error) {
-	env, err := run(ctx, n, "cat", "/var/lib/kubelet/kubeadm-flags.env")
+	env, err := run(ctx, n, "cat", kubeletFlagsFile)
 	if err != nil {
 		return false, err
 	}
-	return strings.Contains(env, "--hostname-override="), nil
+	return HostnameOverride(env) != "", nil
 }
 
 // NodeNameFromMetadata is the kubeadm node name that a node's bootstrap

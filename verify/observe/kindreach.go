@@ -19,11 +19,15 @@ import (
 // from inside its network namespace, the audit log (auditLog, "" for none)
 // through its root filesystem. cert, when set, is presented to the
 // managers for /metrics.
+//
+// Every instance is named as its Node is (a cloud's kubelet may name it
+// otherwise than its container), so samples meet the node watch's names;
+// each is reached through its container.
 func KindReach(c *kindcluster.Cluster, auditLog string, cert *tls.Certificate) Reach {
-	return &kindReach{c: c, auditLog: auditLog,
-		health:  &managers.Clients{PID: c.PID},
-		metrics: &managers.Clients{PID: c.PID, Cert: cert},
-		pids:    map[string]int{}}
+	k := &kindReach{c: c, auditLog: auditLog, pids: map[string]int{}, containers: map[string]string{}}
+	k.health = &managers.Clients{PID: k.pid}
+	k.metrics = &managers.Clients{PID: k.pid, Cert: cert}
+	return k
 }
 
 type kindReach struct {
@@ -31,8 +35,33 @@ type kindReach struct {
 	auditLog        string
 	health, metrics *managers.Clients
 
-	mu   sync.Mutex
-	pids map[string]int
+	mu         sync.Mutex
+	pids       map[string]int
+	containers map[string]string // Node name → container
+}
+
+// nodeName is a control plane's Node name, remembering its container.
+func (k *kindReach) nodeName(container string) string {
+	name, _, _ := k.c.NodeName(context.Background(), container)
+	k.mu.Lock()
+	k.containers[name] = container
+	k.mu.Unlock()
+	return name
+}
+
+// container is the container of a Node named by nodeName.
+func (k *kindReach) container(node string) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if c, ok := k.containers[node]; ok {
+		return c
+	}
+	return node
+}
+
+// pid is the init PID of a Node's container.
+func (k *kindReach) pid(ctx context.Context, node string) (int, error) {
+	return k.c.PID(ctx, k.container(node))
 }
 
 func (k *kindReach) Fixed() ([]Endpoint, bool)       { return nil, false }
@@ -49,7 +78,7 @@ func (k *kindReach) controlPlanes() []string {
 	}
 	out := make([]string, 0, len(cps))
 	for _, n := range cps {
-		out = append(out, n.String())
+		out = append(out, k.nodeName(n.String()))
 	}
 	return out
 }
@@ -65,7 +94,7 @@ func (k *kindReach) APIServers() []APIServer {
 		if err != nil {
 			continue
 		}
-		out = append(out, APIServer{Instance: n.String(), URL: "https://" + net.JoinHostPort(ip, "6443") + "/readyz"})
+		out = append(out, APIServer{Instance: k.nodeName(n.String()), URL: "https://" + net.JoinHostPort(ip, "6443") + "/readyz"})
 	}
 	return out
 }
@@ -90,7 +119,7 @@ func (k *kindReach) rootPath(ctx context.Context, node string) (string, error) {
 	k.mu.Unlock()
 	if pid == 0 {
 		var err error
-		if pid, err = k.c.PID(ctx, node); err != nil {
+		if pid, err = k.pid(ctx, node); err != nil {
 			return "", err
 		}
 		k.mu.Lock()
