@@ -218,6 +218,12 @@ func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, ro
 			return err
 		}
 		err = engine.Run(ctx, spec)
+		if noChosenAddresses(err) {
+			// A network whose subnet Docker picked (kind's own) takes no
+			// address from its client: its allocator chooses.
+			spec.IPv4 = ""
+			err = engine.Run(ctx, spec)
+		}
 		if !addressTaken(err) || try == 4 {
 			break
 		}

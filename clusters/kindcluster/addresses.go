@@ -74,3 +74,9 @@ func toUint(ip net.IP) uint32 {
 func addressTaken(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "Address already in use")
 }
+
+// noChosenAddresses: the network's subnet was not given when it was made,
+// so the engine takes no address from its client.
+func noChosenAddresses(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "user configured subnets")
+}

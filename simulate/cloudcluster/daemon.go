@@ -49,9 +49,27 @@ func ensureNetwork(ctx context.Context) (string, error) {
 	if gw, err := gateway(); err == nil {
 		return gw, nil
 	}
-	if _, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", "network", "create", "-d", "bridge",
-		"-o", "com.docker.network.bridge.enable_ip_masquerade=true", "kind")); err != nil {
-		return "", fmt.Errorf("creating kind network: %w", err)
+	create := func(args ...string) error {
+		args = append([]string{"network", "create", "-d", "bridge", "-o", "com.docker.network.bridge.enable_ip_masquerade=true"}, args...)
+		if out, err := kexec.CombinedOutputLines(kexec.CommandContext(ctx, "docker", append(args, "kind")...)); err != nil {
+			return fmt.Errorf("creating kind network: %w: %s", err, strings.Join(out, "; "))
+		}
+		return nil
+	}
+	// Made with the subnet Docker picks, then again with that subnet
+	// given: a network whose subnet was given lets a node be started at
+	// an address of handover's choosing (kindcluster never hands a
+	// removed node's address on).
+	if err := create(); err != nil {
+		return "", err
+	}
+	if subnet, err := kindSubnet(ctx); err == nil {
+		gw, _ := gateway()
+		if kexec.CommandContext(ctx, "docker", "network", "rm", "kind").Run() == nil {
+			if err := create("--subnet", subnet, "--gateway", gw); err != nil {
+				return "", err
+			}
+		}
 	}
 	return gateway()
 }
