@@ -2,9 +2,11 @@ package rehearsal
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/verify/observe"
 )
 
@@ -74,4 +76,18 @@ func (v simCloudView) Routes(ctx context.Context) ([]observe.CloudRoute, error) 
 		out = append(out, observe.CloudRoute{Destination: r.DestinationCIDR, Target: v.node(ctx, r.TargetInstance), Blackhole: r.Blackhole})
 	}
 	return out, err
+}
+
+// ResolveLB is the address of the load balancer an ELB DNS name of the
+// cloud's AWS face stands for: what a client's resolver would answer.
+func (v simCloudView) ResolveLB(ctx context.Context, hostname string) (string, error) {
+	name, ok := amazon.ELBNameOfDNS(hostname)
+	if !ok {
+		return "", fmt.Errorf("%s names no load balancer of the simulated cloud", hostname)
+	}
+	lb, err := v.c.LoadBalancer(ctx, "", name)
+	if err != nil {
+		return "", err
+	}
+	return lb.IP, nil
 }

@@ -263,11 +263,14 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 		return nil, err
 	}
 	var cloud observe.Cloud // stays nil (no cloud) unless it answers
+	var resolve func(context.Context, string) (string, error)
 	if c, err := cloudcluster.Client(kc.Name, "handover-observer"); err == nil {
-		cloud = simCloudView{c: c, names: kc}
+		view := simCloudView{c: c, names: kc}
+		cloud, resolve = view, view.ResolveLB
 	}
 	return observe.Start(ctx, observe.Options{
 		Reach: observe.KindReach(kc, cloudcluster.AuditLogPath, clientCert(rest)), Client: env.Client, REST: rest, Cloud: cloud, Timeline: tl, Logger: env.Logger,
+		ResolveLB:      resolve,
 		NoTrafficLabel: scale.NoTrafficLabel,
 		Leases:         []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
 		Controllers:    append(env.Spec.Controllers(), "cloud-node-controller"),

@@ -205,3 +205,28 @@ func containsAll(s string, subs []string) bool {
 	}
 	return true
 }
+
+// A load balancer named by DNS alone is probed at the address it resolves
+// to; one that does not resolve is probed by name (and fails as a client
+// would); an IP is probed as it is.
+func TestLBHost(t *testing.T) {
+	ob := &Observer{o: Options{ResolveLB: func(_ context.Context, host string) (string, error) {
+		if host == "a-0123456789.r.elb.amazonaws.com" {
+			return "172.18.0.9", nil
+		}
+		return "", fmt.Errorf("no such host %s", host)
+	}}}
+	for _, c := range []struct {
+		in   corev1.LoadBalancerIngress
+		want string
+	}{
+		{corev1.LoadBalancerIngress{IP: "172.18.0.7"}, "172.18.0.7"},
+		{corev1.LoadBalancerIngress{IP: "172.18.0.7", Hostname: "x.example"}, "172.18.0.7"},
+		{corev1.LoadBalancerIngress{Hostname: "a-0123456789.r.elb.amazonaws.com"}, "172.18.0.9"},
+		{corev1.LoadBalancerIngress{Hostname: "gone-0123456789.r.elb.amazonaws.com"}, "gone-0123456789.r.elb.amazonaws.com"},
+	} {
+		if got := ob.lbHost(context.Background(), c.in); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.in, got, c.want)
+		}
+	}
+}

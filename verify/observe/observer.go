@@ -49,8 +49,12 @@ type Options struct {
 	// them (set to "true"; a scale rehearsal's, in front of simulated
 	// pods): not probed. "" probes every one.
 	NoTrafficLabel string
-	Timeline       *timeline.Writer
-	Logger         log.Logger
+	// ResolveLB finds the address of a load balancer its Service names by
+	// DNS name alone (an AWS ELB's), as a client's resolver would; nil
+	// leaves such names to the host's resolver.
+	ResolveLB func(ctx context.Context, hostname string) (string, error)
+	Timeline  *timeline.Writer
+	Logger    log.Logger
 	// HealthEvery (default 500ms; also the audit logs), MetricsEvery
 	// (default 1s: /metrics is hundreds of kilobytes, and health is the
 	// finer witness), ProbeEvery (default 500ms: ten probes within the 5 s

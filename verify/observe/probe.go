@@ -100,11 +100,27 @@ func (ob *Observer) lbTargets(ctx context.Context, c *http.Client) []target {
 			s.DeletionTimestamp != nil || (ob.o.NoTrafficLabel != "" && s.Labels[ob.o.NoTrafficLabel] == "true") {
 			continue
 		}
-		ip := s.Status.LoadBalancer.Ingress[0].IP
+		host := ob.lbHost(ctx, s.Status.LoadBalancer.Ingress[0])
 		port := strconv.Itoa(int(s.Spec.Ports[0].Port))
-		out = append(out, target{kind: "lb", name: s.Namespace + "/" + s.Name, url: "http://" + net.JoinHostPort(ip, port) + "/", c: c})
+		out = append(out, target{kind: "lb", name: s.Namespace + "/" + s.Name, url: "http://" + net.JoinHostPort(host, port) + "/", c: c})
 	}
 	return out
+}
+
+// lbHost is where a probe of a load balancer goes: its IP, or the address
+// its DNS name resolves to; a name that does not resolve is probed as it
+// is, and fails as a client's request would.
+func (ob *Observer) lbHost(ctx context.Context, in corev1.LoadBalancerIngress) string {
+	if in.IP != "" {
+		return in.IP
+	}
+	if ob.o.ResolveLB == nil {
+		return in.Hostname
+	}
+	if ip, err := ob.o.ResolveLB(ctx, in.Hostname); err == nil && ip != "" {
+		return ip
+	}
+	return in.Hostname
 }
 
 func (ob *Observer) probeAll(ctx context.Context, targets []target) {

@@ -44,7 +44,7 @@ func (f *Face) createLoadBalancer(ctx context.Context, c awsapi.Call, in *elb.Cr
 	if scheme == "" {
 		scheme = "internet-facing"
 	}
-	dns := name + "-" + hexID(n.Cluster, "elb/"+name, 10) + "." + n.Region + ".elb.amazonaws.com"
+	dns := elbDNSName(n, name)
 	lb := &classicLB{Tags: map[string]string{}, Attributes: defaultAttributes(), Description: &elb.LoadBalancerDescription{
 		LoadBalancerName: aws.String(name), DNSName: aws.String(dns), CanonicalHostedZoneName: aws.String(dns), Scheme: aws.String(scheme),
 		VPCId: aws.String(n.VPC()), Subnets: in.Subnets, SecurityGroups: in.SecurityGroups, CreatedTime: aws.Time(f.opts.Now()),

@@ -46,6 +46,9 @@ func TestClassicLoadBalancerCarriesTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if back, ok := amazon.ELBNameOfDNS(*made.DNSName); !ok || back != name {
+		t.Errorf("the DNS name %s leads to %q, not %s", *made.DNSName, back, name)
+	}
 	if _, err := c.CreateLoadBalancer(&elb.CreateLoadBalancerInput{LoadBalancerName: aws.String(name), Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(80), InstancePort: aws.Int64(30080)}}}); code(t, err) != "DuplicateLoadBalancerName" {
 		t.Errorf("the same name twice: %v", err)
 	}

@@ -78,3 +78,26 @@ func internalIP(in api.Instance) string {
 	}
 	return ""
 }
+
+// elbDNSName is a classic ELB's DNS name, as AWS forms it:
+// <name>-<id>.<region>.elb.amazonaws.com.
+func elbDNSName(n Network, name string) string {
+	return name + "-" + hexID(n.Cluster, "elb/"+name, 10) + "." + n.Region + elbDomain
+}
+
+const elbDomain = ".elb.amazonaws.com"
+
+// ELBNameOfDNS is the name of the load balancer a DNS name the face gave
+// stands for (the part before its ID); ok is false for any other name.
+func ELBNameOfDNS(dns string) (name string, ok bool) {
+	host, found := strings.CutSuffix(dns, elbDomain)
+	if !found {
+		return "", false
+	}
+	label, _, _ := strings.Cut(host, ".")
+	i := strings.LastIndex(label, "-")
+	if i <= 0 || len(label)-i-1 != 10 {
+		return "", false
+	}
+	return label[:i], true
+}
