@@ -42,7 +42,7 @@ type Summary struct {
 	Profile                                              string
 	ServicesCreated, ServicesUpdated, ServicesDeleted    int
 	APIRequests, APIErrors, NodesJoined, NodesTerminated int
-	// Terminated names the nodes whose instances the load terminated:
+	// Terminated names the Nodes whose instances the load terminated:
 	// the cluster's controllers are to delete their Nodes (AwaitGone).
 	Terminated []string
 	// Failures are the first of the load's own failed actions (Service
@@ -94,7 +94,12 @@ func Prepare(ctx context.Context, o Options, p Profile) error {
 	}
 	var names []string
 	for _, w := range workers {
-		names = append(names, w.String())
+		// Labelled by its Node's name, which a cloud's kubelet may choose.
+		name, _, err := o.Cluster.NodeName(ctx, w.String())
+		if err != nil {
+			return err
+		}
+		names = append(names, name)
 	}
 	o.Logger.V(0).Infof(" • Load %s: echo backends on %d worker(s), %d LoadBalancer Service(s) ...", p.Name, len(names), p.Services)
 	if err := prepareBackends(ctx, o.Client, names); err != nil {

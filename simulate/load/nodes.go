@@ -52,7 +52,12 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 			continue
 		}
 		g.count(&g.sum.NodesJoined)
-		if err := g.waitInitialised(actCtx, name); err != nil {
+		node, _, err := g.o.Cluster.NodeName(actCtx, name)
+		if err != nil {
+			g.fail("initialise a joined worker", err)
+			continue
+		}
+		if err := g.waitInitialised(actCtx, node); err != nil {
 			g.fail("initialise a joined worker", err)
 		}
 		// A joined worker's termination is part of its action: it still
@@ -61,7 +66,7 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		if i >= g.p.NodeTerminations || !sleep(actCtx, terminateAfter) {
 			continue
 		}
-		g.terminate(actCtx, name)
+		g.terminate(actCtx, name, node)
 	}
 }
 
@@ -113,12 +118,14 @@ func (g *Generator) waitInitialised(ctx context.Context, name string) error {
 	return err
 }
 
-func (g *Generator) terminate(ctx context.Context, name string) {
+// terminate terminates instance (the node container) in the cloud; node
+// is its Node's name, which the timeline and the wait for its deletion use.
+func (g *Generator) terminate(ctx context.Context, name, node string) {
 	if g.o.Cloud == nil {
 		g.fail("terminate an instance", errNoCloud)
 		return
 	}
-	g.emit(timeline.Event{Kind: timeline.NodeRemove, Node: name, Attrs: map[string]string{"instance": "terminated"},
+	g.emit(timeline.Event{Kind: timeline.NodeRemove, Node: node, Attrs: map[string]string{"instance": "terminated"},
 		Message: "the load terminates its instance in the cloud"})
 	g.o.Logger.V(0).Infof(" • Load: terminating instance %s in the cloud", name)
 	// The cloud API may fail a call now and then, as clouds do: retry.
@@ -132,7 +139,7 @@ func (g *Generator) terminate(ctx context.Context, name string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.sum.NodesTerminated++
-	g.sum.Terminated = append(g.sum.Terminated, name)
+	g.sum.Terminated = append(g.sum.Terminated, node)
 }
 
 // sleep waits d or until ctx ends; false when it ended.
