@@ -40,13 +40,18 @@ type kindReach struct {
 	containers map[string]string // Node name → container
 }
 
-// nodeName is a control plane's Node name, remembering its container.
-func (k *kindReach) nodeName(container string) string {
-	name, _, _ := k.c.NodeName(context.Background(), container)
+// nodeName is a control plane's Node name, remembering its container;
+// ok is false while the node has no kubelet yet (kubeadm has not started
+// one): nothing runs on it, and its name is not known.
+func (k *kindReach) nodeName(container string) (string, bool) {
+	name, found, _ := k.c.NodeName(context.Background(), container)
+	if !found {
+		return "", false
+	}
 	k.mu.Lock()
 	k.containers[name] = container
 	k.mu.Unlock()
-	return name
+	return name, true
 }
 
 // container is the container of a Node named by nodeName.
@@ -78,7 +83,9 @@ func (k *kindReach) controlPlanes() []string {
 	}
 	out := make([]string, 0, len(cps))
 	for _, n := range cps {
-		out = append(out, k.nodeName(n.String()))
+		if name, ok := k.nodeName(n.String()); ok {
+			out = append(out, name)
+		}
 	}
 	return out
 }
@@ -91,10 +98,11 @@ func (k *kindReach) APIServers() []APIServer {
 	var out []APIServer
 	for _, n := range cps {
 		ip, _, err := n.IP()
-		if err != nil {
+		name, ok := k.nodeName(n.String())
+		if err != nil || !ok {
 			continue
 		}
-		out = append(out, APIServer{Instance: k.nodeName(n.String()), URL: "https://" + net.JoinHostPort(ip, "6443") + "/readyz"})
+		out = append(out, APIServer{Instance: name, URL: "https://" + net.JoinHostPort(ip, "6443") + "/readyz"})
 	}
 	return out
 }
