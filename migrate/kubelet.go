@@ -74,7 +74,11 @@ func (e *Env) switchKubelet(ctx context.Context, node string) error {
 // kubeletBack: the node's kubelet renewed its lease after since (a kubelet
 // reports status only on change, so the Ready condition's heartbeat can
 // lag minutes) and the node is Ready.
-func (e *Env) kubeletBack(ctx context.Context, node string, since time.Time) (bool, error) {
+func (e *Env) kubeletBack(ctx context.Context, machine string, since time.Time) (bool, error) {
+	node, _, err := e.Cluster.NodeName(ctx, machine)
+	if err != nil {
+		return false, err
+	}
 	l, err := e.Client.CoordinationV1().Leases("kube-node-lease").Get(ctx, node, metav1.GetOptions{})
 	if err != nil {
 		return false, err
@@ -100,11 +104,23 @@ func (e *Env) setCordon(ctx context.Context, cordon bool) error {
 	if err != nil {
 		return err
 	}
-	patch := fmt.Sprintf(`{"spec":{"unschedulable":%t}}`, cordon)
 	for _, n := range nodes {
-		if _, err := e.Client.CoreV1().Nodes().Patch(ctx, n.String(), types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
-			return fmt.Errorf("cordon=%t %s: %w", cordon, n, err)
+		if err := e.setNodeCordon(ctx, n.String(), cordon); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// setNodeCordon cordons or uncordons a machine's Node.
+func (e *Env) setNodeCordon(ctx context.Context, machine string, cordon bool) error {
+	node, _, err := e.Cluster.NodeName(ctx, machine)
+	if err != nil {
+		return err
+	}
+	patch := fmt.Sprintf(`{"spec":{"unschedulable":%t}}`, cordon)
+	if _, err := e.Client.CoreV1().Nodes().Patch(ctx, node, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("cordon=%t %s: %w", cordon, node, err)
 	}
 	return nil
 }
@@ -115,7 +131,11 @@ func (e *Env) cordoned(ctx context.Context, want bool) (bool, error) {
 		return false, err
 	}
 	for _, n := range nodes {
-		node, err := e.Client.CoreV1().Nodes().Get(ctx, n.String(), metav1.GetOptions{})
+		name, _, err := e.Cluster.NodeName(ctx, n.String())
+		if err != nil {
+			return false, err
+		}
+		node, err := e.Client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, err
 		}

@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/clusters/managers"
@@ -224,7 +223,7 @@ func (e *Env) switchToExternal(ctx context.Context, uncordonEach bool) error {
 			return err
 		}
 		if uncordonEach {
-			if _, err := e.Client.CoreV1().Nodes().Patch(ctx, cp.Name, types.MergePatchType, []byte(`{"spec":{"unschedulable":false}}`), metav1.PatchOptions{}); err != nil {
+			if err := e.setNodeCordon(ctx, cp.Name, false); err != nil {
 				return err
 			}
 		}
