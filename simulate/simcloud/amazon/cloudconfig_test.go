@@ -21,7 +21,6 @@ func TestProviderConfigOverridesWhatIsServedElsewhere(t *testing.T) {
 	}
 }
 
-
 // Other names than the face's ELB DNS names lead to no load balancer.
 func TestELBNameOfOtherNames(t *testing.T) {
 	for _, other := range []string{"example.com", "x.elb.amazonaws.com", "-0123456789.r.elb.amazonaws.com", "a-012.r.elb.amazonaws.com"} {

@@ -3,6 +3,8 @@ package amazon
 import (
 	"context"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go/aws"
 	"github.com/aws/aws-sdk-go/service/ec2"
@@ -46,8 +48,64 @@ func errInstanceNotFound(id string) *awsapi.Error {
 	return awsapi.Errorf("InvalidInstanceID.NotFound", "The instance ID '%s' does not exist", id)
 }
 
+// terminatedVisible is how long EC2 still describes a terminated
+// instance ("terminated instances remain visible ... for approximately
+// one hour", EC2's user guide on instance lifecycle).
+const terminatedVisible = time.Hour
+
+// describable are the instances EC2 describes: the cloud's, and those
+// gone from it within terminatedVisible, as terminated. The providers
+// depend on it: a route table's route to a terminated instance must still
+// find the instance (cloud-provider-aws's ListRoutes fails whole on
+// InvalidInstanceID.NotFound), and a lifecycle check must read its state.
+func (f *Face) describable(ctx context.Context, c awsapi.Call) ([]api.Instance, error) {
+	live, err := f.instances(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	now := f.opts.Now()
+	names := map[string]bool{}
+	for _, in := range live {
+		names[in.Name] = true
+	}
+	var changed bool
+	var gone []api.Instance
+	f.state.read(func(d *stateData) {
+		for _, in := range live {
+			if s, ok := d.Seen[in.Name]; !ok || !s.Gone.IsZero() || s.Zone != in.Zone {
+				changed = true
+			}
+		}
+		for name, s := range d.Seen {
+			if !names[name] && (s.Gone.IsZero() || now.Sub(s.Gone) < terminatedVisible) {
+				gone = append(gone, api.Instance{Name: name, Zone: s.Zone, Type: s.Type, State: api.StateTerminated})
+				changed = changed || s.Gone.IsZero()
+			}
+		}
+	})
+	if changed {
+		err := f.state.change(func(d *stateData) error {
+			for _, in := range live {
+				d.Seen[in.Name] = seenInstance{Zone: in.Zone, Type: in.Type}
+			}
+			for name, s := range d.Seen {
+				if !names[name] && s.Gone.IsZero() {
+					s.Gone = now
+					d.Seen[name] = s
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(gone, func(a, b api.Instance) int { return strings.Compare(a.Name, b.Name) })
+	return append(live, gone...), nil
+}
+
 func (f *Face) describeInstances(ctx context.Context, c awsapi.Call, in *ec2.DescribeInstancesInput) (*ec2.DescribeInstancesOutput, error) {
-	all, err := f.instances(ctx, c)
+	all, err := f.describable(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +150,9 @@ const account = "000000000000"
 func (f *Face) ec2Instance(in api.Instance) *ec2.Instance {
 	n := f.opts.Network
 	id, ip := InstanceID(n.Cluster, in.Name), internalIP(in)
+	if in.State == api.StateTerminated {
+		return f.terminatedInstance(in)
+	}
 	dns := PrivateDNSName(ip, n.Region)
 	groups := []*ec2.GroupIdentifier{{GroupId: aws.String(n.NodeGroup()), GroupName: aws.String(n.Cluster + "-nodes")}}
 	var tags map[string]string
@@ -117,11 +178,29 @@ func (f *Face) ec2Instance(in api.Instance) *ec2.Instance {
 	}
 }
 
+// terminatedInstance is a terminated instance as EC2 describes it: its ID,
+// type, zone, state and tags; no address, DNS name, interface, VPC or
+// subnet any more.
+func (f *Face) terminatedInstance(in api.Instance) *ec2.Instance {
+	n := f.opts.Network
+	id := InstanceID(n.Cluster, in.Name)
+	var tags map[string]string
+	f.state.read(func(d *stateData) { tags = d.tagsOf(id, map[string]string{n.ClusterTag(): owned, "Name": in.Name}) })
+	return &ec2.Instance{
+		InstanceId: aws.String(id), InstanceType: aws.String(in.Type), ImageId: aws.String("ami-" + hexID(n.Cluster, "ami", 17)),
+		State:          &ec2.InstanceState{Name: aws.String(api.StateTerminated), Code: aws.Int64(stateCode[api.StateTerminated])},
+		Placement:      &ec2.Placement{AvailabilityZone: aws.String(in.Zone)},
+		PrivateDnsName: aws.String(""), StateTransitionReason: aws.String("User initiated"),
+		Tags: ec2Tags(tags),
+	}
+}
+
 func (f *Face) instanceAttrs(e *ec2.Instance) attrs {
 	return attrs{
-		"instance-id": {*e.InstanceId}, "instance-state-name": {*e.State.Name}, "private-dns-name": {*e.PrivateDnsName},
-		"private-ip-address": {*e.PrivateIpAddress}, "vpc-id": {*e.VpcId}, "subnet-id": {*e.SubnetId},
-		"availability-zone": {*e.Placement.AvailabilityZone}, "instance-type": {*e.InstanceType},
+		"instance-id": {aws.StringValue(e.InstanceId)}, "instance-state-name": {aws.StringValue(e.State.Name)},
+		"private-dns-name": {aws.StringValue(e.PrivateDnsName)}, "private-ip-address": {aws.StringValue(e.PrivateIpAddress)},
+		"vpc-id": {aws.StringValue(e.VpcId)}, "subnet-id": {aws.StringValue(e.SubnetId)},
+		"availability-zone": {aws.StringValue(e.Placement.AvailabilityZone)}, "instance-type": {aws.StringValue(e.InstanceType)},
 	}
 }
 

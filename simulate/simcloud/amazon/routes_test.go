@@ -92,3 +92,45 @@ func TestSourceDestCheckIsKept(t *testing.T) {
 		t.Error("a restarted cloud forgot the check was turned off")
 	}
 }
+
+// A terminated instance is still described, as EC2 describes one for about
+// an hour: by its ID, as terminated, without address or DNS name; the
+// providers list routes to it and read its state through that.
+func TestTerminatedInstancesAreDescribed(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	worker := amazon.InstanceID(cluster, "c-worker")
+	describe := func() (*ec2.Instance, error) {
+		out, err := r.ec2(ccm).DescribeInstances(&ec2.DescribeInstancesInput{InstanceIds: aws.StringSlice([]string{worker})})
+		if err != nil {
+			return nil, err
+		}
+		return out.Reservations[0].Instances[0], nil
+	}
+	if in, err := describe(); err != nil || *in.State.Name != "running" {
+		t.Fatalf("before: %v %v", in, err)
+	}
+	if err := r.admin().TerminateInstance(context.Background(), "c-worker"); err != nil {
+		t.Fatal(err)
+	}
+	in, err := describe()
+	if err != nil {
+		t.Fatalf("a terminated instance is not found: %v", err)
+	}
+	if *in.State.Name != "terminated" || *in.State.Code != 48 || aws.StringValue(in.PrivateDnsName) != "" || in.PrivateIpAddress != nil ||
+		*in.Placement.AvailabilityZone != region+"b" {
+		t.Errorf("terminated: %v", in)
+	}
+	running, err := r.ec2(ccm).DescribeInstances(&ec2.DescribeInstancesInput{Filters: []*ec2.Filter{
+		{Name: aws.String("instance-state-name"), Values: aws.StringSlice([]string{"running"})}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range running.Reservations {
+		if *res.Instances[0].InstanceId == worker {
+			t.Error("a terminated instance listed as running")
+		}
+	}
+	if _, err := r.ec2(ccm).DescribeInstances(&ec2.DescribeInstancesInput{InstanceIds: aws.StringSlice([]string{"i-0000000000000dead"})}); code(t, err) != "InvalidInstanceID.NotFound" {
+		t.Errorf("an instance never seen: %v", err)
+	}
+}

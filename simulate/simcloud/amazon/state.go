@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go/service/ec2"
 
@@ -36,11 +37,22 @@ type stateData struct {
 	LoadBalancers map[string]*classicLB `json:"loadBalancers"`
 	// Made counts the IDs handed out, so that each is new.
 	Made int `json:"made"`
+	// Seen are the instances described so far, by name; Gone says since
+	// when one is no longer the cloud's (terminated, or removed).
+	Seen map[string]seenInstance `json:"seen,omitempty"`
+}
+
+// seenInstance is what EC2 still says of an instance once terminated.
+type seenInstance struct {
+	Zone string    `json:"zone"`
+	Type string    `json:"type"`
+	Gone time.Time `json:"gone,omitzero"`
 }
 
 func openState(path string) (*state, error) {
 	s := &state{path: path, data: stateData{Tags: map[string]map[string]string{}, Deleted: map[string][]string{},
-		Groups: map[string]*ec2.SecurityGroup{}, NoSourceDestCheck: map[string]bool{}, LoadBalancers: map[string]*classicLB{}}}
+		Groups: map[string]*ec2.SecurityGroup{}, NoSourceDestCheck: map[string]bool{}, LoadBalancers: map[string]*classicLB{},
+		Seen: map[string]seenInstance{}}}
 	if path == "" {
 		return s, nil
 	}
@@ -56,6 +68,9 @@ func openState(path string) (*state, error) {
 	}
 	if s.data.LoadBalancers == nil {
 		s.data.LoadBalancers = map[string]*classicLB{}
+	}
+	if s.data.Seen == nil {
+		s.data.Seen = map[string]seenInstance{}
 	}
 	return s, nil
 }
