@@ -124,7 +124,7 @@ func TestEvidence(t *testing.T) {
 		{"nothing observed while the procedure ran", empty,
 			"api-availability/endpoint coverage-gap/service-lb-controller evidence/api probes evidence/health evidence/leases evidence/metrics evidence/nodes " +
 				"lb-availability/load balancers lb-identity/no leaked load balancers lb-ingress/load balancers lb-single/load balancers " +
-				"mutual-exclusion/service-lb-controller node-deletion/nodes node-metadata/nodes pod-cidr/nodes provider-id/nodes route-table/routes uninitialized-taint/nodes",
+				"mutual-exclusion/service-lb-controller node-deletion/nodes node-identity/nodes node-metadata/nodes pod-cidr/nodes provider-id/nodes route-table/routes uninitialized-taint/nodes",
 			[]string{"blind: the health observer recorded no health sample", "blind: the nodes observer recorded nothing", "unproven: no API probe recorded",
 				"0 health and 0 metrics intervals", "unproven: the node watch recorded no Node", "no end snapshot"}},
 		{"a 30 s hole in one manager's health samples", without(complete(), timeline.Health, ccm, "cp2", 10, 40), "evidence/health",

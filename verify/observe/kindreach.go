@@ -42,7 +42,9 @@ type kindReach struct {
 
 // nodeName is a control plane's Node name, remembering its container;
 // ok is false while the node has no kubelet yet (kubeadm has not started
-// one): nothing runs on it, and its name is not known.
+// one), its name not known. Its API server is probed only from then on:
+// probes before would be charged to a name the node may never have (on
+// aws, its API server's failures while it joins to its container's name).
 func (k *kindReach) nodeName(container string) (string, bool) {
 	name, found, _ := k.c.NodeName(context.Background(), container)
 	if !found {
@@ -83,9 +85,11 @@ func (k *kindReach) controlPlanes() []string {
 	}
 	out := make([]string, 0, len(cps))
 	for _, n := range cps {
-		if name, ok := k.nodeName(n.String()); ok {
-			out = append(out, name)
+		name, ok := k.nodeName(n.String())
+		if !ok {
+			name = n.String() // kind's name, until its kubelet says otherwise
 		}
+		out = append(out, name)
 	}
 	return out
 }

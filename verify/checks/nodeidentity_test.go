@@ -1,0 +1,47 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+func nodeSeen(sec float64, kind, node, providerID string) timeline.Event {
+	return timeline.Event{Time: at(sec), Source: "nodes", Kind: kind, Node: node, Attrs: map[string]string{"providerID": providerID}}
+}
+
+// An instance's Node keeps its name: a second Node with the same
+// ProviderID (a kubelet that came back under its hostname) fails; a Node
+// replaced by a new instance, or re-registered under its own name, passes;
+// no ProviderID at all is unproven.
+func TestNodeIdentity(t *testing.T) {
+	const id, other = "aws:///zone-a/i-0123", "aws:///zone-b/i-0456"
+	renamed := join(window(0, 300), []timeline.Event{
+		nodeSeen(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id),
+		nodeSeen(120, timeline.NodeAdded, "c-worker", ""),
+		nodeSeen(125, timeline.NodeChanged, "c-worker", id),
+	})
+	r := one(t, CheckNodeIdentity(renamed, cfg), "ip-10-0-0-3.r.compute.internal")
+	if r.Passed || len(r.Violations) != 1 || !strings.Contains(r.Violations[0].Message, "registered as 2 Nodes: ip-10-0-0-3.r.compute.internal, c-worker") {
+		t.Errorf("renamed: %+v", r)
+	}
+	kept := join(window(0, 300), []timeline.Event{
+		nodeSeen(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id),
+		nodeSeen(100, timeline.NodeDeleted, "ip-10-0-0-3.r.compute.internal", id),
+		nodeSeen(110, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id),
+		nodeSeen(120, timeline.NodeAdded, "ip-10-0-0-9.r.compute.internal", other),
+	})
+	for _, r := range CheckNodeIdentity(kept, cfg) {
+		if !r.Passed {
+			t.Errorf("kept: %+v", r)
+		}
+	}
+	bare := join(window(0, 300), []timeline.Event{nodeSeen(1, timeline.NodeAdded, "n", "")})
+	if r := one(t, CheckNodeIdentity(bare, cfg), "nodes"); r.Passed || !strings.Contains(r.Summary, "unproven") && !strings.Contains(r.Violations[0].Message, "unproven") {
+		t.Errorf("no ProviderID: %+v", r)
+	}
+	if r := one(t, CheckNodeIdentity(window(0, 300), cfg), "nodes"); r.Passed {
+		t.Errorf("no Node: %+v", r)
+	}
+}
