@@ -23,10 +23,10 @@ type RunSpec struct {
 	Network  string // joined by name, as --net does
 	// IPv4 is its address on Network, as --ip gives it ("" = the
 	// network's allocator picks).
-	IPv4 string
-	Labels   map[string]string
-	Env      []string // KEY=VALUE
-	Cmd      []string
+	IPv4   string
+	Labels map[string]string
+	Env    []string // KEY=VALUE
+	Cmd    []string
 	// Tmpfs mounts, anonymous Volumes and host Binds ("src:dst[:opts]").
 	Tmpfs   []string
 	Volumes []string

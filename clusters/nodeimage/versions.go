@@ -58,7 +58,8 @@ var Releases = map[string]Release{
 	// v1.27.12/15 are refused whole, v1.26.15 and v1.27.5–16 each lack some
 	// (kube-controller-manager, kube-proxy, cloud-provider, …). Their
 	// managers use the short controller names (service, route, …).
-	"v1.26.13": {Kubernetes: "v1.26.13", Module: "kubernetes-v1.26", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
+	"v1.26.13": {Kubernetes: "v1.26.13", Module: "kubernetes-v1.26", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true,
+		ProviderCCMs: []ProviderCCM{awsCCM("v1.26.1")}},
 	// cloud-provider-aws v1.27.2 is the newest 1.27 release the module proxy
 	// serves whole (providers/profiles: the aws profile of 1.27).
 	"v1.27.4": {Kubernetes: "v1.27.4", Module: "kubernetes-v1.27", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true,
