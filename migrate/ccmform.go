@@ -64,5 +64,5 @@ func (s Spec) CCMRef() ccmRef {
 	if m := s.CCMManifest; m != nil {
 		return ccmRef{m.namespace(), m.meta().Name, m.ServiceAccount()}
 	}
-	return ccmRef{"kube-system", "cloud-controller-manager", ccmServiceAccount}
+	return ccmRef{"kube-system", s.Provider().CCMWorkloadName, ccmServiceAccount}
 }

@@ -32,6 +32,8 @@ type Provider struct {
 	// LeaderMigrationConfigMap carries the leader-migration configuration
 	// to a workload's pods.
 	LeaderMigrationConfigMap string
+	// CCMWorkloadName names its DaemonSet or Deployment in kube-system.
+	CCMWorkloadName string
 	// CCMImage is the manager's image for a Kubernetes version.
 	CCMImage func(version string) string
 	// CCMKubeconfig issues the static pod's kubeconfig from a control

@@ -26,6 +26,7 @@ func AWSProvider() providers.Provider {
 	p := Provider()
 	p.Name = AWS
 	p.CloudConfigPath = AWSCloudConfigPath
+	p.CCMWorkloadName = AWSCCMName
 	p.CCMImage = func(version string) string {
 		image, _ := awsCCMImage(version)
 		return image

@@ -23,6 +23,7 @@ func Provider() providers.Provider {
 		CCMStaticPodPath:         CCMStaticPodPath,
 		CCMKubeconfigPath:        CCMKubeconfigPath,
 		LeaderMigrationConfigMap: LeaderMigrationConfigMap,
+		CCMWorkloadName:          "cloud-controller-manager",
 		CCMImage:                 nodeimage.CCMImage,
 		CCMKubeconfig:            CCMKubeconfig,
 		CCMStaticPod: func(version, cluster, podSubnet string, args []string, files map[string]string) string {
