@@ -21,6 +21,7 @@ const (
 	MistakeClusterNameDiffers = "ccm-cluster-name-differs"
 	MistakeCCMNoNodeLifecycle = "ccm-without-node-lifecycle"
 	MistakeCCMNoRoutes        = "ccm-without-route-controller"
+	MistakeN1Hostname         = "n1-named-by-hostname"
 )
 
 // mistake is one thing an operator gets wrong, for the negative
@@ -84,6 +85,15 @@ var mistakes = map[string]mistake{
 	// adds a joining node's route or removes a gone node's.
 	MistakeCCMNoRoutes: {what: "the cloud-controller-manager does not start the route controller it is handed", at: addN1Key, inPlace: true,
 		apply: ccmWithout(lint.NodeRoute)},
+	// The N+1 control planes' kubelets (external) register under their
+	// hostnames, not the names the provider gave the cluster's nodes (on
+	// aws, the private DNS name the instance metadata gives): the
+	// cloud-controller-manager finds no instance by that name
+	// (rancher/rke2#7336, kubernetes/cloud-provider-aws#285). On a cloud
+	// whose nodes are named by hostname anyway, it changes nothing.
+	MistakeN1Hostname: {what: "version-N+1 control planes join named by their hostnames, not by their instances' metadata", at: addN1Key,
+		detail: " (kubeadm nodeRegistration.name left to the hostname; no --hostname-override)",
+		apply:  func(st *Setup, _ Spec) { st.N1ByHostname = true }},
 }
 
 // ccmWithout turns controller (canonical name) off in the CCM's

@@ -22,6 +22,8 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		// manager that does not start it
 		MistakeCCMNoNodeLifecycle: true,
 		MistakeCCMNoRoutes:        true,
+		// a node's name is its kubelet's, not a manager's configuration
+		MistakeN1Hostname: false,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {
@@ -44,6 +46,11 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 	misnamed.Mistake = MistakeClusterNameDiffers
 	if pod := ccmStaticPod(misnamed, misnamed.setup()); !strings.Contains(pod, "--cluster-name="+misnamed.Cluster+misnamedSuffix+"\n") {
 		t.Errorf("the CCM keeps the cluster's name:\n%s", pod)
+	}
+	byHostname := DefaultSpec(TaskDoc)
+	byHostname.Mistake = MistakeN1Hostname
+	if !byHostname.setup().N1ByHostname || DefaultSpec(TaskDoc).setup().N1ByHostname {
+		t.Error("only the mistake joins N+1 control planes by their hostnames")
 	}
 	clean := DefaultSpec(TaskDoc)
 	if clean.Lint().Errors() != 0 {

@@ -22,6 +22,9 @@ type Setup struct {
 	NewKCM *lint.Side
 	// GrantCCM: the cloud-controller-manager is granted the migration lease.
 	GrantCCM bool
+	// N1ByHostname: version-N+1 nodes join under their hostnames, not the
+	// names the cluster's nodes were given (from the instance metadata).
+	N1ByHostname bool
 	// Notes are added to the plans of the steps they are keyed by.
 	Notes map[string][]Item
 }

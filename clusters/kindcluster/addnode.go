@@ -41,6 +41,10 @@ type AddNodeOptions struct {
 	// (a 1.31 kubelet's Service field selector fails on a 1.30 API server,
 	// kubernetes/kubernetes#127316).
 	LocalAPIServer bool
+	// ByHostname joins the node under its hostname whatever its donor's
+	// naming (a deliberate mistake on a cluster named from the instance
+	// metadata).
+	ByHostname bool
 }
 
 // AddNode starts a node container like kind's, joins it with kubeadm, puts a

@@ -119,7 +119,7 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	if err != nil {
 		return "", err
 	}
-	if byMetadata {
+	if byMetadata && !o.ByHostname {
 		d.Name = NodeNameFromMetadata
 	}
 	return renderJoinConfig(d), nil
