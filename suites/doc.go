@@ -5,6 +5,8 @@
 //	rehearsal  every procedure under moderate load with node churn
 //	faults     the default procedure with each fault injected
 //	negative   the task doc done wrong on purpose: the right check must fire
+//	aws        AWS's own code on both sides (make aws; needs the v1.26.13 and
+//	           v1.27.4 node images)
 //	cleanup    a rehearsal killed (SIGKILL, or SIGTERM then SIGKILL after 10 s)
 //	           mid-procedure leaves nothing behind once the next run pruned
 //

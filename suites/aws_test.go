@@ -1,0 +1,32 @@
+package suites_test
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/handover-sh/handover/rehearsal"
+)
+
+// AWS's own code on both sides (make aws; nightly: its node images take
+// about 25 minutes to build cold): the in-tree aws provider of v1.26.13's
+// managers and kubelets, cloud-provider-aws's manager after the hand-off,
+// against the simulated EC2, ELB and instance metadata service.
+var _ = Describe("AWS's own code", Label("aws"), func() {
+	It("the task doc from v1.26.13 to v1.27.4 under moderate load", func(ctx context.Context) {
+		rehearse(ctx, "aws-taskdoc", awsConfig("taskdoc", ""))
+	}, NodeTimeout(30*time.Minute))
+
+	It("Rancher's RKE2 runbook (the aws chart) under moderate load", func(ctx context.Context) {
+		rehearse(ctx, "aws-rke2", awsConfig("rke2", "aws"))
+	}, NodeTimeout(30*time.Minute))
+})
+
+// awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to
+// v1.27.4, on the default shape and load.
+func awsConfig(procedure, flavour string) rehearsal.Config {
+	c := rehearsal.Default()
+	c.Procedure, c.Flavour, c.Provider, c.From, c.To = procedure, flavour, "aws", "v1.26.13", "v1.27.4"
+	return c
+}
