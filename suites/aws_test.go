@@ -5,8 +5,11 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
+	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/verify/checks"
 )
 
 // AWS's own code on both sides (make aws; nightly: its node images take
@@ -20,6 +23,20 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 
 	It("Rancher's RKE2 runbook (the aws chart) under moderate load", func(ctx context.Context) {
 		rehearse(ctx, "aws-rke2", awsConfig("rke2", "aws"))
+	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 15: the N+1 control planes join named by their
+	// hostnames. No instance has that name: the version-N
+	// kube-controller-manager's cloud-node-lifecycle controller takes each
+	// for gone and deletes its Node, the cloud-controller-manager cannot
+	// initialise it (rancher/rke2#7336, kubernetes/cloud-provider-gcp#758).
+	It("15: N+1 control planes named by their hostnames", func(ctx context.Context) {
+		c := awsConfig("taskdoc", "")
+		c.Mistake, c.Force = migrate.MistakeN1Hostname, true
+		res := negative(ctx, "aws-n1-hostname", c)
+		for _, want := range []string{checks.ProviderID, checks.Uninitialized, checks.NodeDeletion} {
+			Expect(failed(res, want)).NotTo(BeEmpty(), "%s did not fire; reports in %s", want, res.Dir)
+		}
 	}, NodeTimeout(30*time.Minute))
 })
 
