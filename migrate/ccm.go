@@ -120,7 +120,7 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 	files[replacementMark] = e.Spec.To + "\n"
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
-		ByHostname: e.Spec.setup().N1ByHostname,
+		ByHostname:  e.Spec.setup().N1ByHostname,
 		KubeletArgs: map[string]string{"cloud-provider": "external", "cloud-config": ""},
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       files,
