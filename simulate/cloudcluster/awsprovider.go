@@ -56,14 +56,7 @@ func AWSCCMStaticPod(version, cluster, podSubnet string, extraArgs []string, fil
 		"--authorization-kubeconfig=" + CCMKubeconfigPath},
 		cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs)...)
 	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", AWSCloudConfigPath}, {"aws-credentials", awsCCMKeyPath}}, files...)
-	var mounts, volumes strings.Builder
-	for _, f := range files {
-		mounts.WriteString("    - name: " + f.Name + "\n      mountPath: " + f.Path + "\n      readOnly: true\n")
-		volumes.WriteString("  - name: " + f.Name + "\n    hostPath:\n      path: " + f.Path + "\n      type: File\n")
-	}
-	pod := strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(args, 4),
-		"MOUNTS\n", mounts.String(), "VOLUMES\n", volumes.String()).Replace(ccmStaticPod)
-	return strings.Replace(pod, "    imagePullPolicy: IfNotPresent\n",
+	return strings.Replace(staticPod(image, args, files), "    imagePullPolicy: IfNotPresent\n",
 		"    imagePullPolicy: IfNotPresent\n    env:\n    - name: AWS_SHARED_CREDENTIALS_FILE\n      value: "+awsCCMKeyPath+"\n", 1)
 }
 

@@ -28,12 +28,18 @@ func CCMStaticPod(version, cluster, podSubnet string, extraArgs []string, files 
 		"--authorization-kubeconfig=" + CCMKubeconfigPath},
 		cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs)...)
 	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", CloudConfigPath}}, files...)
+	return staticPod(nodeimage.CCMImage(version), args, files)
+}
+
+// staticPod fills the static pod's template: image, command, and each
+// host file mounted at its own path.
+func staticPod(image string, args []string, files []HostFile) string {
 	var mounts, volumes strings.Builder
 	for _, f := range files {
 		mounts.WriteString("    - name: " + f.Name + "\n      mountPath: " + f.Path + "\n      readOnly: true\n")
 		volumes.WriteString("  - name: " + f.Name + "\n    hostPath:\n      path: " + f.Path + "\n      type: File\n")
 	}
-	return strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", argLines(args, 4),
+	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(args, 4),
 		"MOUNTS\n", mounts.String(), "VOLUMES\n", volumes.String()).Replace(ccmStaticPod)
 }
 
