@@ -57,7 +57,13 @@ func (e *Env) switchKubelet(ctx context.Context, node string) error {
 	if err != nil {
 		return err
 	}
-	if err := e.Cluster.WriteFile(ctx, node, kubeletFlagsFile, renderKubeletArgs(externalKubelet(kubeletArgs(env)))); err != nil {
+	args := externalKubelet(kubeletArgs(env))
+	if e.Spec.setup().SwitchByHostname {
+		if args, err = e.dropNodeName(ctx, node, args); err != nil {
+			return err
+		}
+	}
+	if err := e.Cluster.WriteFile(ctx, node, kubeletFlagsFile, renderKubeletArgs(args)); err != nil {
 		return err
 	}
 	restarted := time.Now()

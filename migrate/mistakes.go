@@ -22,6 +22,7 @@ const (
 	MistakeCCMNoNodeLifecycle = "ccm-without-node-lifecycle"
 	MistakeCCMNoRoutes        = "ccm-without-route-controller"
 	MistakeN1Hostname         = "n1-named-by-hostname"
+	MistakeRKENoMetaHostname  = "rke-without-instance-metadata-hostname"
 )
 
 // mistake is one thing an operator gets wrong, for the negative
@@ -37,7 +38,12 @@ type mistake struct {
 	// alone, which an in-place upgrade writes as an added N+1 control
 	// plane's (its plan carries the note too).
 	inPlace bool
+	// runbook is the procedure and flavour whose own option the mistake
+	// leaves out; zero: the procedures registered with Mistakes.
+	runbook runbook
 }
+
+type runbook struct{ procedure, flavour string }
 
 var mistakes = map[string]mistake{
 	// The CCM runs its cloud controllers unconditionally while the version-N
@@ -94,6 +100,16 @@ var mistakes = map[string]mistake{
 	MistakeN1Hostname: {what: "version-N+1 control planes join named by their hostnames, not by their instances' metadata", at: addN1Key,
 		detail: " (kubeadm nodeRegistration.name left to the hostname; no --hostname-override)",
 		apply:  func(st *Setup, _ Spec) { st.N1ByHostname = true }},
+	// RKE's runbook: "You must enable useInstanceMetadataHostname for
+	// node-driver clusters and for custom clusters if you don't provide a
+	// custom node name via --node-name". Without it `rke up` restarts each
+	// kubelet under its hostname (and RKE's node credentials let it
+	// register that name): a second Node for the same instance while the
+	// first, named by the private DNS name, stays NotReady
+	// (rancher/rke2#7336, kubernetes/cloud-provider-aws#285).
+	MistakeRKENoMetaHostname: {what: "the kubelets are switched to external-aws without useInstanceMetadataHostname", at: switchKey, runbook: runbook{RKE, "external-aws"},
+		detail: " (no --hostname-override: each kubelet registers under its hostname)",
+		apply:  func(st *Setup, _ Spec) { st.SwitchByHostname = true }},
 }
 
 // ccmWithout turns controller (canonical name) off in the CCM's
@@ -134,6 +150,12 @@ func (s Spec) validMistake() error {
 		return fmt.Errorf("mistake %q: use one of %s", s.Mistake, strings.Join(MistakeNames(), ", "))
 	}
 	mk := mistakes[s.Mistake]
+	if mk.runbook != (runbook{}) {
+		if (runbook{s.Procedure, s.Flavour}) != mk.runbook || s.Variant.Rollback {
+			return fmt.Errorf("mistake %s applies to --procedure %s --flavour %s only, forward", s.Mistake, mk.runbook.procedure, mk.runbook.flavour)
+		}
+		return nil
+	}
 	if !s.reg().Mistakes || (s.Variant.InPlace && !mk.inPlace) || s.Variant.Rollback {
 		return fmt.Errorf("mistake %s applies to %s, forward only, %s", s.Mistake,
 			accepting(func(r Registration) bool { return r.Mistakes }), mistakeVariants(mk))

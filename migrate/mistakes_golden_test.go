@@ -12,8 +12,7 @@ import (
 func TestMistakeGolden(t *testing.T) {
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {
-			s := DefaultSpec(TaskDoc)
-			s.Mistake = m
+			s := mistakeSpec(m)
 			got := planAndLint(t, s)
 			got.WriteString("\n## files an N+1 control plane joins with\n")
 			files := s.ccmFiles("KUBECONFIG")

@@ -23,12 +23,12 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		MistakeCCMNoNodeLifecycle: true,
 		MistakeCCMNoRoutes:        true,
 		// a node's name is its kubelet's, not a manager's configuration
-		MistakeN1Hostname: false,
+		MistakeN1Hostname:        false,
+		MistakeRKENoMetaHostname: false,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {
-			s := DefaultSpec(TaskDoc)
-			s.Mistake = m
+			s := mistakeSpec(m)
 			b := planAndLint(t, s)
 			if !strings.Contains(b.String(), "DELIBERATE MISTAKE: "+mistakes[m].what) {
 				t.Errorf("the plan does not say what is done wrong:\n%s", b.String())
@@ -60,6 +60,19 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 	bad.Flavour, bad.Mistake = "aws", MistakeNoCCM
 	if _, err := Build(bad); err == nil || !strings.Contains(err.Error(), "applies to the taskdoc procedure") {
 		t.Errorf("a mistake on rke2: %v", err)
+	}
+	bad = DefaultSpec(TaskDoc)
+	bad.Mistake = MistakeRKENoMetaHostname
+	if _, err := Build(bad); err == nil || !strings.Contains(err.Error(), "applies to --procedure rke --flavour external-aws only") {
+		t.Errorf("an rke mistake on taskdoc: %v", err)
+	}
+	bad = mistakeSpec(MistakeRKENoMetaHostname)
+	bad.Flavour = "external"
+	if _, err := Build(bad); err == nil || !strings.Contains(err.Error(), "applies to --procedure rke --flavour external-aws only") {
+		t.Errorf("an rke external-aws mistake on rke external: %v", err)
+	}
+	if s := mistakeSpec(MistakeRKENoMetaHostname); s.SwitchKeepsNodeNames() || !DefaultSpec(RKE).SwitchKeepsNodeNames() {
+		t.Error("only the mistake switches kubelets without their names")
 	}
 	bad = DefaultSpec(TaskDoc)
 	bad.Mistake = "typo"
@@ -152,4 +165,15 @@ func TestMistakesInPlace(t *testing.T) {
 			t.Errorf("%s (in place %v, rollback %v): %v", bad.mistake, bad.inPlace, bad.rollbck, err)
 		}
 	}
+}
+
+// mistakeSpec is the default spec of the procedure a mistake applies to.
+func mistakeSpec(m string) Spec {
+	s := DefaultSpec(TaskDoc)
+	if rb := mistakes[m].runbook; rb != (runbook{}) {
+		s = DefaultSpec(rb.procedure)
+		s.Flavour = rb.flavour
+	}
+	s.Mistake = m
+	return s
 }

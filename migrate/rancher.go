@@ -156,6 +156,7 @@ func (e *Env) ccmWorkloadExists(ctx context.Context, s Spec) (bool, error) {
 // rancher is the runbook's configuration for the switch.
 func SwitchStep(s Spec, uncordonEach bool, rancher ...Item) Step {
 	plan := append([]Item{{Kind: Command, Body: "# each control plane in turn: kube-controller-manager without --cloud-provider, --cloud-config and leader migration;\n# every kubelet: --cloud-provider=external"}}, rancher...)
+	plan = append(plan, s.setup().Notes[switchKey]...)
 	done := func(ctx context.Context, e *Env) (bool, error) {
 		nodes, err := e.Cluster.Nodes()
 		if err != nil {

@@ -25,6 +25,9 @@ type Setup struct {
 	// N1ByHostname: version-N+1 nodes join under their hostnames, not the
 	// names the cluster's nodes were given (from the instance metadata).
 	N1ByHostname bool
+	// SwitchByHostname: kubelets switched to the external provider lose
+	// the name the provider gave them and register under their hostnames.
+	SwitchByHostname bool
 	// Notes are added to the plans of the steps they are keyed by.
 	Notes map[string][]Item
 }
@@ -34,6 +37,7 @@ const (
 	grantKey     = "grant-migration-lease"
 	newConfigKey = "prepare-n1-cluster-configuration"
 	addN1Key     = "add-n1-control-plane"
+	switchKey    = "switch-to-external"
 )
 
 // setup derives the Setup of s.
@@ -90,6 +94,11 @@ func (s Spec) setup() Setup {
 	}
 	return st
 }
+
+// SwitchKeepsNodeNames: kubelets switched to the external provider keep
+// the names their provider gave their Nodes (false under the mistake that
+// leaves the runbook's option for it out).
+func (s Spec) SwitchKeepsNodeNames() bool { return !s.setup().SwitchByHostname }
 
 // Sides are the managers a procedure runs, set up as its steps set them
 // up: what the preflight lint checks.

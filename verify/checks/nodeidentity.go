@@ -2,8 +2,10 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/handover-sh/handover/timeline"
 )
@@ -18,13 +20,21 @@ import (
 const NodeIdentity = "node-identity"
 
 // CheckNodeIdentity: every ProviderID the node watch saw was carried by one
-// Node name throughout. A timeline without Nodes, or whose Nodes never had
-// a ProviderID, is unproven.
+// Node name throughout, and no two Nodes carried one machine's InternalIP
+// at once (a kubelet renamed before the cloud gave the new Node a
+// ProviderID, or when it never does). A timeline without Nodes, or whose
+// Nodes never had a ProviderID, is unproven, besides what the addresses
+// show.
 func CheckNodeIdentity(evs []timeline.Event, _ Config) []Result {
 	h, names := nodeHistory(evs)
 	if len(names) == 0 {
 		return noNodes(evs, NodeIdentity)
 	}
+	return append(sameProviderID(evs, h, names), sharedMachines(evs)...)
+}
+
+// sameProviderID: each ProviderID carried by one Node name.
+func sameProviderID(evs []timeline.Event, h map[string][]timeline.Event, names []string) []Result {
 	type sighting struct {
 		node string
 		ev   timeline.Event
@@ -68,4 +78,74 @@ func CheckNodeIdentity(evs []timeline.Event, _ Config) []Result {
 		out = append(out, result(NodeIdentity, ss[0].node, []Violation{v}, v.Message, nil))
 	}
 	return out
+}
+
+// sharedMachines: the Nodes that held one InternalIP at the same time —
+// one machine registered under two names (a kubelet that came back under
+// another name leaves its old Node behind, NotReady, with the address).
+// Only failures are results: the ProviderIDs are the per-instance evidence.
+func sharedMachines(evs []timeline.Event) []Result {
+	type share struct {
+		nodes    []string
+		evidence []string
+		from, to time.Time
+	}
+	shares, holder := map[string]*share{}, map[string]string{} // InternalIP's share; Node -> its InternalIP now
+	for _, e := range nodeEvents(evs) {
+		ip := internalIP(e.Attrs["addresses"])
+		if e.Kind == timeline.NodeDeleted || ip == "" {
+			delete(holder, e.Node)
+			continue
+		}
+		holder[e.Node] = ip
+		for _, other := range sortedKeys(holder) {
+			if other == e.Node || holder[other] != ip {
+				continue
+			}
+			sh := shares[ip]
+			if sh == nil {
+				sh = &share{from: e.Time}
+				shares[ip] = sh
+			}
+			for _, n := range []string{other, e.Node} {
+				if !slices.Contains(sh.nodes, n) {
+					sh.nodes = append(sh.nodes, n)
+				}
+			}
+			sh.to = e.Time
+			sh.evidence = append(sh.evidence, fmt.Sprintf("%s %s %s with InternalIP %s while Node %s holds it", clock(e.Time), e.Kind, e.Node, ip, other))
+		}
+	}
+	var out []Result
+	for _, ip := range sortedKeys(shares) {
+		sh := shares[ip]
+		v := Violation{From: sh.from, To: sh.to, Sources: []string{"nodes"}, Evidence: sh.evidence,
+			Message: fmt.Sprintf("the machine at %s registered as %d Nodes at once: %s (a kubelet that came back under another name)", ip, len(sh.nodes), strings.Join(sh.nodes, ", "))}
+		out = append(out, result(NodeIdentity, sh.nodes[0], []Violation{v}, v.Message, nil))
+	}
+	return out
+}
+
+// nodeEvents are the node watch's events in time order.
+func nodeEvents(evs []timeline.Event) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range evs {
+		switch e.Kind {
+		case timeline.NodeAdded, timeline.NodeChanged, timeline.NodeDeleted:
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}
+
+// internalIP is the first InternalIP of a node event's addresses attribute
+// ("InternalIP=10.0.0.3,Hostname=…").
+func internalIP(addresses string) string {
+	for _, a := range strings.Split(addresses, ",") {
+		if ip, ok := strings.CutPrefix(a, "InternalIP="); ok {
+			return ip
+		}
+	}
+	return ""
 }

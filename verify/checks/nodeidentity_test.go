@@ -45,3 +45,42 @@ func TestNodeIdentity(t *testing.T) {
 		t.Errorf("no Node: %+v", r)
 	}
 }
+
+func nodeAt(sec float64, kind, node, providerID, ip string) timeline.Event {
+	e := nodeSeen(sec, kind, node, providerID)
+	e.Attrs["addresses"] = "Hostname=" + node + ",InternalIP=" + ip
+	return e
+}
+
+// One machine, two Nodes at once: a kubelet that came back under its
+// hostname registers a second Node with the machine's InternalIP while the
+// first is still there, whether or not the new one ever gets a ProviderID.
+// An address that passes from a deleted Node to a new one does not count.
+func TestNodeIdentitySharedMachine(t *testing.T) {
+	const id = "aws:///zone-a/i-0123"
+	renamed := join(window(0, 300), []timeline.Event{
+		nodeAt(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id, "10.0.0.3"),
+		nodeAt(120, timeline.NodeAdded, "c-worker", "", "10.0.0.3"),
+		nodeAt(130, timeline.NodeChanged, "c-worker", "", "10.0.0.3"),
+	})
+	var failed []Result
+	for _, r := range CheckNodeIdentity(renamed, cfg) {
+		if !r.Passed {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) != 1 || !strings.Contains(failed[0].Summary, "the machine at 10.0.0.3 registered as 2 Nodes at once: ip-10-0-0-3.r.compute.internal, c-worker") ||
+		len(failed[0].Violations[0].Evidence) != 2 {
+		t.Errorf("renamed without a ProviderID: %+v", failed)
+	}
+	reused := join(window(0, 300), []timeline.Event{
+		nodeAt(1, timeline.NodeAdded, "a", id, "10.0.0.3"),
+		nodeAt(100, timeline.NodeDeleted, "a", id, "10.0.0.3"),
+		nodeAt(110, timeline.NodeAdded, "b", "aws:///zone-a/i-0999", "10.0.0.3"),
+	})
+	for _, r := range CheckNodeIdentity(reused, cfg) {
+		if !r.Passed {
+			t.Errorf("address reused after deletion: %+v", r)
+		}
+	}
+}

@@ -23,9 +23,9 @@ const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE)"
 // Steps map the RKE1 runbook (cluster.yml) onto the kind cluster. `rke up`
 // reconfigures and uncordons node by node, so there is no separate
 // uncordon. external-aws with useInstanceMetadataHostname sets the kubelet's
-// and kube-proxy's hostname-override from instance metadata; kind node names
-// already are their hostnames, which the simulated cloud reports as the
-// instance hostname, so it changes nothing here.
+// hostname-override from the instance metadata's hostname: the name the
+// kubelet had (on an aws cluster, the private DNS name kubeadm gave it; on
+// the simulated cloud, its hostname), which the switch keeps.
 func Steps(s migrate.Spec) *migrate.Procedure {
 	enable := []migrate.Item{
 		{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
@@ -34,7 +34,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 	}
 	enable = append(enable, s.KCMArgsPlan()...)
 	if s.Flavour == "external-aws" {
-		enable = append(enable, migrate.Item{Kind: migrate.Note, Body: "useInstanceMetadataHostname: kind node names equal their hostnames and the simulated cloud's instance hostnames, so no hostname-override is needed."})
+		enable = append(enable, migrate.Item{Kind: migrate.Note, Body: "useInstanceMetadataHostname: each kubelet keeps the --hostname-override its node was given from the instance metadata (on the simulated cloud, node names are their hostnames)."})
 	}
 	p := &migrate.Procedure{
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),
@@ -43,7 +43,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), enable, migrate.WaitOwner(lmconfig.KCM)),
 				migrate.CordonStep(true)},
 			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, true,
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour)},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour, s.SwitchKeepsNodeNames())},
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
 				migrate.Item{Kind: migrate.Command, Body: "rke up --config cluster.yml"})),
 			[]migrate.Step{
@@ -76,9 +76,9 @@ func rkeExtraArgs(args map[string]string, binds []string) string {
 	return b.String()
 }
 
-func rkeCloudProvider(flavour string) string {
+func rkeCloudProvider(flavour string, metadataHostname bool) string {
 	if flavour == "external-aws" {
-		return "cloud_provider:\n  name: external-aws\n  useInstanceMetadataHostname: true\n"
+		return fmt.Sprintf("cloud_provider:\n  name: external-aws\n  useInstanceMetadataHostname: %t\n", metadataHostname)
 	}
 	return "cloud_provider:\n  name: external\n"
 }
