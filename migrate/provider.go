@@ -78,3 +78,33 @@ func (s Spec) CCMTakesMigrationLease() bool {
 // at: N+1 with the new control planes (the task doc), N beside the old ones
 // (Rancher's charts).
 func (s Spec) ccmVersion() string { return s.version(s.reg().Managers.CCMAt) }
+
+// SideCode is the provider code one side of the procedure runs.
+type SideCode struct {
+	Side string // in-tree or external
+	Runs string // the managers that run it
+	Code string // module@version, or the simulated provider's package
+	API  string // the cloud API it calls ("" for the simulated cloud's own)
+}
+
+// ProviderCode names the code each side runs, for the reports.
+func (s Spec) ProviderCode() []SideCode {
+	p := s.Provider()
+	code := func(f func(string) string, version string) string {
+		c := ""
+		if f != nil {
+			c = f(version)
+		}
+		if c == "" {
+			c = "unknown"
+		}
+		if !s.OwnCode() && s.CloudProfile != "" {
+			c += " behaving as " + s.CloudProfile
+		}
+		return c
+	}
+	return []SideCode{
+		{Side: "in-tree", Runs: "kube-controller-manager " + s.From + " and the kubelets", Code: code(p.Code.InTree, s.From), API: p.Code.API},
+		{Side: "external", Runs: "cloud-controller-manager " + s.ccmVersion(), Code: code(p.Code.CCM, s.ccmVersion()), API: p.Code.API},
+	}
+}

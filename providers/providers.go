@@ -46,6 +46,8 @@ type Provider struct {
 	// with a leader-migration configuration (config, mounted at path from
 	// LeaderMigrationConfigMap) when config is not "".
 	CCMManifest func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string
+	// Code names the code each side runs.
+	Code Code
 }
 
 // Simulated names the simulated cloud's provider.

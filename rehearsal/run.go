@@ -126,6 +126,10 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if env.Spec, err = migrate.Resolve(ctx, env); err != nil {
 		return err
 	}
+	began := time.Now()
+	if err := writeProviderCode(tl, env.Spec); err != nil {
+		return err
+	}
 	cloud, _ := cloudcluster.Client(p.Spec.Cluster, "handover-load") // nil: no cloud
 	rc, err := kc.RESTConfig()
 	if err != nil {
@@ -176,6 +180,9 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	}
 	ob.Stop()
 	self.Stop()
+	if err := writeAPIActions(tl, env.Spec, began); err != nil {
+		logger.Warnf("%v (the cloud-api-actions check judges it unproven)", err)
+	}
 	if err := tl.Close(); err != nil {
 		return err
 	}

@@ -44,6 +44,7 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 	if s, ok := scalestat.Summarize(r.Events); ok {
 		b.WriteString(scaleHTML(s))
 	}
+	b.WriteString(providerHTML(r.Events))
 	for _, res := range r.Results {
 		if res.Passed {
 			continue

@@ -43,6 +43,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	if s, ok := scalestat.Summarize(r.Events); ok {
 		b.WriteString(scaleTables(s))
 	}
+	b.WriteString(providerMarkdown(r.Events))
 	if steps := stepLines(r.Events); len(steps) > 0 {
 		b.WriteString("\n## Procedure steps\n\n| step | outcome | start | seconds |\n|---|---|---|---|\n")
 		b.WriteString(strings.Join(steps, ""))

@@ -255,3 +255,31 @@ func TestWriteAllNeverWritesThroughALink(t *testing.T) {
 		t.Fatalf("junit.xml: %v %v", fi, err)
 	}
 }
+
+// The reports name the provider code each side ran and the actions it
+// called, an unserved one marked.
+func TestReportsNameProviderCode(t *testing.T) {
+	evs := []timeline.Event{
+		{Source: "rehearsal", Kind: timeline.ProviderCode, Attrs: map[string]string{"side": "in-tree", "runs": "kube-controller-manager v1.26.13 and the kubelets", "code": "k8s.io/legacy-cloud-providers/aws@v0.26.13", "api": "aws"}},
+		{Source: "rehearsal", Kind: timeline.ProviderCode, Attrs: map[string]string{"side": "external", "runs": "cloud-controller-manager v1.27.4", "code": "k8s.io/cloud-provider-aws@v1.27.2", "api": "aws"}},
+		{Source: "cloud-audit", Kind: timeline.CloudAPIAction, Attrs: map[string]string{"service": "ec2", "action": "DescribeInstances", "calls": "40", "refused": "0"}},
+		{Source: "cloud-audit", Kind: timeline.CloudAPIAction, Attrs: map[string]string{"service": "ec2", "action": "DescribeVolumes", "calls": "2", "refused": "2", "unimplemented": "true"}},
+	}
+	r := Report{Title: "t", Events: evs}
+	var md, page bytes.Buffer
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Provider code", "| external | cloud-controller-manager v1.27.4 | k8s.io/cloud-provider-aws@v1.27.2 |",
+		"## Cloud API actions called", "| ec2:DescribeInstances | 40 | 0 | yes |", "| ec2:DescribeVolumes | 2 | 2 | NO |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, md.String())
+		}
+	}
+	if err := WriteHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<td>k8s.io/legacy-cloud-providers/aws@v0.26.13</td>") || !strings.Contains(page.String(), "<td>ec2:DescribeVolumes</td>") {
+		t.Errorf("the page lacks the provider tables")
+	}
+}

@@ -149,3 +149,16 @@ const (
 	ScaleJoin  = "scale.join"
 	ScaleStop  = "scale.stop"
 )
+
+// ProviderCode names the provider code one side of the procedure runs
+// (Source "rehearsal", at the start): Attrs "side" (in-tree or external),
+// "runs" (the managers that run it, with their versions), "code"
+// (module@version, or the simulated provider's package) and "api" (the
+// cloud API the code speaks, e.g. "aws"; "" for the simulated cloud's own).
+const ProviderCode = "provider.code"
+
+// CloudAPIAction is what the cloud's face of a provider's API answered
+// for one action over the rehearsal (at the end): Attrs "api", "service",
+// "action", "calls", "refused" (answered with an error) and
+// "unimplemented" ("true" for an action the face does not serve).
+const CloudAPIAction = "cloud.api.action"

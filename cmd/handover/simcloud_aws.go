@@ -57,7 +57,7 @@ func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string) (*a
 	if err != nil {
 		return nil, err
 	}
-	calls, err := amazon.OpenCallLog(filepath.Join(stateDir, "aws-calls.jsonl"))
+	calls, err := amazon.OpenCallLog(filepath.Join(stateDir, amazon.CallLogFile))
 	if err != nil {
 		return nil, err
 	}

@@ -236,3 +236,31 @@ func TestAWSProviderIsComplete(t *testing.T) {
 		}
 	}
 }
+
+// The code the reports name is the code the node images build: the in-tree
+// aws provider at the legacy-cloud-providers the release's modules pin, and
+// the cloud-provider-aws release its image carries; none in tree from 1.27.
+func TestAWSProviderCode(t *testing.T) {
+	p, err := providers.Lookup(AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, pin := range map[string]string{
+		"kubernetes-v1.26/go.mod":           "k8s.io/legacy-cloud-providers => k8s.io/legacy-cloud-providers v0.26.13",
+		"cloud-provider-aws-v1.27.2/go.mod": "k8s.io/cloud-provider-aws v1.27.2",
+	} {
+		raw, err := os.ReadFile("../../clusters/nodeimage/modules/" + file)
+		if err != nil || !strings.Contains(string(raw), pin) {
+			t.Errorf("%s does not pin %q: %v", file, pin, err)
+		}
+	}
+	if got := p.Code.InTree("v1.26.13"); got != "k8s.io/legacy-cloud-providers/aws@v0.26.13" {
+		t.Errorf("in tree at v1.26.13: %q", got)
+	}
+	if got := p.Code.InTree("v1.27.4"); got != "" {
+		t.Errorf("in tree at v1.27.4: %q", got)
+	}
+	if got := p.Code.CCM("v1.27.4"); got != "k8s.io/cloud-provider-aws@v1.27.2" || p.Code.API != AWS {
+		t.Errorf("the v1.27.4 manager: %q, api %q", got, p.Code.API)
+	}
+}

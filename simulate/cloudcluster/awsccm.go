@@ -82,16 +82,22 @@ func awsKeyOf(cluster, principal string) (awsapi.Key, error) {
 
 // awsCCMImage is the manager's image the node image preloads.
 func awsCCMImage(version string) (string, error) {
+	c, err := awsCCMOf(version)
+	return c.Image, err
+}
+
+// awsCCMOf is the cloud-provider-aws manager a version's node image carries.
+func awsCCMOf(version string) (nodeimage.ProviderCCM, error) {
 	r, err := nodeimage.Lookup(version)
 	if err != nil {
-		return "", err
+		return nodeimage.ProviderCCM{}, err
 	}
 	for _, c := range r.ProviderCCMs {
 		if c.Provider == AWS {
-			return c.Image, nil
+			return c, nil
 		}
 	}
-	return "", fmt.Errorf("the %s node image carries no cloud-provider-aws manager", version)
+	return nodeimage.ProviderCCM{}, fmt.Errorf("the %s node image carries no cloud-provider-aws manager", version)
 }
 
 const awsCCMObjects = `apiVersion: v1

@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
 )
 
 // The aws provider as the procedures reach it: cloud-provider-aws's
@@ -41,7 +43,32 @@ func AWSProvider() providers.Provider {
 	p.CCMManifest = func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
 		return AWSCCMWorkload(form, replicas, version, cluster, podSubnet, config, path, args...)
 	}
+	p.Code = providers.Code{InTree: awsInTreeCode, CCM: awsCCMCode, API: AWS}
 	return p
+}
+
+// awsInTreeCode is the in-tree aws provider a Kubernetes release builds
+// into its managers and kubelets: k8s.io/legacy-cloud-providers, staged
+// with the release as v0.<minor>.<patch> (the node image modules' go.mod
+// replaces it so). "" for a release without it in tree (its profile says).
+func awsInTreeCode(v string) string {
+	r, err := nodeimage.Lookup(v)
+	if err != nil || !r.InTreeCloud {
+		return ""
+	}
+	if p, err := profiles.Lookup(AWS, v); err != nil || !p.InTree.Value {
+		return ""
+	}
+	return "k8s.io/legacy-cloud-providers/aws@v0." + strings.TrimPrefix(v, "v1.")
+}
+
+// awsCCMCode is the cloud-provider-aws release a node image carries.
+func awsCCMCode(version string) string {
+	c, err := awsCCMOf(version)
+	if err != nil {
+		return ""
+	}
+	return "k8s.io/cloud-provider-aws@" + c.Version
 }
 
 // AWSCCMStaticPod is cloud-provider-aws's manager as a static pod, in the

@@ -33,6 +33,7 @@ func Provider() providers.Provider {
 			}
 			return CCMStaticPod(version, cluster, podSubnet, args, hf...)
 		},
+		Code: providers.Code{InTree: simulatedCode, CCM: simulatedCode},
 		CCMManifest: func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
 			if config == "" {
 				return CCMManifest(form, replicas, version, cluster, podSubnet, args...)
@@ -41,3 +42,10 @@ func Provider() providers.Provider {
 		},
 	}
 }
+
+// simulatedCode is the simulated provider's package, which handover builds
+// into every version's managers and kubelets.
+func simulatedCode(string) string { return SimulatedProviderPackage }
+
+// SimulatedProviderPackage is the simulated cloud's Kubernetes provider.
+const SimulatedProviderPackage = "github.com/handover-sh/handover/simulate/cloud/provider"

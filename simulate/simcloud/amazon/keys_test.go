@@ -3,9 +3,11 @@ package amazon_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go/aws"
 	"github.com/aws/aws-sdk-go/service/ec2"
@@ -53,7 +55,8 @@ func TestKeysRoundTripAndAreRefusedWhenIncomplete(t *testing.T) {
 // Unimplemented actions are answered as AWS answers them and counted.
 func TestCallLogCountsUnimplementedActions(t *testing.T) {
 	r := newRig(t, t.TempDir())
-	log, err := amazon.OpenCallLog(filepath.Join(t.TempDir(), "aws-calls.jsonl"))
+	path := filepath.Join(t.TempDir(), "aws-calls.jsonl")
+	log, err := amazon.OpenCallLog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +75,15 @@ func TestCallLogCountsUnimplementedActions(t *testing.T) {
 	}
 	if got := log.Unimplemented(); len(got) != 1 || got["ec2:DescribeVolumes"] != 1 {
 		t.Errorf("unimplemented: %v", got)
+	}
+	got, err := amazon.SummarizeCalls(path, time.Time{})
+	want := []amazon.ActionCount{{Service: "ec2", Action: "DescribeInstances", Calls: 1},
+		{Service: "ec2", Action: "DescribeVolumes", Calls: 1, Refused: 1, Unimplemented: true}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("summary: %+v, %v", got, err)
+	}
+	if later, err := amazon.SummarizeCalls(path, time.Now().Add(time.Minute)); err != nil || len(later) != 0 {
+		t.Errorf("calls before since are counted: %+v, %v", later, err)
 	}
 }
 

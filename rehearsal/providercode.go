@@ -1,0 +1,51 @@
+package rehearsal
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/timeline"
+)
+
+// writeProviderCode puts the provider code each side runs on the timeline.
+func writeProviderCode(tl *timeline.Writer, s migrate.Spec) error {
+	for _, c := range s.ProviderCode() {
+		if err := tl.Write(timeline.Event{Source: "rehearsal", Kind: timeline.ProviderCode,
+			Attrs: map[string]string{"side": c.Side, "runs": c.Runs, "code": c.Code, "api": c.API}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAPIActions puts what the cloud's AWS face answered since the
+// rehearsal began on the timeline, per action, when the provider code
+// speaks the AWS APIs.
+func writeAPIActions(tl *timeline.Writer, s migrate.Spec, since time.Time) error {
+	api := ""
+	for _, c := range s.ProviderCode() {
+		api = max(api, c.API)
+	}
+	if api != cloudcluster.AWS {
+		return nil
+	}
+	counts, err := amazon.SummarizeCalls(filepath.Join(cloudcluster.StateDir(s.Cluster), amazon.CallLogFile), since)
+	if err != nil {
+		return fmt.Errorf("the AWS actions called: %w", err)
+	}
+	for _, c := range counts {
+		attrs := map[string]string{"api": api, "service": c.Service, "action": c.Action, "calls": strconv.Itoa(c.Calls), "refused": strconv.Itoa(c.Refused)}
+		if c.Unimplemented {
+			attrs["unimplemented"] = "true"
+		}
+		if err := tl.Write(timeline.Event{Source: "cloud-audit", Kind: timeline.CloudAPIAction, Attrs: attrs}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
