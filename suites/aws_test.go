@@ -25,6 +25,10 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		rehearse(ctx, "aws-rke2", awsConfig("rke2", "aws"))
 	}, NodeTimeout(30*time.Minute))
 
+	It("Rancher's RKE runbook (external-aws, useInstanceMetadataHostname) under moderate load", func(ctx context.Context) {
+		rehearse(ctx, "aws-rke", awsConfig("rke", "external-aws"))
+	}, NodeTimeout(30*time.Minute))
+
 	// Negative case 15: the N+1 control planes join named by their
 	// hostnames. No instance has that name: the version-N
 	// kube-controller-manager's cloud-node-lifecycle controller takes each
@@ -37,6 +41,17 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		for _, want := range []string{checks.ProviderID, checks.Uninitialized, checks.NodeDeletion} {
 			Expect(failed(res, want)).NotTo(BeEmpty(), "%s did not fire; reports in %s", want, res.Dir)
 		}
+	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 16: RKE's switch without useInstanceMetadataHostname.
+	// Each kubelet comes back under its hostname: the machine registers a
+	// second Node while its first, named by the private DNS name, is still
+	// there (rancher/rke2#7336, kubernetes/cloud-provider-aws#285).
+	It("16: kubelets switched to external-aws under their hostnames", func(ctx context.Context) {
+		c := awsConfig("rke", "external-aws")
+		c.Mistake = migrate.MistakeRKENoMetaHostname
+		res := negative(ctx, "aws-rke-hostname", c)
+		Expect(failed(res, checks.NodeIdentity)).NotTo(BeEmpty(), "node-identity did not fire; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
 })
 
