@@ -89,5 +89,8 @@ func (v simCloudView) ResolveLB(ctx context.Context, hostname string) (string, e
 	if err != nil {
 		return "", err
 	}
+	if lb == nil { // deleted since its Service named it (the load's churn deletes Services)
+		return "", fmt.Errorf("%s: the simulated cloud has no load balancer %s", hostname, name)
+	}
 	return lb.IP, nil
 }

@@ -1,8 +1,6 @@
 package cloudcluster
 
 import (
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -34,11 +32,7 @@ func AWSProvider() providers.Provider {
 		return image
 	}
 	p.CCMStaticPod = func(version, cluster, podSubnet string, args []string, files map[string]string) string {
-		var hf []HostFile
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			hf = append(hf, HostFile{Name: name, Path: files[name]})
-		}
-		return AWSCCMStaticPod(version, cluster, podSubnet, args, hf...)
+		return AWSCCMStaticPod(version, cluster, podSubnet, args, hostFiles(files)...)
 	}
 	p.CCMManifest = func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
 		return AWSCCMWorkload(form, replicas, version, cluster, podSubnet, config, path, args...)
@@ -104,11 +98,5 @@ func AWSCCMWorkload(form string, replicas int, version, cluster, podSubnet, conf
 	if config == "" {
 		return m
 	}
-	m = strings.Replace(m, "          volumeMounts:\n", "          volumeMounts:\n          - name: leader-migration\n            mountPath: "+path+"\n            subPath: leadermigration.conf\n            readOnly: true\n", 1)
-	m = strings.Replace(m, "      volumes:\n", "      volumes:\n      - name: leader-migration\n        configMap:\n          name: "+LeaderMigrationConfigMap+"\n", 1)
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimSuffix(config, "\n"), "\n") {
-		b.WriteString("    " + l + "\n")
-	}
-	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + LeaderMigrationConfigMap + "\n  namespace: kube-system\ndata:\n  leadermigration.conf: |\n" + b.String() + "---\n" + m
+	return withLMConfig(m, "          ", config, path)
 }

@@ -126,8 +126,15 @@ const LeaderMigrationConfigMap = "cloud-controller-manager-leader-migration"
 // CCMManifestWithConfig is CCMManifest plus a LeaderMigrationConfiguration
 // in a ConfigMap, mounted at path; extraArgs should point at it.
 func CCMManifestWithConfig(workload string, replicas int, version, cluster, podSubnet, config, path string, extraArgs ...string) string {
-	m := CCMManifest(workload, replicas, version, cluster, podSubnet, extraArgs...)
-	m = strings.Replace(m, "        volumeMounts:\n", "        volumeMounts:\n        - name: leader-migration\n          mountPath: "+path+"\n          subPath: leadermigration.conf\n          readOnly: true\n", 1)
+	return withLMConfig(CCMManifest(workload, replicas, version, cluster, podSubnet, extraArgs...), "        ", config, path)
+}
+
+// withLMConfig mounts a leader-migration configuration at path into a
+// workload manifest's container (whose volumeMounts are indented by
+// indent) from a ConfigMap, which it puts first.
+func withLMConfig(m, indent, config, path string) string {
+	mounts := indent + "volumeMounts:\n"
+	m = strings.Replace(m, mounts, mounts+indent+"- name: leader-migration\n"+indent+"  mountPath: "+path+"\n"+indent+"  subPath: leadermigration.conf\n"+indent+"  readOnly: true\n", 1)
 	m = strings.Replace(m, "      volumes:\n", "      volumes:\n      - name: leader-migration\n        configMap:\n          name: "+LeaderMigrationConfigMap+"\n", 1)
 	var b strings.Builder
 	for _, l := range strings.Split(strings.TrimSuffix(config, "\n"), "\n") {

@@ -27,11 +27,7 @@ func Provider() providers.Provider {
 		CCMImage:                 nodeimage.CCMImage,
 		CCMKubeconfig:            CCMKubeconfig,
 		CCMStaticPod: func(version, cluster, podSubnet string, args []string, files map[string]string) string {
-			var hf []HostFile
-			for _, name := range slices.Sorted(maps.Keys(files)) {
-				hf = append(hf, HostFile{Name: name, Path: files[name]})
-			}
-			return CCMStaticPod(version, cluster, podSubnet, args, hf...)
+			return CCMStaticPod(version, cluster, podSubnet, args, hostFiles(files)...)
 		},
 		Code: providers.Code{InTree: simulatedCode, CCM: simulatedCode},
 		CCMManifest: func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
@@ -49,3 +45,13 @@ func simulatedCode(string) string { return SimulatedProviderPackage }
 
 // SimulatedProviderPackage is the simulated cloud's Kubernetes provider.
 const SimulatedProviderPackage = "github.com/handover-sh/handover/simulate/cloud/provider"
+
+// hostFiles are a provider's host files (volume name → path) in volume
+// name order, as the static pods mount them.
+func hostFiles(files map[string]string) []HostFile {
+	var hf []HostFile
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		hf = append(hf, HostFile{Name: name, Path: files[name]})
+	}
+	return hf
+}
