@@ -69,18 +69,40 @@ func runEnd(s, next time.Time, ends, all []time.Time) time.Time {
 // which its managers and API server must be sampled: while its Node exists
 // (node.added to node.deleted), until the runner announces its removal,
 // and outside a planned disruption. A control plane the node watch never
-// saw counts from its first to its last sample by any poller.
+// saw counts from its first to its last sample by any poller, if anything
+// ever answered under its name: a name no Node had and nothing answered to
+// is a machine sampled before its kubelet named it (a cloud's kubelet may
+// name its Node otherwise than its container), not a control plane.
 func controlPlaneWindows(evs []timeline.Event, runs [][2]time.Time) map[string][][2]time.Time {
 	life := nodeLifetimes(evs)
 	cuts := disruptions(evs)
+	answered := answeredNames(evs)
 	out := map[string][][2]time.Time{}
 	for n, seen := range controlPlaneSightings(evs) {
 		ws := life[n]
+		if len(ws) == 0 && !answered[n] {
+			continue
+		}
 		if len(ws) == 0 {
 			ws = [][2]time.Time{seen}
 		}
 		if ws = clip(subtract(ws, cuts[n]), runs); len(ws) > 0 {
 			out[n] = ws
+		}
+	}
+	return out
+}
+
+// answeredNames are the instances a manager or an API server answered
+// under at least once.
+func answeredNames(evs []timeline.Event) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range evs {
+		switch {
+		case (e.Kind == timeline.Health || e.Kind == timeline.Metrics) && e.Attrs["up"] == "true":
+			out[e.Instance] = true
+		case e.Kind == timeline.Probe && e.Attrs["kind"] == "api" && e.Attrs["ok"] == "true":
+			out[e.Attrs["node"]] = true
 		}
 	}
 	return out

@@ -135,6 +135,12 @@ func TestEvidence(t *testing.T) {
 		{"a control plane removed mid-procedure is no hole", cp1Removed(), "", nil},
 		{"a control plane joining mid-procedure is no hole", cp3Joins(), "", nil},
 		{"a killed run resumed 100 s later: the time between is not judged", resumed(), "", nil},
+		// A joining machine sampled under its container's name before its
+		// kubelet named its Node otherwise: nothing answered, no Node had
+		// the name, nothing is owed under it.
+		{"a machine sampled before its kubelet named it", join(complete(), downFor(10, 40, kcm, "c-control-plane4"), downFor(10, 40, ccm, "c-control-plane4")), "", nil},
+		{"a name a manager answered under, never probed", join(complete(), runsFor(10, 40, kcm, "cp9"), downFor(10, 40, ccm, "cp9")), "evidence/api probes evidence/metrics",
+			[]string{"no API probe of cp9 at all while it was expected"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var failing, said []string
