@@ -18,7 +18,8 @@ import (
 // values of values.yaml), with the chart's hostNetworking value on, as on
 // a control plane whose pods must not wait for a pod network the manager
 // initialises. Beside the chart: the cloud-config and the manager's key,
-// which a real cluster's instance role would give it.
+// which a real cluster's instance role would give it. TestAWSChartHoldsInItsSource
+// holds the objects to the chart of every release a node image carries.
 
 // AWSCCMName is the chart's DaemonSet (its nameOverride).
 const AWSCCMName = "aws-cloud-controller-manager"
