@@ -125,8 +125,11 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints) ([]string, 
 	if err := privatefs.WriteFileMode(filepath.Join(dir, "bootstrap-kubeadm"), bootstrapKubeadm, 0o700); err != nil {
 		return nil, err
 	}
+	// IMDSv2 required, as EC2 launches instances from AMIs registered with
+	// ImdsSupport v2.0 (Amazon Linux 2023's): the providers' SDKs and the
+	// bootstrap must take a session token first.
 	return []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr,
-		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort))}, nil
+		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, nil
 }
 
 // sharedCredentials is the AWS SDK's credentials file holding one key.

@@ -88,7 +88,7 @@ func TestPrepareAWS(t *testing.T) {
 	}
 	dir := awsStateDir("c1")
 	want := []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", "172.18.0.1:4000",
-		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001"}
+		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001", "--imds-require-token"}
 	if !reflect.DeepEqual(args, want) {
 		t.Errorf("serve flags %v, want %v", args, want)
 	}
