@@ -23,10 +23,11 @@ func writeProviderCode(tl *timeline.Writer, s migrate.Spec) error {
 	return nil
 }
 
-// writeAPIActions puts what the cloud's AWS face answered since the
-// rehearsal began on the timeline, per action, when the provider code
-// speaks the AWS APIs.
-func writeAPIActions(tl *timeline.Writer, s migrate.Spec, since time.Time) error {
+// writeAPIActions puts what the cluster's cloud answered on its AWS face
+// on the timeline, per action, when the provider code speaks the AWS APIs:
+// every call since the cloud started with the cluster (a new cluster gets
+// a new cloud), its creation's too.
+func writeAPIActions(tl *timeline.Writer, s migrate.Spec) error {
 	api := ""
 	for _, c := range s.ProviderCode() {
 		api = max(api, c.API)
@@ -34,7 +35,7 @@ func writeAPIActions(tl *timeline.Writer, s migrate.Spec, since time.Time) error
 	if api != cloudcluster.AWS {
 		return nil
 	}
-	counts, err := amazon.SummarizeCalls(filepath.Join(cloudcluster.StateDir(s.Cluster), amazon.CallLogFile), since)
+	counts, err := amazon.SummarizeCalls(filepath.Join(cloudcluster.StateDir(s.Cluster), amazon.CallLogFile), time.Time{})
 	if err != nil {
 		return fmt.Errorf("the AWS actions called: %w", err)
 	}

@@ -126,7 +126,6 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if env.Spec, err = migrate.Resolve(ctx, env); err != nil {
 		return err
 	}
-	began := time.Now()
 	if err := writeProviderCode(tl, env.Spec); err != nil {
 		return err
 	}
@@ -180,7 +179,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	}
 	ob.Stop()
 	self.Stop()
-	if err := writeAPIActions(tl, env.Spec, began); err != nil {
+	if err := writeAPIActions(tl, env.Spec); err != nil {
 		logger.Warnf("%v (the cloud-api-actions check judges it unproven)", err)
 	}
 	if err := tl.Close(); err != nil {
