@@ -38,9 +38,12 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		c := awsConfig("taskdoc", "")
 		c.Mistake, c.Force = migrate.MistakeN1Hostname, true
 		res := negative(ctx, "aws-n1-hostname", c)
-		for _, want := range []string{checks.ProviderID, checks.Uninitialized, checks.NodeDeletion} {
-			Expect(failed(res, want)).NotTo(BeEmpty(), "%s did not fire; reports in %s", want, res.Dir)
-		}
+		// Which joins complete is a race between kubeadm's
+		// mark-control-plane and the lifecycle controller's delete: a
+		// Node that survives its join is left uninitialised, without a
+		// ProviderID (provider-id, uninitialized-taint); the deletion
+		// comes every time.
+		Expect(failed(res, checks.NodeDeletion)).NotTo(BeEmpty(), "node-deletion did not fire; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
 
 	// Negative case 16: RKE's switch without useInstanceMetadataHostname.
