@@ -84,28 +84,43 @@ func sameProviderID(evs []timeline.Event, h map[string][]timeline.Event, names [
 // one machine registered under two names (a kubelet that came back under
 // another name leaves its old Node behind, NotReady, with the address).
 // Only failures are results: the ProviderIDs are the per-instance evidence.
+// Nodes none of which ever had an InternalIP leave it unproven.
 func sharedMachines(evs []timeline.Event) []Result {
 	type share struct {
 		nodes    []string
 		evidence []string
 		from, to time.Time
 	}
-	shares, holder := map[string]*share{}, map[string]string{} // InternalIP's share; Node -> its InternalIP now
+	shares, sawIP := map[string]*share{}, false
+	ipOf, holders := map[string]string{}, map[string]map[string]bool{} // Node → its InternalIP now; InternalIP → its Nodes now
 	for _, e := range nodeEvents(evs) {
 		ip := internalIP(e.Attrs["addresses"])
-		if e.Kind == timeline.NodeDeleted || ip == "" {
-			delete(holder, e.Node)
+		if e.Kind == timeline.NodeDeleted {
+			ip = ""
+		}
+		if old := ipOf[e.Node]; old != "" && old != ip {
+			delete(holders[old], e.Node)
+		}
+		if ip == "" {
+			delete(ipOf, e.Node)
 			continue
 		}
-		holder[e.Node] = ip
-		for _, other := range sortedKeys(holder) {
-			if other == e.Node || holder[other] != ip {
+		ipOf[e.Node], sawIP = ip, true
+		if holders[ip] == nil {
+			holders[ip] = map[string]bool{}
+		}
+		holders[ip][e.Node] = true
+		if len(holders[ip]) < 2 {
+			continue
+		}
+		sh := shares[ip]
+		if sh == nil {
+			sh = &share{from: e.Time}
+			shares[ip] = sh
+		}
+		for _, other := range sortedKeys(holders[ip]) {
+			if other == e.Node {
 				continue
-			}
-			sh := shares[ip]
-			if sh == nil {
-				sh = &share{from: e.Time}
-				shares[ip] = sh
 			}
 			for _, n := range []string{other, e.Node} {
 				if !slices.Contains(sh.nodes, n) {
@@ -115,6 +130,9 @@ func sharedMachines(evs []timeline.Event) []Result {
 			sh.to = e.Time
 			sh.evidence = append(sh.evidence, fmt.Sprintf("%s %s %s with InternalIP %s while Node %s holds it", clock(e.Time), e.Kind, e.Node, ip, other))
 		}
+	}
+	if !sawIP {
+		return []Result{unproven(evs, NodeIdentity, "machines", "no Node had an InternalIP: no machine to follow")}
 	}
 	var out []Result
 	for _, ip := range sortedKeys(shares) {

@@ -14,7 +14,8 @@ func nodeSeen(sec float64, kind, node, providerID string) timeline.Event {
 // An instance's Node keeps its name: a second Node with the same
 // ProviderID (a kubelet that came back under its hostname) fails; a Node
 // replaced by a new instance, or re-registered under its own name, passes;
-// no ProviderID at all is unproven.
+// no ProviderID at all is unproven, and so are Nodes without an InternalIP
+// for the machine rule.
 func TestNodeIdentity(t *testing.T) {
 	const id, other = "aws:///zone-a/i-0123", "aws:///zone-b/i-0456"
 	renamed := join(window(0, 300), []timeline.Event{
@@ -27,15 +28,23 @@ func TestNodeIdentity(t *testing.T) {
 		t.Errorf("renamed: %+v", r)
 	}
 	kept := join(window(0, 300), []timeline.Event{
-		nodeSeen(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id),
-		nodeSeen(100, timeline.NodeDeleted, "ip-10-0-0-3.r.compute.internal", id),
-		nodeSeen(110, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id),
-		nodeSeen(120, timeline.NodeAdded, "ip-10-0-0-9.r.compute.internal", other),
+		nodeAt(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id, "10.0.0.3"),
+		nodeAt(100, timeline.NodeDeleted, "ip-10-0-0-3.r.compute.internal", id, "10.0.0.3"),
+		nodeAt(110, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id, "10.0.0.3"),
+		nodeAt(120, timeline.NodeAdded, "ip-10-0-0-9.r.compute.internal", other, "10.0.0.9"),
 	})
 	for _, r := range CheckNodeIdentity(kept, cfg) {
 		if !r.Passed {
 			t.Errorf("kept: %+v", r)
 		}
+	}
+	// The same Nodes with no address recorded: no machine to follow.
+	noAddresses := join(window(0, 300), []timeline.Event{
+		nodeSeen(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id),
+		nodeSeen(120, timeline.NodeAdded, "ip-10-0-0-9.r.compute.internal", other),
+	})
+	if r := one(t, CheckNodeIdentity(noAddresses, cfg), "machines"); r.Passed || !strings.Contains(r.Summary, "no Node had an InternalIP") {
+		t.Errorf("no addresses: %+v", r)
 	}
 	bare := join(window(0, 300), []timeline.Event{nodeSeen(1, timeline.NodeAdded, "n", "")})
 	if r := one(t, CheckNodeIdentity(bare, cfg), "nodes"); r.Passed || !strings.Contains(r.Summary, "unproven") && !strings.Contains(r.Violations[0].Message, "unproven") {
