@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"fmt"
 	"html"
 	"strings"
 
@@ -26,54 +25,32 @@ func providerTables(evs []timeline.Event) (code, actions [][]string) {
 	return code, actions
 }
 
-var (
-	codeHeader   = []string{"side", "runs", "provider code"}
-	actionHeader = []string{"action", "calls", "refused", "served"}
-)
-
-func providerMarkdown(evs []timeline.Event) string {
+// providerTableSet are the provider tables that have rows, in report
+// order.
+func providerTableSet(evs []timeline.Event) []table {
 	code, actions := providerTables(evs)
-	var b strings.Builder
-	table := func(title string, header []string, rows [][]string) {
-		if len(rows) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "\n## %s\n\n| %s |\n|%s\n", title, strings.Join(header, " | "), strings.Repeat("---|", len(header)))
-		for _, r := range rows {
-			cells := make([]string, len(r))
-			for i, c := range r {
-				cells[i] = cell(c)
-			}
-			fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+	var out []table
+	for _, t := range []table{{"Provider code", []string{"side", "runs", "provider code"}, code},
+		{"Cloud API actions called", []string{"action", "calls", "refused", "served"}, actions}} {
+		if len(t.rows) > 0 {
+			out = append(out, t)
 		}
 	}
-	table("Provider code", codeHeader, code)
-	table("Cloud API actions called", actionHeader, actions)
+	return out
+}
+
+func providerMarkdown(evs []timeline.Event) string {
+	var b strings.Builder
+	for _, t := range providerTableSet(evs) {
+		b.WriteString("\n## " + t.title + "\n\n" + t.markdown())
+	}
 	return b.String()
 }
 
 func providerHTML(evs []timeline.Event) string {
-	code, actions := providerTables(evs)
 	var b strings.Builder
-	table := func(title string, header []string, rows [][]string) {
-		if len(rows) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "<h2>%s</h2>\n<table><tr>", html.EscapeString(title))
-		for _, h := range header {
-			fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(h))
-		}
-		b.WriteString("</tr>\n")
-		for _, r := range rows {
-			b.WriteString("<tr>")
-			for _, c := range r {
-				fmt.Fprintf(&b, "<td>%s</td>", html.EscapeString(c))
-			}
-			b.WriteString("</tr>\n")
-		}
-		b.WriteString("</table>\n")
+	for _, t := range providerTableSet(evs) {
+		b.WriteString("<h2>" + html.EscapeString(t.title) + "</h2>\n" + t.html())
 	}
-	table("Provider code", codeHeader, code)
-	table("Cloud API actions called", actionHeader, actions)
 	return b.String()
 }

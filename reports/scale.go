@@ -9,12 +9,6 @@ import (
 	"github.com/handover-sh/handover/verify/scalestat"
 )
 
-// table is a header and rows of cells, rendered as Markdown or HTML.
-type table struct {
-	header []string
-	rows   [][]string
-}
-
 // scaleFigures are a scale rehearsal's figures as tables: node
 // initialisation by mode, and cloud calls by manager.
 func scaleFigures(s scalestat.Summary) []table {
@@ -43,11 +37,7 @@ func scaleTables(s scalestat.Summary) string {
 		return b.String() + nothingMeasured + "\n"
 	}
 	for _, t := range scaleFigures(s) {
-		b.WriteString("| " + strings.Join(t.header, " | ") + " |\n|" + strings.Repeat("---|", len(t.header)) + "\n")
-		for _, r := range t.rows {
-			b.WriteString("| " + strings.Join(r, " | ") + " |\n")
-		}
-		b.WriteString("\n")
+		b.WriteString(t.markdown() + "\n")
 	}
 	return b.String() + reconcileText(s.Reconcile) + "\n"
 }
@@ -113,24 +103,12 @@ func scaleHTML(s scalestat.Summary) string {
 		return b.String() + "<p>" + nothingMeasured + "</p>\n"
 	}
 	for _, t := range scaleFigures(s) {
-		b.WriteString("<table><tr><th>" + strings.Join(escaped(t.header), "</th><th>") + "</th></tr>\n")
-		for _, r := range t.rows {
-			b.WriteString("<tr><td>" + strings.Join(escaped(r), "</td><td>") + "</td></tr>\n")
-		}
-		b.WriteString("</table>\n")
+		b.WriteString(t.html())
 	}
 	b.WriteString("<p>" + html.EscapeString(reconcileText(s.Reconcile)) + "</p>\n")
 	b.WriteString(initPlot(s))
 	b.WriteString(callsPlot(s.Calls))
 	return b.String()
-}
-
-func escaped(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = html.EscapeString(c)
-	}
-	return out
 }
 
 // Colours of the plot's two modes.
