@@ -88,6 +88,7 @@ func (s Spec) setup() Setup {
 	}
 	s.KCMConfig.apply(&st.KCM)
 	s.CCMConfig.apply(st.CCM)
+	st.KCM.CloudConfig, st.CCM.CloudConfig = s.lintCloudConfig(SideKCM), s.lintCloudConfig(SideCCM)
 	if mk, ok := mistakes[s.Mistake]; ok {
 		mk.apply(&st, s)
 		st.Notes[mk.at] = append(st.Notes[mk.at], Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + mk.what + mk.detail + "."})

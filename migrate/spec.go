@@ -47,6 +47,10 @@ type Spec struct {
 	CCMReplicas int `json:",omitempty"`
 	// CCMManifest is the user's own DaemonSet or Deployment manifest.
 	CCMManifest *CCMManifest `json:",omitempty"`
+	// KCMCloudConfig and CCMCloudConfig are the user's own cloud-configs
+	// (a provider's own code only): the in-tree provider's and the
+	// cloud-controller-manager's.
+	KCMCloudConfig, CCMCloudConfig *CloudConfigFile `json:",omitempty"`
 }
 
 // Variant modifies a procedure.
@@ -118,6 +122,7 @@ func (s Spec) Validate() error {
 	}
 	errs = append(errs, s.validArgs()...)
 	errs = append(errs, s.validCCMForm()...)
+	errs = append(errs, s.validCloudConfigs()...)
 	if err := s.validMistake(); err != nil {
 		errs = append(errs, err.Error())
 	}

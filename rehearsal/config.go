@@ -45,6 +45,10 @@ type Config struct {
 	// LeaderMigration are the user's own configurations by side (kcm,
 	// ccm): a file's path (relative to the rehearsal file) or "default".
 	LeaderMigration map[string]string `json:"leaderMigration,omitempty"`
+	// CloudConfig are the user's own cloud-configs by side (kcm: the
+	// in-tree provider's, ccm: the cloud-controller-manager's), each a
+	// path relative to the rehearsal file; --provider aws only.
+	CloudConfig map[string]string `json:"cloudConfig,omitempty"`
 	// KCMArgs and CCMArgs are further flags (--name=value) for every
 	// kube-controller-manager and every cloud-controller-manager.
 	KCMArgs []string `json:"kcmArgs,omitempty"`
@@ -130,6 +134,11 @@ func ReadFile(path string) (Config, error) {
 			c.LeaderMigration[side] = filepath.Join(filepath.Dir(path), p)
 		}
 	}
+	for side, p := range c.CloudConfig {
+		if !filepath.IsAbs(p) {
+			c.CloudConfig[side] = filepath.Join(filepath.Dir(path), p)
+		}
+	}
 	if p := c.CCM.Manifest; p != "" && !filepath.IsAbs(p) {
 		c.CCM.Manifest = filepath.Join(filepath.Dir(path), p)
 	}
@@ -184,6 +193,16 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	if err := s.SetUserConfigs(configs); err != nil {
 		return nil, fmt.Errorf("leaderMigration: %w", err)
+	}
+	var cloudConfigs []string
+	for _, side := range slices.Sorted(maps.Keys(c.CloudConfig)) {
+		if side != migrate.SideKCM && side != migrate.SideCCM {
+			return nil, fmt.Errorf("cloudConfig: %q is not a side: use %s or %s", side, migrate.SideKCM, migrate.SideCCM)
+		}
+		cloudConfigs = append(cloudConfigs, side+"="+c.CloudConfig[side])
+	}
+	if err := s.SetCloudConfigs(cloudConfigs); err != nil {
+		return nil, fmt.Errorf("cloudConfig: %w", err)
 	}
 	intervals, err := c.intervals()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/migrate/lint"
 	coordv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
@@ -147,6 +148,41 @@ func TestConfigLeaderMigration(t *testing.T) {
 	c.LeaderMigration = map[string]string{"kcm": "nowhere.yaml"}
 	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "leaderMigration") {
 		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// cloudConfig: paths are relative to the rehearsal file; the example's
+// files validate, differ only where their releases differ, and the cluster
+// is made with the variables the plan says it runs with.
+func TestConfigCloudConfig(t *testing.T) {
+	c, err := ReadFile("../examples/aws-cloud-configs/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Spec.CCMCloudConfig == nil || !strings.HasSuffix(p.Spec.CCMCloudConfig.Path, "examples/aws-cloud-configs/ccm.conf") {
+		t.Fatalf("ccm's cloud-config %+v", p.Spec.CCMCloudConfig)
+	}
+	var global []string
+	for _, f := range p.Spec.Lint() {
+		if f.Severity == lint.Error {
+			t.Errorf("the example: %v", f)
+		}
+		if strings.HasPrefix(f.Where, "[Global]") {
+			global = append(global, f.Where)
+		}
+	}
+	if strings.Join(global, ",") != "[Global] DisableStrictZoneCheck,[Global] Region" {
+		t.Errorf("the example's files differ in %v", global)
+	}
+	if n := len(clusterOptions(p.Spec)); n != 2 {
+		t.Errorf("%d cluster options, want the provider and the cloud-configs", n)
+	}
+	if vars, _, ok := p.Spec.CarriedCloudConfig("ccm"); !ok || len(vars) != 1 || vars[0] != [2]string{"KubernetesClusterID", "prod-eu"} {
+		t.Errorf("the manager's file runs with %v", vars)
 	}
 }
 

@@ -127,11 +127,13 @@ func TestRehearsalFilesBounded(t *testing.T) {
 	}
 	// The files a rehearsal file names, too.
 	for name, tc := range map[string]struct{ body, want string }{
-		"a configuration from /dev/zero": {"leaderMigration: {kcm: /dev/zero}\n", "/dev/zero is a character device"},
-		"a configuration from a FIFO":    {"leaderMigration: {ccm: fifo}\n", "is a named pipe (FIFO)"},
-		"an empty configuration":         {"leaderMigration: {ccm: empty.yaml}\n", "empty.yaml is empty"},
-		"a manifest from /dev/zero":      {"procedure: rke2\nccm: {manifest: /dev/zero}\n", "/dev/zero is a character device"},
-		"a side that is none":            {"leaderMigration: {scheduler: empty.yaml}\n", `leaderMigration: "scheduler" is not a side`},
+		"a configuration from /dev/zero":   {"leaderMigration: {kcm: /dev/zero}\n", "/dev/zero is a character device"},
+		"a configuration from a FIFO":      {"leaderMigration: {ccm: fifo}\n", "is a named pipe (FIFO)"},
+		"an empty configuration":           {"leaderMigration: {ccm: empty.yaml}\n", "empty.yaml is empty"},
+		"a manifest from /dev/zero":        {"procedure: rke2\nccm: {manifest: /dev/zero}\n", "/dev/zero is a character device"},
+		"a side that is none":              {"leaderMigration: {scheduler: empty.yaml}\n", `leaderMigration: "scheduler" is not a side`},
+		"a cloud-config from /dev/zero":    {"provider: aws\nfrom: v1.26.13\nto: v1.27.4\ncloudConfig: {kcm: /dev/zero}\n", "/dev/zero is a character device"},
+		"a cloud-config side that is none": {"provider: aws\nfrom: v1.26.13\nto: v1.27.4\ncloudConfig: {kubelet: empty.yaml}\n", `cloudConfig: "kubelet" is not a side`},
 	} {
 		c, err := ReadFile(write("r.yaml", tc.body))
 		if err != nil {

@@ -82,7 +82,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	}
 	kubeconfig := filepath.Join(p.Config.Out, "kubeconfig")
 	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self, cloudcluster.WithProfile(p.Spec.CloudProfile))
+		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self, clusterOptions(p.Spec)...)
 	if err != nil {
 		return res, err
 	}
@@ -294,4 +294,16 @@ func clientCert(rc *rest.Config) *tls.Certificate {
 		return nil
 	}
 	return &c
+}
+
+// clusterOptions make the rehearsal's cloud: its provider, and each side's
+// cloud-config variables where the user gave a file.
+func clusterOptions(s migrate.Spec) []cloudcluster.Option {
+	opts := []cloudcluster.Option{cloudcluster.WithProfile(s.CloudProfile)}
+	kcm, _, kok := s.CarriedCloudConfig(migrate.SideKCM)
+	ccm, _, cok := s.CarriedCloudConfig(migrate.SideCCM)
+	if kok || cok {
+		opts = append(opts, cloudcluster.WithAWSCloudConfigs(cloudcluster.AWSCloudConfigs{KCM: kcm, CCM: ccm}))
+	}
+	return opts
 }

@@ -21,7 +21,7 @@ type specFlags struct {
 	spec                       migrate.Spec
 	inPlace, rollback, disable bool
 	ccmLast                    bool
-	configs                    []string
+	configs, cloudConfigs      []string
 	ccmManifest, provider      string
 }
 
@@ -50,12 +50,15 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ccmLast, "ccm-last", false, ccmLastHelp)
 	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
+	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
 	fs.StringArrayVar(&f.spec.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&f.spec.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.StringVar(&f.spec.CCMForm, "ccm-form", "", ccmFormHelp)
 	fs.IntVar(&f.spec.CCMReplicas, "ccm-replicas", 0, ccmReplicasHelp)
 	fs.StringVar(&f.ccmManifest, "ccm-manifest", "", ccmManifestHelp)
 }
+
+const cloudConfigFlagHelp = "--provider aws: your own cloud-config, kcm=FILE (the in-tree provider's: kube-controller-manager N and its kubelets), ccm=FILE (the cloud-controller-manager's) or FILE (both); read as each side's provider code reads it, compared by the lint, and rehearsed with (plan says which variables)"
 
 const configFlagHelp = "your own configuration for a side, installed as given: kcm=FILE or ccm=FILE, FILE \"default\" for the built-in default (repeatable; the lint runs first)"
 
@@ -66,6 +69,9 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 		return s, nil, err
 	}
 	if err := s.SetCloudProfile(f.provider); err != nil {
+		return s, nil, err
+	}
+	if err := s.SetCloudConfigs(f.cloudConfigs); err != nil {
 		return s, nil, err
 	}
 	if f.ccmManifest != "" {
@@ -80,6 +86,15 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 		return s, nil, err
 	}
 	return p.Spec, p, nil
+}
+
+// noCloudConfigs refuses --cloud-config for a command that works on a
+// cluster already made: its nodes have their cloud-configs.
+func (f *specFlags) noCloudConfigs(command string) error {
+	if len(f.cloudConfigs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("--cloud-config: %s works on a cluster whose cloud-configs are on its nodes since it was made; give yours to plan (the lint) or rehearse (a cluster made with them)", command)
 }
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -142,6 +157,9 @@ procedure or a check failed.`,
 		Example: "  handover migrate --name handover --procedure taskdoc\n  handover migrate --procedure taskdoc --until-step enable-leader-migration",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.noCloudConfigs("migrate"); err != nil {
+				return err
+			}
 			s, _, err := f.build()
 			if err != nil {
 				return err

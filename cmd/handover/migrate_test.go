@@ -109,3 +109,31 @@ func TestPlanExitsNonZeroOnLintErrors(t *testing.T) {
 		t.Fatalf("a clean plan: %v", err)
 	}
 }
+
+// The user's cloud-configs: read as each side's provider code reads them
+// before anything is made, refused where no provider code reads them, and
+// printed in the plan with what a rehearsal runs with.
+func TestCloudConfigInput(t *testing.T) {
+	shared := writeTemp(t, "cloud.conf", "[Global]\nKubernetesClusterID = prod\nDisableStrictZoneCheck = true\nVPC = vpc-1\n")
+	ccm := writeTemp(t, "ccm.conf", "[Global]\nKubernetesClusterID = staging\n")
+	aws := []string{"plan", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4"}
+	for _, tc := range []struct {
+		args    []string
+		wantErr bool
+		says    string
+	}{
+		{[]string{"plan", "--cloud-config", shared}, true, "give --provider aws"},
+		{append(aws, "--cloud-config", shared), true, `k8s.io/cloud-provider-aws@v1.27.2 refuses it, and the cloud-controller-manager does not start: warning: can't store data at section "Global", variable "DisableStrictZoneCheck"`},
+		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, "a rehearsal runs with: DisableStrictZoneCheck = true; KubernetesClusterID = prod"},
+		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, `warning: [Global] KubernetesClusterID: ` + shared + ` has "prod", ` + ccm + ` has "staging"`},
+		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, "left out: VPC = vpc-1"},
+		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", shared), true, "given twice"},
+		{append(aws, "--cloud-config", "ccm="+filepath.Join(t.TempDir(), "none.conf")), true, "no such file"},
+		{[]string{"migrate", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4", "--cloud-config", shared}, true, "give yours to plan (the lint) or rehearse"},
+	} {
+		out, err := runCLIOut(t, tc.args...)
+		if (err != nil) != tc.wantErr || !strings.Contains(out+errString(err), tc.says) {
+			t.Errorf("%v: err %v, want %q in:\n%s", tc.args[len(tc.args)-2:], err, tc.says, out)
+		}
+	}
+}

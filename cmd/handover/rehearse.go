@@ -21,7 +21,7 @@ import (
 func newRehearseCommand(g *globals) *cobra.Command {
 	cfg := rehearsal.Default()
 	var file string
-	var cfgFiles []string
+	var cfgFiles, cloudConfigs []string
 	var scaleServices int
 	var scaleThrottle float64
 	c := &cobra.Command{
@@ -119,6 +119,9 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 				}
 				cfg.LeaderMigration[side] = path
 			}
+			if err := addCloudConfigs(&cfg, cloudConfigs); err != nil {
+				return err
+			}
 			p, err := cfg.Validate()
 			if err != nil {
 				return err
@@ -154,6 +157,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.CCMLast, "ccm-last", false, ccmLastHelp)
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&cfgFiles, "leader-migration-config", nil, configFlagHelp)
+	fs.StringArrayVar(&cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp)
@@ -204,4 +208,26 @@ func intervalHelp() string {
 		fmt.Fprintf(&b, "    %-*s %-6s %s\n", width, w.Name, w.Default, w.Doc)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// addCloudConfigs puts --cloud-config arguments (kcm=FILE, ccm=FILE, or
+// FILE for both) into a rehearsal's cloudConfig, over its file's.
+func addCloudConfigs(cfg *rehearsal.Config, args []string) error {
+	for _, arg := range args {
+		side, path := migrate.CutSide(arg)
+		if path == "" {
+			return fmt.Errorf("--cloud-config %s: write kcm=FILE, ccm=FILE or FILE (both)", arg)
+		}
+		sides := []string{side}
+		if side == "" {
+			sides = []string{migrate.SideKCM, migrate.SideCCM}
+		}
+		if cfg.CloudConfig == nil {
+			cfg.CloudConfig = map[string]string{}
+		}
+		for _, sd := range sides {
+			cfg.CloudConfig[sd] = path
+		}
+	}
+	return nil
 }

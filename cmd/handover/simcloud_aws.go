@@ -17,6 +17,7 @@ import (
 // awsFlags serve the AWS APIs beside the cloud's own.
 type awsFlags struct {
 	keys, nodeNetwork  string
+	clusterID          string
 	listen, imdsListen []string
 	imdsRequireToken   bool
 }
@@ -28,6 +29,7 @@ func (a *awsFlags) register(cmd *cobra.Command) {
 	f.StringArrayVar(&a.imdsListen, "imds-listen", nil, "address to serve the instance metadata service on, answering each node by its address (repeatable)")
 	f.BoolVar(&a.imdsRequireToken, "imds-require-token", false, "require IMDSv2 session tokens of the metadata service's callers")
 	f.StringVar(&a.nodeNetwork, "node-network", "", "the nodes' network (the VPC's CIDR), e.g. the kind network's subnet")
+	f.StringVar(&a.clusterID, "aws-cluster-id", "", "the cluster ID the cluster's resources are tagged with (kubernetes.io/cluster/ID; default: the cluster's name)")
 	cmd.MarkFlagsRequiredTogether("aws-keys", "aws-listen", "node-network")
 }
 
@@ -62,7 +64,7 @@ func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string) (*a
 		return nil, err
 	}
 	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), token), Keys: keys,
-		Network:   amazon.Network{Cluster: cluster, Region: simcloud.Region, Zones: simcloud.Zones(), CIDR: a.nodeNetwork},
+		Network:   amazon.Network{Cluster: cluster, ClusterID: a.clusterID, Region: simcloud.Region, Zones: simcloud.Zones(), CIDR: a.nodeNetwork},
 		StatePath: filepath.Join(stateDir, "aws-state.json"), Record: calls.Record})
 	if err != nil {
 		calls.Close()

@@ -31,6 +31,9 @@ type Side struct {
 	// AllocateNodeCIDRs is --allocate-node-cidrs: node IPAM runs at all.
 	AllocateNodeCIDRs bool
 	ClusterName       string // --cluster-name
+	// CloudConfig is the user's --cloud-config for the side's provider
+	// code; nil when handover's own is used.
+	CloudConfig *CloudConfig
 	// Args are further flags (--name=value) the user gives the manager;
 	// they win over the fields above.
 	Args []string
@@ -77,6 +80,7 @@ func lintSide(s Side) Findings {
 			"use kube-controller-manager or cloud-controller-manager"}}
 	}
 	out := append(lintFlags(s), lintElection(s)...)
+	out = append(out, lintCloudConfig(s)...)
 	m, err := s.manager()
 	if err != nil {
 		return append(out, Finding{Warning, s.Component + " version", err.Error(), "controller names are not checked"})

@@ -26,6 +26,7 @@ func lintPairs(sides []Side) Findings {
 				continue
 			}
 			out = append(out, lintFlagPair(k, c)...)
+			out = append(out, lintCloudConfigPair(k, c)...)
 			cm, err := c.manager()
 			switch {
 			case c.AfterSwitch:

@@ -29,9 +29,13 @@ import (
 const (
 	// AWS is the aws provider's --cloud-provider name.
 	AWS = "aws"
-	// AWSCloudConfigPath is the aws providers' cloud-config on every node.
+	// AWSCloudConfigPath is the aws providers' cloud-config on every node:
+	// the in-tree provider's (kube-controller-manager and kubelets).
 	AWSCloudConfigPath = awsNodeDir + "/cloud.conf"
-	awsNodeDir         = "/etc/kubernetes/aws"
+	// AWSCCMCloudConfigPath is the cloud-controller-manager's: the same
+	// unless a user gives each side its own.
+	AWSCCMCloudConfigPath = awsNodeDir + "/cloud-ccm.conf"
+	awsNodeDir            = "/etc/kubernetes/aws"
 	// The kube-controller-manager's key, as the SDK's shared credentials
 	// file: a static pod's environment shows in its mirror pod, a path
 	// does not.
@@ -68,6 +72,7 @@ var awsHostFiles = []struct {
 	controlPlane bool
 }{
 	{"cloud.conf", AWSCloudConfigPath, false},
+	{"cloud-ccm.conf", AWSCCMCloudConfigPath, false},
 	{"kubelet.env", kubeletEnvPath, false},
 	{"bootstrap-kubeadm", bootstrapKubeadmPath, false},
 	{"patches", awsPatchDir, false},
@@ -85,7 +90,7 @@ type awsEndpoints struct {
 
 // prepareAWS issues the components' keys and writes every file the nodes
 // and the cloud need; it returns the cloud's extra serve flags.
-func prepareAWS(ctx context.Context, cluster string, e awsEndpoints) ([]string, error) {
+func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSCloudConfigs) ([]string, error) {
 	dir := awsStateDir(cluster)
 	if err := privatefs.MkdirAll(filepath.Join(dir, "patches")); err != nil {
 		return nil, err
@@ -105,8 +110,10 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints) ([]string, 
 	}
 	apiAddr := net.JoinHostPort(e.gateway, strconv.Itoa(e.apiPort))
 	cfg := amazon.ProviderConfig{Region: simcloud.Region, AWS: "http://" + apiAddr, ClusterID: cluster}
+	kcm, ccm, clusterID := own.configs(cfg, cluster)
 	files := map[string]string{
-		"cloud.conf":                           cfg.INI(),
+		"cloud.conf":                           kcm.INI(),
+		"cloud-ccm.conf":                       ccm.INI(),
 		"kubelet.env":                          "KUBELET_EXTRA_ARGS=\n" + strings.Join(cfg.Env(keys["kubelet"]), "\n") + "\n",
 		"kube-controller-manager.credentials":  sharedCredentials(keys["kube-controller-manager"]),
 		"cloud-controller-manager.credentials": sharedCredentials(keys["cloud-controller-manager"]),
@@ -128,7 +135,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints) ([]string, 
 	// IMDSv2 required, as EC2 launches instances from AMIs registered with
 	// ImdsSupport v2.0 (Amazon Linux 2023's): the providers' SDKs and the
 	// bootstrap must take a session token first.
-	return []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr,
+	return []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
 		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, nil
 }
 

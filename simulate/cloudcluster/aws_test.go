@@ -16,6 +16,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/awsconfig"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 )
 
@@ -82,12 +83,12 @@ func TestConfigureAWS(t *testing.T) {
 // the keys' file the cloud serves holds; the kubelet's unit reads its key.
 func TestPrepareAWS(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	args, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"})
+	args, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := awsStateDir("c1")
-	want := []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", "172.18.0.1:4000",
+	want := []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", "172.18.0.1:4000", "--aws-cluster-id", "c1",
 		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001", "--imds-require-token"}
 	if !reflect.DeepEqual(args, want) {
 		t.Errorf("serve flags %v, want %v", args, want)
@@ -164,7 +165,7 @@ func TestValidateAWS(t *testing.T) {
 // preloads, the cluster's cloud-config and the manager's own key.
 func TestAWSCCMManifest(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}); err != nil {
+	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	keys, _ := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
@@ -190,7 +191,7 @@ func TestAWSCCMManifest(t *testing.T) {
 		kinds = append(kinds, obj["kind"].(string))
 		if obj["kind"] == "DaemonSet" {
 			for _, want := range []string{"image: registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.2", "- --cloud-provider=aws",
-				"- --cloud-config=" + AWSCloudConfigPath, "- --cluster-name=c1", "- --enable-leader-migration", "name: " + awsCCMCredentials} {
+				"- --cloud-config=" + AWSCCMCloudConfigPath, "- --cluster-name=c1", "- --enable-leader-migration", "name: " + awsCCMCredentials} {
 				if !strings.Contains(doc, want) {
 					t.Errorf("the DaemonSet lacks %q:\n%s", want, doc)
 				}
@@ -262,5 +263,40 @@ func TestAWSProviderCode(t *testing.T) {
 	}
 	if got := p.Code.CCM("v1.27.4"); got != "k8s.io/cloud-provider-aws@v1.27.2" || p.Code.API != AWS {
 		t.Errorf("the v1.27.4 manager: %q, api %q", got, p.Code.API)
+	}
+}
+
+// A user's variables go into each side's file in place of handover's
+// cluster ID, read back as the providers read them, and the cloud tags
+// the cluster's resources with the in-tree side's cluster ID.
+func TestAWSUserCloudConfigs(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	own := &AWSCloudConfigs{KCM: [][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}},
+		CCM: [][2]string{{"KubernetesClusterID", `other "one"`}}}
+	flags, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.Index(flags, "--aws-cluster-id"); i < 0 || flags[i+1] != "prod" {
+		t.Errorf("the cloud's flags %v do not tag with the in-tree side's cluster ID", flags)
+	}
+	for file, want := range map[string]struct {
+		code string
+		vars map[string]string
+	}{
+		"cloud.conf":     {"k8s.io/legacy-cloud-providers/aws@v0.26.13", map[string]string{"KubernetesClusterID": "prod", "DisableSecurityGroupIngress": "true"}},
+		"cloud-ccm.conf": {"k8s.io/cloud-provider-aws@v1.27.2", map[string]string{"KubernetesClusterID": `other "one"`}},
+	} {
+		raw, err := os.ReadFile(filepath.Join(awsStateDir("c1"), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := awsconfig.Read(want.code, string(raw))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, raw)
+		}
+		if !reflect.DeepEqual(got.Global, want.vars) || len(got.Overrides) != 2 {
+			t.Errorf("%s reads as %v with %d overrides, want %v and handover's 2:\n%s", file, got.Global, len(got.Overrides), want.vars, raw)
+		}
 	}
 }

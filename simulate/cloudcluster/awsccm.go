@@ -38,7 +38,7 @@ func AWSCCMArgs(cluster, podSubnet string) []string {
 		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
 		"--v=2",
 		"--cloud-provider=" + AWS,
-		"--cloud-config=" + AWSCloudConfigPath,
+		"--cloud-config=" + AWSCCMCloudConfigPath,
 		"--cluster-name=" + cluster,
 		"--allocate-node-cidrs=true",
 		"--configure-cloud-routes=true",
@@ -52,7 +52,7 @@ func AWSCCMArgs(cluster, podSubnet string) []string {
 func AWSCCMManifest(version, cluster, podSubnet string, extraArgs ...string) string {
 	image, _ := awsCCMImage(version)
 	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs), 12),
-		"CLOUD_CONFIG", AWSCloudConfigPath, "NAME", AWSCCMName, "CREDENTIALS", awsCCMCredentials).Replace(awsCCMObjects)
+		"CLOUD_CONFIG", AWSCCMCloudConfigPath, "NAME", AWSCCMName, "CREDENTIALS", awsCCMCredentials).Replace(awsCCMObjects)
 }
 
 // AWSCredentialsSecret is the Secret of the manager's key, from the keys

@@ -76,7 +76,7 @@ func AWSCCMStaticPod(version, cluster, podSubnet string, extraArgs []string, fil
 		"--authentication-kubeconfig=" + CCMKubeconfigPath,
 		"--authorization-kubeconfig=" + CCMKubeconfigPath},
 		cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs)...)
-	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", AWSCloudConfigPath}, {"aws-credentials", awsCCMKeyPath}}, files...)
+	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", AWSCCMCloudConfigPath}, {"aws-credentials", awsCCMKeyPath}}, files...)
 	return strings.Replace(staticPod(image, args, files), "    imagePullPolicy: IfNotPresent\n",
 		"    imagePullPolicy: IfNotPresent\n    env:\n    - name: AWS_SHARED_CREDENTIALS_FILE\n      value: "+awsCCMKeyPath+"\n", 1)
 }

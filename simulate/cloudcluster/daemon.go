@@ -174,7 +174,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 		if aws, err = awsEndpointsOn(ctx, gw); err != nil {
 			return "", err
 		}
-		more, err := prepareAWS(ctx, cluster, *aws)
+		more, err := prepareAWS(ctx, cluster, *aws, set.awsConfigs)
 		if err != nil {
 			return "", err
 		}

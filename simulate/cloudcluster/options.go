@@ -5,7 +5,10 @@ import "github.com/handover-sh/handover/simulate/cloud/behaviour"
 // Option changes how Create makes the cluster's cloud.
 type Option func(*settings)
 
-type settings struct{ profile, provider string }
+type settings struct {
+	profile, provider string
+	awsConfigs        *AWSCloudConfigs
+}
 
 func newSettings(opts []Option) settings {
 	var s settings

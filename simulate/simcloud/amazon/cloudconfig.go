@@ -20,6 +20,9 @@ type ProviderConfig struct {
 	// ClusterID, when set, is [Global] KubernetesClusterID; unset, the
 	// providers read it from their own instance's cluster tag.
 	ClusterID string
+	// Global are further [Global] variables (name, value), in order: a
+	// user's own, where a rehearsal runs with them.
+	Global [][2]string
 }
 
 // overrides are the services the providers reach, by signing name, and
@@ -42,6 +45,9 @@ func (c ProviderConfig) INI() string {
 	if c.ClusterID != "" {
 		fmt.Fprintf(&b, "KubernetesClusterID = %s\n", c.ClusterID)
 	}
+	for _, v := range c.Global {
+		fmt.Fprintf(&b, "%s = %s\n", v[0], quoted(v[1]))
+	}
 	for _, o := range c.overrides() {
 		fmt.Fprintf(&b, "\n[ServiceOverride %q]\nService = %s\nRegion = %s\nURL = %s\nSigningRegion = %s\n", o[0], o[0], c.Region, o[1], c.Region)
 	}
@@ -54,4 +60,10 @@ func (c ProviderConfig) INI() string {
 // resolves the override by.
 func (c ProviderConfig) Env(key awsapi.Key) []string {
 	return []string{"AWS_ACCESS_KEY_ID=" + key.ID, "AWS_SECRET_ACCESS_KEY=" + key.Secret, "AWS_REGION=" + c.Region}
+}
+
+// quoted is a gcfg value: in double quotes, with its quotes and
+// backslashes escaped, so that any text reads back as itself.
+func quoted(v string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
 }

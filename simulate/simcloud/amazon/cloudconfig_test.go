@@ -29,3 +29,16 @@ func TestELBNameOfOtherNames(t *testing.T) {
 		}
 	}
 }
+
+// A cluster whose resources carry another cluster ID than its name is
+// tagged with that ID; its other identities stay the name's.
+func TestClusterTagFollowsTheClusterID(t *testing.T) {
+	named, tagged := amazon.Network{Cluster: "c"}, amazon.Network{Cluster: "c", ClusterID: "prod"}
+	if named.ClusterTag() != "kubernetes.io/cluster/c" || tagged.ClusterTag() != "kubernetes.io/cluster/prod" || named.VPC() != tagged.VPC() {
+		t.Errorf("tags %s, %s; VPCs %s, %s", named.ClusterTag(), tagged.ClusterTag(), named.VPC(), tagged.VPC())
+	}
+	ini := amazon.ProviderConfig{Region: "r1", AWS: "http://10.0.0.1:4000", Global: [][2]string{{"KubernetesClusterID", `a "b" \c`}}}.INI()
+	if !strings.Contains(ini, `KubernetesClusterID = "a \"b\" \\c"`+"\n") {
+		t.Errorf("a user's value is not quoted as gcfg reads it:\n%s", ini)
+	}
+}

@@ -52,8 +52,11 @@ func MAC(ip string) string {
 // its nodes' security group.
 type Network struct {
 	Cluster, Region string
-	Zones           []string
-	CIDR            string // the node network's
+	// ClusterID names the cluster in its resources' tags: the
+	// providers' KubernetesClusterID ("" is Cluster).
+	ClusterID string
+	Zones     []string
+	CIDR      string // the node network's
 }
 
 func (n Network) VPC() string                  { return "vpc-" + hexID(n.Cluster, "vpc", 17) }
@@ -65,7 +68,12 @@ func (n Network) Interface(name string) string { return "eni-" + hexID(n.Cluster
 // ClusterTag is the tag that marks a resource as the cluster's
 // (TagNameKubernetesClusterPrefix in the providers' tags.go), and "owned"
 // its value for what the cluster created.
-func (n Network) ClusterTag() string { return "kubernetes.io/cluster/" + n.Cluster }
+func (n Network) ClusterTag() string {
+	if n.ClusterID != "" {
+		return "kubernetes.io/cluster/" + n.ClusterID
+	}
+	return "kubernetes.io/cluster/" + n.Cluster
+}
 
 const owned = "owned"
 

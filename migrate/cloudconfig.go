@@ -1,0 +1,132 @@
+package migrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/providers/awsconfig"
+)
+
+// CloudConfigFile is a user's cloud-config for one side, as given.
+type CloudConfigFile struct {
+	Path, Text string
+}
+
+// SetCloudConfigs reads --cloud-config arguments: kcm=FILE (the in-tree
+// provider's: kube-controller-manager N and its kubelets), ccm=FILE (the
+// cloud-controller-manager's), or FILE for both, as a cluster whose
+// managers share one file has it.
+func (s *Spec) SetCloudConfigs(args []string) error {
+	seen := map[string]bool{}
+	for _, arg := range args {
+		side, path := CutSide(arg)
+		if path == "" {
+			return fmt.Errorf("--cloud-config %s: write kcm=FILE, ccm=FILE or FILE (both)", arg)
+		}
+		sides := []string{side}
+		if side == "" {
+			sides = []string{SideKCM, SideCCM}
+		}
+		raw, err := boundedfile.Read(path, boundedfile.ConfigLimit)
+		if err != nil {
+			return fmt.Errorf("--cloud-config %s: %w", arg, err)
+		}
+		for _, sd := range sides {
+			if seen[sd] {
+				return fmt.Errorf("--cloud-config %s: the %s side's file is given twice: give each side once", arg, sd)
+			}
+			seen[sd] = true
+			f := &CloudConfigFile{Path: path, Text: string(raw)}
+			if sd == SideKCM {
+				s.KCMCloudConfig = f
+			} else {
+				s.CCMCloudConfig = f
+			}
+		}
+	}
+	return nil
+}
+
+// validCloudConfigs: a user's cloud-config is read by a provider's own
+// code; the simulated provider's is handover's.
+func (s Spec) validCloudConfigs() []string {
+	if s.KCMCloudConfig == nil && s.CCMCloudConfig == nil {
+		return nil
+	}
+	if !s.OwnCode() {
+		return []string{"--cloud-config is read by a provider's own code: give --provider aws (the simulated provider's cloud-config is handover's own)"}
+	}
+	var errs []string
+	for _, c := range []string{s.codeOf(SideKCM), s.codeOf(SideCCM)} {
+		if !awsconfig.Known(c) {
+			errs = append(errs, fmt.Sprintf("--cloud-config: handover cannot read %s's cloud-config (it reads %s)", c, strings.Join(awsconfig.Codes(), ", ")))
+		}
+	}
+	return errs
+}
+
+// codeOf is the provider code that reads a side's cloud-config.
+func (s Spec) codeOf(side string) string {
+	p := s.Provider()
+	if side == SideKCM {
+		return p.Code.InTree(s.From)
+	}
+	return p.Code.CCM(s.ccmVersion())
+}
+
+// lintCloudConfig is a side's cloud-config for the lint, nil when handover's
+// own is used.
+func (s Spec) lintCloudConfig(side string) *lint.CloudConfig {
+	f := map[string]*CloudConfigFile{SideKCM: s.KCMCloudConfig, SideCCM: s.CCMCloudConfig}[side]
+	if f == nil || !s.OwnCode() {
+		return nil
+	}
+	return &lint.CloudConfig{Path: f.Path, Text: f.Text, Code: s.codeOf(side)}
+}
+
+// CarriedCloudConfig is what a rehearsal runs a side with: the [Global]
+// variables it carries, and those it leaves, with why. ok is false when
+// the side has no file of the user's (or one no known reader reads: the
+// lint says so).
+func (s Spec) CarriedCloudConfig(side string) (vars [][2]string, left []awsconfig.Left, ok bool) {
+	c := s.lintCloudConfig(side)
+	if c == nil {
+		return nil, nil, false
+	}
+	f, err := awsconfig.Read(c.Code, c.Text)
+	if err != nil {
+		return nil, nil, false
+	}
+	vars, left = awsconfig.Carry(f)
+	return vars, left, true
+}
+
+// writeCloudConfigs tells, for each side given a cloud-config of the
+// user's, which variables a rehearsal runs with and which it leaves.
+func writeCloudConfigs(b *strings.Builder, s Spec) {
+	for _, sd := range []struct{ side, who string }{{SideKCM, "kube-controller-manager " + s.From + " and its kubelets"}, {SideCCM, "cloud-controller-manager"}} {
+		c := s.lintCloudConfig(sd.side)
+		if c == nil {
+			continue
+		}
+		fmt.Fprintf(b, "cloud-config (%s, read as %s reads it): %s\n", sd.who, c.Code, c.Path)
+		vars, left, ok := s.CarriedCloudConfig(sd.side)
+		if !ok {
+			b.WriteString("    not readable: the preflight lint says why\n")
+			continue
+		}
+		var with []string
+		for _, v := range vars {
+			with = append(with, v[0]+" = "+v[1])
+		}
+		if len(with) == 0 {
+			with = []string{"none of its [Global] variables"}
+		}
+		fmt.Fprintf(b, "    a rehearsal runs with: %s\n", strings.Join(with, "; "))
+		for _, l := range left {
+			fmt.Fprintf(b, "    left out: %s = %s (%s)\n", l.Name, l.Value, l.Why)
+		}
+	}
+}

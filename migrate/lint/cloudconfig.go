@@ -1,0 +1,85 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/handover-sh/handover/providers/awsconfig"
+)
+
+// CloudConfig is a user's --cloud-config for one side and the provider
+// code that reads it (module/package@version, as providers.Code names it).
+type CloudConfig struct {
+	Path, Text, Code string
+}
+
+// identity are the [Global] variables that name the cluster whose cloud
+// resources a provider owns: managers that disagree on them each take the
+// other's load balancers, routes and security groups for another
+// cluster's (zalando-incubator/kubernetes-on-aws#8487).
+var identity = map[string]bool{"KubernetesClusterID": true, "KubernetesClusterTag": true}
+
+// lintCloudConfig: a side's cloud-config must be one its provider code
+// reads, as the manager reads it when it starts (unknown variables,
+// values of the wrong type and malformed sections are refused there).
+func lintCloudConfig(s Side) Findings {
+	c := s.CloudConfig
+	if c == nil {
+		return nil
+	}
+	where := c.Path + " (" + s.Component + ")"
+	if !awsconfig.Known(c.Code) {
+		return Findings{{Warning, where, fmt.Sprintf("unchecked: handover has no reader of %s's cloud-config (it has %v)", c.Code, awsconfig.Codes()), ""}}
+	}
+	if _, err := awsconfig.Read(c.Code, c.Text); err != nil {
+		return Findings{{Error, where, fmt.Sprintf("%s refuses it, and the %s does not start: %v", c.Code, s.Component, err),
+			fmt.Sprintf("write only the variables %s reads ([Global]: %v)", c.Code, awsconfig.Fields(c.Code))}}
+	}
+	return nil
+}
+
+// lintCloudConfigPair compares the two managers' cloud-configs variable by
+// variable: a value that differs, or is set on one side only, changes
+// what the provider does at the hand-off (kubernetes/cloud-provider#51).
+func lintCloudConfigPair(k, c Side) Findings {
+	if k.CloudConfig == nil || c.CloudConfig == nil {
+		return nil
+	}
+	kf, kerr := awsconfig.Read(k.CloudConfig.Code, k.CloudConfig.Text)
+	cf, cerr := awsconfig.Read(c.CloudConfig.Code, c.CloudConfig.Text)
+	if kerr != nil || cerr != nil {
+		return nil // lintCloudConfig says why
+	}
+	var names []string
+	for n := range kf.Global {
+		names = append(names, n)
+	}
+	for n := range cf.Global {
+		if _, ok := kf.Global[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	var out Findings
+	for _, n := range names {
+		kv, cv := kf.Global[n], cf.Global[n]
+		if kv == cv {
+			continue
+		}
+		why := "the provider behaves otherwise once the cloud-controller-manager runs the cloud controllers"
+		if identity[n] {
+			why = "the cloud-controller-manager looks for another cluster's resources: the load balancers, routes and security groups the kube-controller-manager made are not its own"
+		}
+		out = append(out, Finding{Warning, "[Global] " + n,
+			fmt.Sprintf("%s has %s, %s has %s: %s", k.CloudConfig.Path, shown(kv), c.CloudConfig.Path, shown(cv), why),
+			"give both managers the same value, unless the change is the point of the migration"})
+	}
+	return out
+}
+
+func shown(v string) string {
+	if v == "" {
+		return "it unset"
+	}
+	return fmt.Sprintf("%q", v)
+}
