@@ -152,7 +152,8 @@ func TestConfigLeaderMigration(t *testing.T) {
 }
 
 // cloudConfig: paths are relative to the rehearsal file; the example's
-// files validate, differ only where their releases differ, and the cluster
+// files validate, differ only where their releases differ (not compared),
+// and the cluster
 // is made with the variables the plan says it runs with.
 func TestConfigCloudConfig(t *testing.T) {
 	c, err := ReadFile("../examples/aws-cloud-configs/rehearsal.yaml")
@@ -175,8 +176,8 @@ func TestConfigCloudConfig(t *testing.T) {
 			global = append(global, f.Where)
 		}
 	}
-	if strings.Join(global, ",") != "[Global] DisableStrictZoneCheck,[Global] Region" {
-		t.Errorf("the example's files differ in %v", global)
+	if len(global) != 0 {
+		t.Errorf("the example's files differ in %v, where only their releases differ", global)
 	}
 	if n := len(clusterOptions(p.Spec)); n != 2 {
 		t.Errorf("%d cluster options, want the provider and the cloud-configs", n)

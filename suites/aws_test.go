@@ -56,6 +56,20 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		res := negative(ctx, "aws-rke-hostname", c)
 		Expect(failed(res, checks.NodeIdentity)).NotTo(BeEmpty(), "node-identity did not fire; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 17: the cloud-controller-manager's cloud-config names
+	// another cluster (KubernetesClusterID) than the one whose resources
+	// the cloud tags: once it leads it finds none of the cluster's
+	// instances, so its service controller leaves the load balancers
+	// without backends and its node controllers cannot initialise the new
+	// Nodes (zalando-incubator/kubernetes-on-aws#8487).
+	It("17: the cloud-controller-manager's cloud-config names another cluster", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/aws-cloud-configs/other-cluster.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "aws-other-cluster", c)
+		Expect(failed(res, checks.LBAvailability)).NotTo(BeEmpty(), "lb-availability did not fire; reports in %s", res.Dir)
+		Expect(failed(res, checks.ProviderID)).NotTo(BeEmpty(), "provider-id did not fire; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to

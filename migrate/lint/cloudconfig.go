@@ -41,6 +41,9 @@ func lintCloudConfig(s Side) Findings {
 // lintCloudConfigPair compares the two managers' cloud-configs variable by
 // variable: a value that differs, or is set on one side only, changes
 // what the provider does at the hand-off (kubernetes/cloud-provider#51).
+// A variable only one side's release has (DisableStrictZoneCheck in tree,
+// Region and NodeIPFamilies outside) cannot be the same on both: it is
+// not compared.
 func lintCloudConfigPair(k, c Side) Findings {
 	if k.CloudConfig == nil || c.CloudConfig == nil {
 		return nil
@@ -60,10 +63,11 @@ func lintCloudConfigPair(k, c Side) Findings {
 		}
 	}
 	slices.Sort(names)
+	kFields, cFields := awsconfig.Fields(k.CloudConfig.Code), awsconfig.Fields(c.CloudConfig.Code)
 	var out Findings
 	for _, n := range names {
 		kv, cv := kf.Global[n], cf.Global[n]
-		if kv == cv {
+		if kv == cv || !slices.Contains(kFields, n) || !slices.Contains(cFields, n) {
 			continue
 		}
 		why := "the provider behaves otherwise once the cloud-controller-manager runs the cloud controllers"
