@@ -15,9 +15,6 @@ import (
 // CloudConfig's Global and ServiceOverride in its source, by name, type
 // and order (gcfg matches variables to field names).
 func TestStructsHoldToTheirSource(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads module sources")
-	}
 	for code, r := range readers {
 		t.Run(code, func(t *testing.T) {
 			text, ok := modsource.Text(t, modsource.Dir(t, r.source), r.file)
