@@ -181,7 +181,7 @@ func (m *CCMManifest) namespace() string {
 func ownManifestFlags(p providers.Provider, clusterName, podSubnet string) []struct{ name, value, why string } {
 	return []struct{ name, value, why string }{
 		{"cloud-provider", p.Name, "the simulated cloud's provider"},
-		{"cloud-config", p.CloudConfigPath, "the simulated cloud's configuration"},
+		{"cloud-config", p.CCMCloudConfigPath, "the simulated cloud's configuration"},
 		{"cluster-name", clusterName, "the rehearsal cluster's name, which its kube-controller-manager has: check that your manifest's (default \"kubernetes\") equals your kube-controller-manager's --cluster-name, or every load balancer is made anew at the hand-off"},
 		{"cluster-cidr", podSubnet, "the rehearsal cluster's pod subnet"},
 		{"kubeconfig", "", "the pods use their service account"},
@@ -240,8 +240,8 @@ func (m *CCMManifest) render(p providers.Provider, version, clusterName, podSubn
 		tpl.Spec.Affinity = oneReplicaPerNode(tpl.Labels)
 		change("affinity: one replica per node: on the host network two would share port 10258")
 	}
-	mountHostFile(tpl, c, "handover-cloud-config", p.CloudConfigPath)
-	change("volume handover-cloud-config: %s from the node, read-only (the simulated cloud's configuration)", p.CloudConfigPath)
+	mountHostFile(tpl, c, "handover-cloud-config", p.CCMCloudConfigPath)
+	change("volume handover-cloud-config: %s from the node, read-only (the simulated cloud's configuration)", p.CCMCloudConfigPath)
 	out := append([]string(nil), m.others...)
 	if config != "" {
 		mountConfigMap(tpl, c, "handover-leader-migration", p.LeaderMigrationConfigMap, LMConfigPath)

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
@@ -19,31 +20,20 @@ type CloudConfigFile struct {
 // cloud-controller-manager's), or FILE for both, as a cluster whose
 // managers share one file has it.
 func (s *Spec) SetCloudConfigs(args []string) error {
-	seen := map[string]bool{}
-	for _, arg := range args {
-		side, path := CutSide(arg)
-		if path == "" {
-			return fmt.Errorf("--cloud-config %s: write kcm=FILE, ccm=FILE or FILE (both)", arg)
-		}
-		sides := []string{side}
-		if side == "" {
-			sides = []string{SideKCM, SideCCM}
-		}
+	paths, err := CutSides("--cloud-config", args, true)
+	if err != nil {
+		return err
+	}
+	for side, path := range paths {
 		raw, err := boundedfile.Read(path, boundedfile.ConfigLimit)
 		if err != nil {
-			return fmt.Errorf("--cloud-config %s: %w", arg, err)
+			return fmt.Errorf("--cloud-config %s=%s: %w%s", side, path, err, SideHint(path))
 		}
-		for _, sd := range sides {
-			if seen[sd] {
-				return fmt.Errorf("--cloud-config %s: the %s side's file is given twice: give each side once", arg, sd)
-			}
-			seen[sd] = true
-			f := &CloudConfigFile{Path: path, Text: string(raw)}
-			if sd == SideKCM {
-				s.KCMCloudConfig = f
-			} else {
-				s.CCMCloudConfig = f
-			}
+		f := &CloudConfigFile{Path: path, Text: string(raw)}
+		if side == SideKCM {
+			s.KCMCloudConfig = f
+		} else {
+			s.CCMCloudConfig = f
 		}
 	}
 	return nil
@@ -59,12 +49,29 @@ func (s Spec) validCloudConfigs() []string {
 		return []string{"--cloud-config is read by a provider's own code: give --provider aws (the simulated provider's cloud-config is handover's own)"}
 	}
 	var errs []string
-	for _, c := range []string{s.codeOf(SideKCM), s.codeOf(SideCCM)} {
-		if !awsconfig.Known(c) {
-			errs = append(errs, fmt.Sprintf("--cloud-config: handover cannot read %s's cloud-config (it reads %s)", c, strings.Join(awsconfig.Codes(), ", ")))
+	for side, f := range map[string]*CloudConfigFile{SideKCM: s.KCMCloudConfig, SideCCM: s.CCMCloudConfig} {
+		if c := s.codeOf(side); f != nil && !awsconfig.Known(c) {
+			errs = append(errs, fmt.Sprintf("--cloud-config %s=%s: handover cannot read %q's cloud-config (it reads %s)", side, f.Path, c, strings.Join(awsconfig.Codes(), ", ")))
 		}
 	}
+	slices.Sort(errs)
 	return errs
+}
+
+// RehearsableCloudConfigs: a rehearsal, forced past the lint, cannot run a
+// manager with a file its provider refuses (it would not start): it says
+// so before anything is made.
+func (s Spec) RehearsableCloudConfigs() error {
+	for _, side := range []string{SideKCM, SideCCM} {
+		c := s.lintCloudConfig(side)
+		if c == nil {
+			continue
+		}
+		if _, err := awsconfig.Read(c.Code, c.Text); err != nil {
+			return fmt.Errorf("--cloud-config %s=%s: %s refuses it (%v): its manager would not start, which a rehearsal cannot run; the lint says what to change", side, c.Path, c.Code, err)
+		}
+	}
+	return nil
 }
 
 // codeOf is the provider code that reads a side's cloud-config.
@@ -88,8 +95,8 @@ func (s Spec) lintCloudConfig(side string) *lint.CloudConfig {
 
 // CarriedCloudConfig is what a rehearsal runs a side with: the [Global]
 // variables it carries, and those it leaves, with why. ok is false when
-// the side has no file of the user's (or one no known reader reads: the
-// lint says so).
+// the side has no file of the user's, or one its provider refuses (the
+// lint says why; RehearsableCloudConfigs stops a rehearsal on it).
 func (s Spec) CarriedCloudConfig(side string) (vars [][2]string, left []awsconfig.Left, ok bool) {
 	c := s.lintCloudConfig(side)
 	if c == nil {

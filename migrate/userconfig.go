@@ -49,6 +49,34 @@ func CutSide(arg string) (side, path string) {
 	return "", arg
 }
 
+// CutSides reads a flag's arguments into a path per side: kcm=FILE and
+// ccm=FILE, and, when both is true, FILE alone for both sides. A side given
+// twice is refused.
+func CutSides(flag string, args []string, both bool) (map[string]string, error) {
+	out := map[string]string{}
+	for _, arg := range args {
+		side, path := CutSide(arg)
+		sides := []string{side}
+		switch {
+		case path == "" || (side == "" && !both):
+			form := "kcm=FILE or ccm=FILE"
+			if both {
+				form = "kcm=FILE, ccm=FILE or FILE (both)"
+			}
+			return nil, fmt.Errorf("%s %s: write %s%s", flag, arg, form, SideHint(arg))
+		case side == "":
+			sides = []string{SideKCM, SideCCM}
+		}
+		for _, sd := range sides {
+			if _, twice := out[sd]; twice {
+				return nil, fmt.Errorf("%s %s: %s= is given twice: give each side once", flag, arg, sd)
+			}
+			out[sd] = path
+		}
+	}
+	return out, nil
+}
+
 // SideHint says how an argument was read when it looks as if it named a
 // side but does not: "" otherwise.
 func SideHint(arg string) string {

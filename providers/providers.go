@@ -20,8 +20,12 @@ import (
 type Provider struct {
 	// Name is the value of --cloud-provider (managers and kubelets).
 	Name string
-	// CloudConfigPath is the cloud configuration on every node.
+	// CloudConfigPath is the cloud configuration on every node: the
+	// in-tree provider's (managers and kubelets of version N).
 	CloudConfigPath string
+	// CCMCloudConfigPath is the cloud-controller-manager's on every node
+	// (the same file unless a user gives each side its own).
+	CCMCloudConfigPath string
 	// CCMUser is the user the cloud-controller-manager's kubeconfig names,
 	// CCMLeaderLockingRole the Role in kube-system that lets it take its
 	// own lease, and CCMRBAC the objects that grant both (kubectl apply).

@@ -204,6 +204,11 @@ func (c Config) Validate() (*Plan, error) {
 	if err := s.SetCloudConfigs(cloudConfigs); err != nil {
 		return nil, fmt.Errorf("cloudConfig: %w", err)
 	}
+	if c.Force {
+		if err := s.RehearsableCloudConfigs(); err != nil {
+			return nil, err
+		}
+	}
 	intervals, err := c.intervals()
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -152,9 +153,8 @@ func TestConfigLeaderMigration(t *testing.T) {
 }
 
 // cloudConfig: paths are relative to the rehearsal file; the example's
-// files validate, differ only where their releases differ (not compared),
-// and the cluster
-// is made with the variables the plan says it runs with.
+// files validate and differ only where their releases differ (not
+// compared); the cluster is made with the variables the plan lists.
 func TestConfigCloudConfig(t *testing.T) {
 	c, err := ReadFile("../examples/aws-cloud-configs/rehearsal.yaml")
 	if err != nil {
@@ -182,8 +182,15 @@ func TestConfigCloudConfig(t *testing.T) {
 	if n := len(clusterOptions(p.Spec)); n != 2 {
 		t.Errorf("%d cluster options, want the provider and the cloud-configs", n)
 	}
-	if vars, _, ok := p.Spec.CarriedCloudConfig("ccm"); !ok || len(vars) != 1 || vars[0] != [2]string{"KubernetesClusterID", "prod-eu"} {
-		t.Errorf("the manager's file runs with %v", vars)
+	for side, want := range map[string][][2]string{"kcm": {{"DisableStrictZoneCheck", "true"}, {"KubernetesClusterID", "prod-eu"}}, "ccm": {{"KubernetesClusterID", "prod-eu"}}} {
+		if vars, _, ok := p.Spec.CarriedCloudConfig(side); !ok || !reflect.DeepEqual(vars, want) {
+			t.Errorf("%s's file runs with %v, want %v", side, vars, want)
+		}
+	}
+	// Forced past the lint, a file its provider refuses cannot be rehearsed.
+	c.CloudConfig["ccm"], c.Force = c.CloudConfig["kcm"], true
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "would not start") {
+		t.Errorf("a refused file, forced: %v", err)
 	}
 }
 

@@ -300,10 +300,14 @@ func clientCert(rc *rest.Config) *tls.Certificate {
 // cloud-config variables where the user gave a file.
 func clusterOptions(s migrate.Spec) []cloudcluster.Option {
 	opts := []cloudcluster.Option{cloudcluster.WithProfile(s.CloudProfile)}
-	kcm, _, kok := s.CarriedCloudConfig(migrate.SideKCM)
-	ccm, _, cok := s.CarriedCloudConfig(migrate.SideCCM)
-	if kok || cok {
-		opts = append(opts, cloudcluster.WithAWSCloudConfigs(cloudcluster.AWSCloudConfigs{KCM: kcm, CCM: ccm}))
+	var own cloudcluster.AWSCloudConfigs
+	for side, to := range map[string]**cloudcluster.AWSVars{migrate.SideKCM: &own.KCM, migrate.SideCCM: &own.CCM} {
+		if vars, _, ok := s.CarriedCloudConfig(side); ok {
+			*to = &cloudcluster.AWSVars{Vars: vars}
+		}
+	}
+	if own.KCM != nil || own.CCM != nil {
+		opts = append(opts, cloudcluster.WithAWSCloudConfigs(own))
 	}
 	return opts
 }

@@ -50,7 +50,6 @@ func (f *specFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.ccmLast, "ccm-last", false, ccmLastHelp)
 	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
-	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
 	fs.StringArrayVar(&f.spec.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&f.spec.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.StringVar(&f.spec.CCMForm, "ccm-form", "", ccmFormHelp)
@@ -86,15 +85,6 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 		return s, nil, err
 	}
 	return p.Spec, p, nil
-}
-
-// noCloudConfigs refuses --cloud-config for a command that works on a
-// cluster already made: its nodes have their cloud-configs.
-func (f *specFlags) noCloudConfigs(command string) error {
-	if len(f.cloudConfigs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("--cloud-config: %s works on a cluster whose cloud-configs are on its nodes since it was made; give yours to plan (the lint) or rehearse (a cluster made with them)", command)
 }
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -134,6 +124,9 @@ and exits non-zero when the lint finds errors (migrate and rehearse would stop).
 	}
 	f.add(c.Flags())
 	c.Flags().IntVar(&f.spec.ControlPlanes, "control-planes", 3, "number of control planes N")
+	// plan and rehearse only: migrate and observe work on a cluster whose
+	// cloud-configs are on its nodes since it was made.
+	c.Flags().StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
 	return c
 }
 
@@ -157,9 +150,6 @@ procedure or a check failed.`,
 		Example: "  handover migrate --name handover --procedure taskdoc\n  handover migrate --procedure taskdoc --until-step enable-leader-migration",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.noCloudConfigs("migrate"); err != nil {
-				return err
-			}
 			s, _, err := f.build()
 			if err != nil {
 				return err

@@ -125,11 +125,12 @@ func TestCloudConfigInput(t *testing.T) {
 		{[]string{"plan", "--cloud-config", shared}, true, "give --provider aws"},
 		{append(aws, "--cloud-config", shared), true, `k8s.io/cloud-provider-aws@v1.27.2 refuses it, and the cloud-controller-manager does not start: warning: can't store data at section "Global", variable "DisableStrictZoneCheck"`},
 		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, "a rehearsal runs with: DisableStrictZoneCheck = true; KubernetesClusterID = prod"},
-		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, `warning: [Global] KubernetesClusterID: ` + shared + ` has "prod", ` + ccm + ` has "staging"`},
+		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, `warning: [Global] KubernetesClusterID, KubernetesClusterTag: ` + shared + ` names cluster "prod", ` + ccm + ` names "staging"`},
 		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", "ccm="+ccm), false, "left out: VPC = vpc-1"},
 		{append(aws, "--cloud-config", "kcm="+shared, "--cloud-config", shared), true, "given twice"},
 		{append(aws, "--cloud-config", "ccm="+filepath.Join(t.TempDir(), "none.conf")), true, "no such file"},
-		{[]string{"migrate", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4", "--cloud-config", shared}, true, "give yours to plan (the lint) or rehearse"},
+		{[]string{"migrate", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4", "--cloud-config", shared}, true, "unknown flag: --cloud-config"},
+		{append(aws, "--cloud-config", "KCM="+shared), true, "only kcm= and ccm= name a side"},
 	} {
 		out, err := runCLIOut(t, tc.args...)
 		if (err != nil) != tc.wantErr || !strings.Contains(out+errString(err), tc.says) {

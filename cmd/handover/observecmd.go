@@ -63,9 +63,6 @@ and sent no credential; with it, their certificates are verified and
 			if err != nil {
 				return err
 			}
-			if err := f.noCloudConfigs("observe"); err != nil {
-				return err
-			}
 			s, _, err := f.build()
 			if err != nil {
 				return err

@@ -213,21 +213,15 @@ func intervalHelp() string {
 // addCloudConfigs puts --cloud-config arguments (kcm=FILE, ccm=FILE, or
 // FILE for both) into a rehearsal's cloudConfig, over its file's.
 func addCloudConfigs(cfg *rehearsal.Config, args []string) error {
-	for _, arg := range args {
-		side, path := migrate.CutSide(arg)
-		if path == "" {
-			return fmt.Errorf("--cloud-config %s: write kcm=FILE, ccm=FILE or FILE (both)", arg)
-		}
-		sides := []string{side}
-		if side == "" {
-			sides = []string{migrate.SideKCM, migrate.SideCCM}
-		}
+	paths, err := migrate.CutSides("--cloud-config", args, true)
+	if err != nil {
+		return err
+	}
+	for side, path := range paths {
 		if cfg.CloudConfig == nil {
 			cfg.CloudConfig = map[string]string{}
 		}
-		for _, sd := range sides {
-			cfg.CloudConfig[sd] = path
-		}
+		cfg.CloudConfig[side] = path
 	}
 	return nil
 }

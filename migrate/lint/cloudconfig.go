@@ -14,9 +14,10 @@ type CloudConfig struct {
 }
 
 // identity are the [Global] variables that name the cluster whose cloud
-// resources a provider owns: managers that disagree on them each take the
-// other's load balancers, routes and security groups for another
-// cluster's (zalando-incubator/kubernetes-on-aws#8487).
+// resources a provider owns, compared as the cluster each works out
+// (lintClusterIDs): managers that disagree take each other's load
+// balancers, routes and security groups for another cluster's
+// (zalando-incubator/kubernetes-on-aws#8487).
 var identity = map[string]bool{"KubernetesClusterID": true, "KubernetesClusterTag": true}
 
 // lintCloudConfig: a side's cloud-config must be one its provider code
@@ -28,12 +29,15 @@ func lintCloudConfig(s Side) Findings {
 		return nil
 	}
 	where := c.Path + " (" + s.Component + ")"
-	if !awsconfig.Known(c.Code) {
-		return Findings{{Warning, where, fmt.Sprintf("unchecked: handover has no reader of %s's cloud-config (it has %v)", c.Code, awsconfig.Codes()), ""}}
-	}
-	if _, err := awsconfig.Read(c.Code, c.Text); err != nil {
+	f, err := awsconfig.Read(c.Code, c.Text)
+	if err != nil {
 		return Findings{{Error, where, fmt.Sprintf("%s refuses it, and the %s does not start: %v", c.Code, s.Component, err),
 			fmt.Sprintf("write only the variables %s reads ([Global]: %v)", c.Code, awsconfig.Fields(c.Code))}}
+	}
+	if _, ok := awsconfig.ClusterID(f); !ok {
+		return Findings{{Error, where + ": [Global] KubernetesClusterTag, KubernetesClusterID",
+			fmt.Sprintf("they differ (%q, %q): %s refuses to start (\"clusterID tags did not match\", tags.go)", f.Global["KubernetesClusterTag"], f.Global["KubernetesClusterID"], s.Component),
+			"set one of them, or both to the same cluster"}}
 	}
 	return nil
 }
@@ -64,21 +68,31 @@ func lintCloudConfigPair(k, c Side) Findings {
 	}
 	slices.Sort(names)
 	kFields, cFields := awsconfig.Fields(k.CloudConfig.Code), awsconfig.Fields(c.CloudConfig.Code)
-	var out Findings
+	out := lintClusterIDs(k, c, kf, cf)
 	for _, n := range names {
 		kv, cv := kf.Global[n], cf.Global[n]
-		if kv == cv || !slices.Contains(kFields, n) || !slices.Contains(cFields, n) {
+		if kv == cv || identity[n] || !slices.Contains(kFields, n) || !slices.Contains(cFields, n) {
 			continue
 		}
-		why := "the provider behaves otherwise once the cloud-controller-manager runs the cloud controllers"
-		if identity[n] {
-			why = "the cloud-controller-manager looks for another cluster's resources: the load balancers, routes and security groups the kube-controller-manager made are not its own"
-		}
 		out = append(out, Finding{Warning, "[Global] " + n,
-			fmt.Sprintf("%s has %s, %s has %s: %s", k.CloudConfig.Path, shown(kv), c.CloudConfig.Path, shown(cv), why),
+			fmt.Sprintf("%s has %s, %s has %s: the provider behaves otherwise once the cloud-controller-manager runs the cloud controllers", k.CloudConfig.Path, shown(kv), c.CloudConfig.Path, shown(cv)),
 			"give both managers the same value, unless the change is the point of the migration"})
 	}
 	return out
+}
+
+// lintClusterIDs compares the clusters the two managers filter by, as each
+// works it out; a side that names none takes its instance's tag, the same
+// cluster's, and is not compared.
+func lintClusterIDs(k, c Side, kf, cf awsconfig.File) Findings {
+	kid, _ := awsconfig.ClusterID(kf)
+	cid, _ := awsconfig.ClusterID(cf)
+	if kid == "" || cid == "" || kid == cid {
+		return nil
+	}
+	return Findings{{Warning, "[Global] KubernetesClusterID, KubernetesClusterTag",
+		fmt.Sprintf("%s names cluster %q, %s names %q: the cloud-controller-manager looks for another cluster's resources: the instances, load balancers, routes and security groups the kube-controller-manager knew are not its own", k.CloudConfig.Path, kid, c.CloudConfig.Path, cid),
+		"give both managers the same cluster, unless the change is the point of the migration"}}
 }
 
 func shown(v string) string {

@@ -19,7 +19,7 @@ func cloudSides(kcm, ccm string) (Side, Side) {
 }
 
 // A variable the side's release has no field for stops the manager: an
-// error, in gcfg's words; one the lint has no reader for is unchecked.
+// error, in gcfg's words.
 func TestLintCloudConfigRefusedByItsRelease(t *testing.T) {
 	_, c := cloudSides("", "[Global]\nDisableStrictZoneCheck = true\n")
 	fs := lintCloudConfig(c)
@@ -30,10 +30,6 @@ func TestLintCloudConfigRefusedByItsRelease(t *testing.T) {
 	k, _ := cloudSides("[Global]\nDisableStrictZoneCheck = true\n", "")
 	if fs := lintCloudConfig(k); len(fs) != 0 {
 		t.Errorf("the in-tree release reads DisableStrictZoneCheck, yet: %v", fs)
-	}
-	c.CloudConfig.Code = "k8s.io/cloud-provider-aws@v9.9.9"
-	if fs := lintCloudConfig(c); len(fs) != 1 || fs[0].Severity != Warning || !strings.Contains(fs[0].Problem, "unchecked") {
-		t.Errorf("an unknown release: %v", fs)
 	}
 }
 
@@ -46,18 +42,30 @@ func TestLintCloudConfigPair(t *testing.T) {
 	for _, f := range fs {
 		if strings.HasPrefix(f.Where, "[Global]") {
 			got = append(got, f.Where)
-			if f.Where == "[Global] KubernetesClusterID" && !strings.Contains(f.Problem, "another cluster's resources") {
+			if !strings.Contains(f.Problem, `names cluster "prod", ccm.conf names "staging": the cloud-controller-manager looks for another cluster's resources`) {
 				t.Errorf("cluster ID finding: %v", f)
 			}
 		}
 	}
-	if strings.Join(got, ",") != "[Global] KubernetesClusterID" {
+	if strings.Join(got, ",") != "[Global] KubernetesClusterID, KubernetesClusterTag" {
 		t.Errorf("findings %v", fs)
 	}
-	k, c = cloudSides("[Global]\nKubernetesClusterID = prod\n", "[Global]\nKubernetesClusterID = prod\n")
-	for _, f := range Lint(k, c) {
-		if strings.HasPrefix(f.Where, "[Global]") || strings.Contains(f.Where, ".conf") {
-			t.Errorf("equal files: %v", f)
+	// The same cluster, by the legacy tag on one side; a side naming none
+	// takes its instance's tag: nothing to say.
+	for _, pair := range [][2]string{{"[Global]\nKubernetesClusterID = prod\n", "[Global]\nKubernetesClusterTag = prod\n"}, {"[Global]\nKubernetesClusterID = prod\n", "[Global]\n"}} {
+		k, c = cloudSides(pair[0], pair[1])
+		for _, f := range Lint(k, c) {
+			if strings.HasPrefix(f.Where, "[Global]") || strings.Contains(f.Where, ".conf") {
+				t.Errorf("%q and %q: %v", pair[0], pair[1], f)
+			}
 		}
+	}
+}
+
+// A file naming two clusters stops its manager (tags.go).
+func TestLintCloudConfigTwoClusterIDs(t *testing.T) {
+	k, _ := cloudSides("[Global]\nKubernetesClusterTag = a\nKubernetesClusterID = b\n", "")
+	if fs := lintCloudConfig(k); len(fs) != 1 || fs[0].Severity != Error || !strings.Contains(fs[0].Problem, "clusterID tags did not match") {
+		t.Errorf("findings %v", fs)
 	}
 }

@@ -105,3 +105,17 @@ func oneLine(msg string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// ClusterID is the cluster a provider reading f filters the cloud's
+// resources by (awsTagging.init in both releases' tags.go):
+// KubernetesClusterTag when set (the legacy tag), else
+// KubernetesClusterID; "" when neither is set, and the provider takes it
+// from its own instance's tags. ok is false when both are set and differ:
+// the provider refuses to start ("clusterID tags did not match").
+func ClusterID(f File) (id string, ok bool) {
+	tag, cid := f.Global["KubernetesClusterTag"], f.Global["KubernetesClusterID"]
+	if tag != "" {
+		return tag, cid == "" || cid == tag
+	}
+	return cid, true
+}

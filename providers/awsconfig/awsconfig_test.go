@@ -12,7 +12,7 @@ const (
 )
 
 // Each release refuses what its struct has no field for, in gcfg's words,
-// and reads names as gcfg does (any case, '-' for '_' is not needed).
+// and matches names as gcfg does, whatever their case.
 func TestReadAsEachReleaseReads(t *testing.T) {
 	for _, tc := range []struct {
 		code, text string

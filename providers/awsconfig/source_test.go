@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/handover-sh/handover/internal/modsource"
@@ -36,17 +37,18 @@ func TestStructsHoldToTheirSource(t *testing.T) {
 	}
 }
 
-// goFields are a struct type's fields as "Name type".
+// goFields are a struct type's fields as "Name type `tag`" (gcfg reads a
+// field's tag for the variable's name).
 func goFields(t reflect.Type) []string {
 	var out []string
 	for i := 0; i < t.NumField(); i++ {
-		out = append(out, t.Field(i).Name+" "+t.Field(i).Type.String())
+		out = append(out, t.Field(i).Name+" "+t.Field(i).Type.String()+" `"+string(t.Field(i).Tag)+"`")
 	}
 	return out
 }
 
 // sourceFields are the fields of CloudConfig's Global and of its
-// ServiceOverride map's element, as "Name type".
+// ServiceOverride map's element, as "Name type `tag`".
 func sourceFields(t *testing.T, src string) (global, override []string) {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), "aws.go", src, 0)
@@ -86,8 +88,12 @@ func astFields(t *testing.T, e ast.Expr) []string {
 	}
 	var out []string
 	for _, fld := range st.Fields.List {
+		tag := ""
+		if fld.Tag != nil {
+			tag = strings.Trim(fld.Tag.Value, "`")
+		}
 		for _, n := range fld.Names {
-			out = append(out, n.Name+" "+typeString(fld.Type))
+			out = append(out, n.Name+" "+typeString(fld.Type)+" `"+tag+"`")
 		}
 	}
 	return out

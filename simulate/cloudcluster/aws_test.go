@@ -271,8 +271,8 @@ func TestAWSProviderCode(t *testing.T) {
 // the cluster's resources with the in-tree side's cluster ID.
 func TestAWSUserCloudConfigs(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	own := &AWSCloudConfigs{KCM: [][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}},
-		CCM: [][2]string{{"KubernetesClusterID", `other "one"`}}}
+	own := &AWSCloudConfigs{KCM: &AWSVars{[][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}}},
+		CCM: &AWSVars{[][2]string{{"KubernetesClusterID", "other \"one\"\nline"}}}}
 	flags, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own)
 	if err != nil {
 		t.Fatal(err)
@@ -285,7 +285,7 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 		vars map[string]string
 	}{
 		"cloud.conf":     {"k8s.io/legacy-cloud-providers/aws@v0.26.13", map[string]string{"KubernetesClusterID": "prod", "DisableSecurityGroupIngress": "true"}},
-		"cloud-ccm.conf": {"k8s.io/cloud-provider-aws@v1.27.2", map[string]string{"KubernetesClusterID": `other "one"`}},
+		"cloud-ccm.conf": {"k8s.io/cloud-provider-aws@v1.27.2", map[string]string{"KubernetesClusterID": "other \"one\"\nline"}},
 	} {
 		raw, err := os.ReadFile(filepath.Join(awsStateDir("c1"), file))
 		if err != nil {
@@ -298,5 +298,19 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 		if !reflect.DeepEqual(got.Global, want.vars) || len(got.Overrides) != 2 {
 			t.Errorf("%s reads as %v with %d overrides, want %v and handover's 2:\n%s", file, got.Global, len(got.Overrides), want.vars, raw)
 		}
+	}
+}
+
+// A side without a file of the user's keeps handover's file, naming the
+// cluster the cloud tags: the other side's, when its file names one.
+func TestAWSOneSideCloudConfig(t *testing.T) {
+	base := amazon.ProviderConfig{Region: "r1", AWS: "http://10.0.0.1:4000", ClusterID: "c1"}
+	own := &AWSCloudConfigs{CCM: &AWSVars{[][2]string{{"KubernetesClusterID", "prod"}}}}
+	kcm, ccm, id := own.configs(base, "c1")
+	if id != "prod" || kcm.ClusterID != "prod" || kcm.Global != nil || ccm.ClusterID != "" || len(ccm.Global) != 1 {
+		t.Errorf("tagged %q; kcm %+v; ccm %+v", id, kcm, ccm)
+	}
+	if _, _, id := (&AWSCloudConfigs{KCM: &AWSVars{}}).configs(base, "c1"); id != "c1" {
+		t.Errorf("no file names a cluster, yet the cloud tags %q", id)
 	}
 }

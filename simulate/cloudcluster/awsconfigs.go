@@ -4,17 +4,17 @@ import (
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 )
 
-// AWSCloudConfigs are a user's own [Global] variables for each side, as
-// a rehearsal carries them (providers/awsconfig.Carry): the in-tree
+// AWSCloudConfigs are a user's own [Global] variables for each side, as a
+// rehearsal carries them (providers/awsconfig.Carry): the in-tree
 // provider's (the kube-controller-manager's and the kubelets') and the
-// cloud-controller-manager's. Given, they replace handover's
-// KubernetesClusterID, and the cloud tags the cluster's resources with
-// the in-tree side's KubernetesClusterID, as the cluster being migrated
-// has them tagged; a cloud-controller-manager that names another cluster
-// then finds none of them.
+// cloud-controller-manager's; nil for a side without a file of the user's,
+// which keeps handover's own.
 type AWSCloudConfigs struct {
-	KCM, CCM [][2]string
+	KCM, CCM *AWSVars
 }
+
+// AWSVars are one file's [Global] variables (name, value), in order.
+type AWSVars struct{ Vars [][2]string }
 
 // WithAWSCloudConfigs runs an aws cluster's providers with the user's
 // [Global] variables.
@@ -26,19 +26,41 @@ func WithAWSCloudConfigs(c AWSCloudConfigs) Option {
 const clusterIDVar = "KubernetesClusterID"
 
 // configs are the two sides' cloud-configs and the cluster ID the cloud
-// tags with: handover's own file for both, or each side's variables.
+// tags the cluster's resources with: the one a user's file names (the
+// in-tree side's first: the cluster being migrated has its resources
+// tagged so; a side naming none takes it from its instance's tags), else
+// the cluster's name. A side given a file runs with its variables alone; a
+// side without one with handover's own, naming that ID.
 func (c *AWSCloudConfigs) configs(base amazon.ProviderConfig, cluster string) (kcm, ccm amazon.ProviderConfig, clusterID string) {
 	if c == nil {
 		return base, base, cluster
 	}
-	kcm, ccm = base, base
-	kcm.ClusterID, ccm.ClusterID = "", ""
-	kcm.Global, ccm.Global = c.KCM, c.CCM
 	clusterID = cluster
-	for _, v := range c.KCM {
-		if v[0] == clusterIDVar && v[1] != "" {
-			clusterID = v[1]
+	for _, side := range []*AWSVars{c.CCM, c.KCM} {
+		if id := side.get(clusterIDVar); id != "" {
+			clusterID = id
 		}
 	}
-	return kcm, ccm, clusterID
+	return c.KCM.config(base, clusterID), c.CCM.config(base, clusterID), clusterID
+}
+
+func (v *AWSVars) config(base amazon.ProviderConfig, clusterID string) amazon.ProviderConfig {
+	if v == nil {
+		base.ClusterID = clusterID
+		return base
+	}
+	base.ClusterID, base.Global = "", v.Vars
+	return base
+}
+
+func (v *AWSVars) get(name string) string {
+	if v == nil {
+		return ""
+	}
+	for _, kv := range v.Vars {
+		if kv[0] == name {
+			return kv[1]
+		}
+	}
+	return ""
 }

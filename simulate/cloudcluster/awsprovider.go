@@ -25,7 +25,7 @@ const awsCCMKeyPath = awsNodeDir + "/cloud-controller-manager.credentials"
 func AWSProvider() providers.Provider {
 	p := Provider()
 	p.Name = AWS
-	p.CloudConfigPath = AWSCloudConfigPath
+	p.CloudConfigPath, p.CCMCloudConfigPath = AWSCloudConfigPath, AWSCCMCloudConfigPath
 	p.CCMWorkloadName = AWSCCMName
 	p.CCMImage = func(version string) string {
 		image, _ := awsCCMImage(version)

@@ -17,6 +17,7 @@ func Provider() providers.Provider {
 	return providers.Provider{
 		Name:                     ProviderName,
 		CloudConfigPath:          CloudConfigPath,
+		CCMCloudConfigPath:       CloudConfigPath,
 		CCMUser:                  CCMUser,
 		CCMLeaderLockingRole:     CCMLeaderLockingRole,
 		CCMRBAC:                  CCMRBAC,

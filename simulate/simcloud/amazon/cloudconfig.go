@@ -62,8 +62,9 @@ func (c ProviderConfig) Env(key awsapi.Key) []string {
 	return []string{"AWS_ACCESS_KEY_ID=" + key.ID, "AWS_SECRET_ACCESS_KEY=" + key.Secret, "AWS_REGION=" + c.Region}
 }
 
-// quoted is a gcfg value: in double quotes, with its quotes and
-// backslashes escaped, so that any text reads back as itself.
+// quoted is a gcfg value: in double quotes, with its quotes, backslashes,
+// newlines and tabs escaped as gcfg reads them (read.go's unquote), so that
+// any text reads back as itself.
 func quoted(v string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`).Replace(v) + `"`
 }
