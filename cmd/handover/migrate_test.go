@@ -131,6 +131,8 @@ func TestCloudConfigInput(t *testing.T) {
 		{append(aws, "--cloud-config", "ccm="+filepath.Join(t.TempDir(), "none.conf")), true, "no such file"},
 		{[]string{"migrate", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4", "--cloud-config", shared}, true, "unknown flag: --cloud-config"},
 		{append(aws, "--cloud-config", "KCM="+shared), true, "only kcm= and ccm= name a side"},
+		{[]string{"rehearse", "--config", "../../examples/aws-cloud-configs/rehearsal.yaml", "--cloud-config", "kcm=" + shared}, true, "--config ../../examples/aws-cloud-configs/rehearsal.yaml and --cloud-config contradict"},
+		{[]string{"rehearse", "--leader-migration-config", "kcm=a.yaml", "--leader-migration-config", "kcm=b.yaml"}, true, "kcm= is given twice"},
 	} {
 		out, err := runCLIOut(t, tc.args...)
 		if (err != nil) != tc.wantErr || !strings.Contains(out+errString(err), tc.says) {

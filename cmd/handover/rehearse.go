@@ -106,20 +106,10 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 			if cmd.Flags().Changed("scale-throttle") {
 				cfg.Scale.ThrottleQPS = &scaleThrottle
 			}
-			for _, arg := range cfgFiles {
-				side, path := migrate.CutSide(arg)
-				if side == "" || path == "" {
-					return fmt.Errorf("--leader-migration-config %s: write kcm=FILE or ccm=FILE%s", arg, migrate.SideHint(arg))
-				}
-				if _, twice := cfg.LeaderMigration[side]; twice {
-					return fmt.Errorf("--leader-migration-config %s: %s= is given twice: give each side once", arg, side)
-				}
-				if cfg.LeaderMigration == nil {
-					cfg.LeaderMigration = map[string]string{}
-				}
-				cfg.LeaderMigration[side] = path
+			if err := addSides(&cfg.LeaderMigration, "--leader-migration-config", cfgFiles, false); err != nil {
+				return err
 			}
-			if err := addCloudConfigs(&cfg, cloudConfigs); err != nil {
+			if err := addSides(&cfg.CloudConfig, "--cloud-config", cloudConfigs, true); err != nil {
 				return err
 			}
 			p, err := cfg.Validate()
@@ -210,18 +200,14 @@ func intervalHelp() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// addCloudConfigs puts --cloud-config arguments (kcm=FILE, ccm=FILE, or
-// FILE for both) into a rehearsal's cloudConfig, over its file's.
-func addCloudConfigs(cfg *rehearsal.Config, args []string) error {
-	paths, err := migrate.CutSides("--cloud-config", args, true)
-	if err != nil {
+// addSides puts a flag's side arguments (kcm=FILE, ccm=FILE, and FILE for
+// both where both is true) into the rehearsal's field of the same sides
+// (empty: --config and these flags contradict).
+func addSides(into *map[string]string, flag string, args []string, both bool) error {
+	paths, err := migrate.CutSides(flag, args, both)
+	if err != nil || len(paths) == 0 {
 		return err
 	}
-	for side, path := range paths {
-		if cfg.CloudConfig == nil {
-			cfg.CloudConfig = map[string]string{}
-		}
-		cfg.CloudConfig[side] = path
-	}
+	*into = paths
 	return nil
 }
