@@ -184,25 +184,18 @@ func (c Config) Validate() (*Plan, error) {
 		}
 		s.CCMManifest = m
 	}
-	var configs []string
-	for _, side := range slices.Sorted(maps.Keys(c.LeaderMigration)) {
-		if side != migrate.SideKCM && side != migrate.SideCCM {
-			return nil, fmt.Errorf("leaderMigration: %q is not a side: use %s or %s", side, migrate.SideKCM, migrate.SideCCM)
+	for _, f := range []struct {
+		name  string
+		sides map[string]string
+		set   func([]string) error
+	}{{"leaderMigration", c.LeaderMigration, s.SetUserConfigs}, {"cloudConfig", c.CloudConfig, s.SetCloudConfigs}} {
+		args, err := sideArgs(f.sides)
+		if err == nil {
+			err = f.set(args)
 		}
-		configs = append(configs, side+"="+c.LeaderMigration[side])
-	}
-	if err := s.SetUserConfigs(configs); err != nil {
-		return nil, fmt.Errorf("leaderMigration: %w", err)
-	}
-	var cloudConfigs []string
-	for _, side := range slices.Sorted(maps.Keys(c.CloudConfig)) {
-		if side != migrate.SideKCM && side != migrate.SideCCM {
-			return nil, fmt.Errorf("cloudConfig: %q is not a side: use %s or %s", side, migrate.SideKCM, migrate.SideCCM)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
-		cloudConfigs = append(cloudConfigs, side+"="+c.CloudConfig[side])
-	}
-	if err := s.SetCloudConfigs(cloudConfigs); err != nil {
-		return nil, fmt.Errorf("cloudConfig: %w", err)
 	}
 	if c.Force {
 		if err := s.RehearsableCloudConfigs(); err != nil {
@@ -410,4 +403,17 @@ func (c Config) intervals() (migrate.Intervals, error) {
 		out[name] = d
 	}
 	return out, out.Validate()
+}
+
+// sideArgs are a file's paths by side as the flags give them (side=path),
+// refusing a key that is not a side.
+func sideArgs(sides map[string]string) ([]string, error) {
+	var args []string
+	for _, side := range slices.Sorted(maps.Keys(sides)) {
+		if side != migrate.SideKCM && side != migrate.SideCCM {
+			return nil, fmt.Errorf("%q is not a side: use %s or %s", side, migrate.SideKCM, migrate.SideCCM)
+		}
+		args = append(args, side+"="+sides[side])
+	}
+	return args, nil
 }

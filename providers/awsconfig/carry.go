@@ -2,6 +2,7 @@ package awsconfig
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -29,7 +30,7 @@ type Left struct{ Name, Value, Why string }
 // [ServiceOverride]s are left too (the rehearsal's point at the
 // simulated cloud).
 func Carry(f File) (vars [][2]string, left []Left) {
-	for _, name := range sortedKeys(f.Global) {
+	for _, name := range slices.Sorted(maps.Keys(f.Global)) {
 		v := f.Global[name]
 		if why, ok := notCarried[name]; ok {
 			left = append(left, Left{name, v, why})
@@ -37,18 +38,9 @@ func Carry(f File) (vars [][2]string, left []Left) {
 		}
 		vars = append(vars, [2]string{name, v})
 	}
-	for _, name := range sortedKeys(f.Overrides) {
+	for _, name := range slices.Sorted(maps.Keys(f.Overrides)) {
 		left = append(left, Left{fmt.Sprintf("[ServiceOverride %q]", name), f.Overrides[name].URL,
 			"the rehearsal's overrides point the providers at the simulated cloud"})
 	}
 	return vars, left
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
