@@ -3,6 +3,7 @@ package migrate_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,34 @@ func TestCutSide(t *testing.T) {
 	s := migrate.DefaultSpec(migrate.TaskDoc)
 	if err := s.SetUserConfigs([]string{"kcm=" + p}); err != nil || s.KCMConfig == nil || s.KCMConfig.Path != p {
 		t.Fatalf("kcm=%s: %v, %+v", p, err, s.KCMConfig)
+	}
+}
+
+// A flag's side arguments: FILE alone is both sides only where the flag
+// allows it, a side is given once, and a bad form says how to write it.
+func TestCutSides(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		both bool
+		want map[string]string
+		err  string
+	}{
+		{[]string{"kcm=a", "ccm=b"}, false, map[string]string{"kcm": "a", "ccm": "b"}, ""},
+		{[]string{"a.conf"}, true, map[string]string{"kcm": "a.conf", "ccm": "a.conf"}, ""},
+		{[]string{"a.conf"}, false, nil, "write kcm=FILE or ccm=FILE"},
+		{[]string{"kcm=a", "b.conf"}, true, nil, "kcm= is given twice"},
+		{[]string{"kcm="}, true, nil, "write kcm=FILE, ccm=FILE or FILE (both)"},
+		{[]string{"KCM=a"}, false, nil, "only kcm= and ccm= name a side"},
+	} {
+		got, err := migrate.CutSides("--f", tc.args, tc.both)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v both=%v: %v, want an error with %q", tc.args, tc.both, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v both=%v: %v, %v; want %v", tc.args, tc.both, got, err, tc.want)
+		}
 	}
 }
