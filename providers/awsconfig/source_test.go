@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -107,4 +109,37 @@ func typeString(e ast.Expr) string {
 		return "[]" + typeString(x.Elt)
 	}
 	return "?"
+}
+
+// TestReadingHoldsToTheSource: what Read and ClusterID imitate of each
+// release besides its struct. Its go.mod requires the gcfg this package
+// parses with; it takes any error of gcfg.ReadInto, warnings included, as
+// the file's refusal (no gcfg.FatalOnly); and its tags.go prefers the
+// legacy KubernetesClusterTag and refuses one that differs from
+// KubernetesClusterID.
+func TestReadingHoldsToTheSource(t *testing.T) {
+	refused := regexp.MustCompile(`err = gcfg\.ReadInto\(&cfg, config\)\s+if err != nil \{\s+return nil, err`)
+	for code, r := range readers {
+		t.Run(code, func(t *testing.T) {
+			dir := modsource.Dir(t, r.source)
+			for file, want := range map[string][]*regexp.Regexp{
+				"go.mod":                               {regexp.MustCompile(`gopkg\.in/gcfg\.v1 v1\.2\.3\b`)},
+				r.file:                                 {refused},
+				path.Join(path.Dir(r.file), "tags.go"): {regexp.MustCompile(`if legacyClusterID != "" \{\s+if clusterID != "" && legacyClusterID != clusterID \{\s+return fmt\.Errorf\("clusterID tags did not match`), regexp.MustCompile(`clusterID = legacyClusterID`)},
+			} {
+				text, ok := modsource.Text(t, dir, file)
+				if !ok {
+					t.Fatalf("%s has no %s", r.source, file)
+				}
+				for _, re := range want {
+					if !re.MatchString(text) {
+						t.Errorf("%s %s: no %s", r.source, file, re)
+					}
+				}
+				if strings.Contains(text, "gcfg.FatalOnly") {
+					t.Errorf("%s %s reads with gcfg.FatalOnly: warnings no longer refuse a file", r.source, file)
+				}
+			}
+		})
+	}
 }
