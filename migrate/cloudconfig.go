@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
@@ -49,13 +48,20 @@ func (s Spec) validCloudConfigs() []string {
 		return []string{"--cloud-config is read by a provider's own code: give --provider aws (the simulated provider's cloud-config is handover's own)"}
 	}
 	var errs []string
-	for side, f := range map[string]*CloudConfigFile{SideKCM: s.KCMCloudConfig, SideCCM: s.CCMCloudConfig} {
-		if c := s.codeOf(side); f != nil && !awsconfig.Known(c) {
+	for _, side := range []string{SideKCM, SideCCM} {
+		if f, c := s.cloudConfigFile(side), s.codeOf(side); f != nil && !awsconfig.Known(c) {
 			errs = append(errs, fmt.Sprintf("--cloud-config %s=%s: handover cannot read %q's cloud-config (it reads %s)", side, f.Path, c, strings.Join(awsconfig.Codes(), ", ")))
 		}
 	}
-	slices.Sort(errs)
 	return errs
+}
+
+// cloudConfigFile is the user's file for a side, nil when none was given.
+func (s Spec) cloudConfigFile(side string) *CloudConfigFile {
+	if side == SideKCM {
+		return s.KCMCloudConfig
+	}
+	return s.CCMCloudConfig
 }
 
 // RehearsableCloudConfigs: a rehearsal, forced past the lint, cannot run a
@@ -86,7 +92,7 @@ func (s Spec) codeOf(side string) string {
 // lintCloudConfig is a side's cloud-config for the lint, nil when handover's
 // own is used.
 func (s Spec) lintCloudConfig(side string) *lint.CloudConfig {
-	f := map[string]*CloudConfigFile{SideKCM: s.KCMCloudConfig, SideCCM: s.CCMCloudConfig}[side]
+	f := s.cloudConfigFile(side)
 	if f == nil || !s.OwnCode() {
 		return nil
 	}
