@@ -19,8 +19,15 @@ type Container struct {
 	ID, Name, Image string
 	Labels          map[string]string
 	State           string // created, running, paused, exited, ...
-	IPv4, IPv6      string // on its first network, as kind reads them
+	IPv4, IPv6      string // on kind's network (any one, on a container not on it)
+	// Networks are its IPv4 addresses by network name: more than one
+	// where a second network was connected, as a second interface.
+	Networks map[string]string
 }
+
+// KindNetwork is the network kind puts its nodes on: a node's own
+// address is there, whatever else it joins.
+const KindNetwork = "kind"
 
 // Running says whether its processes run (a paused container's exist but
 // are frozen).
@@ -242,13 +249,17 @@ func nameOf(c container.Summary) string {
 
 func summarize(c container.Summary) Container {
 	out := Container{ID: c.ID, Name: nameOf(c), Image: c.Image, Labels: c.Labels, State: c.State}
-	if c.NetworkSettings != nil {
-		// kind reads the addresses of every network and keeps the last;
-		// its nodes are on one.
-		for _, n := range c.NetworkSettings.Networks {
-			if n != nil {
-				out.IPv4, out.IPv6 = n.IPAddress, n.GlobalIPv6Address
-			}
+	if c.NetworkSettings == nil {
+		return out
+	}
+	out.Networks = map[string]string{}
+	for name, n := range c.NetworkSettings.Networks {
+		if n == nil {
+			continue
+		}
+		out.Networks[name] = n.IPAddress
+		if out.IPv4 == "" || name == KindNetwork {
+			out.IPv4, out.IPv6 = n.IPAddress, n.GlobalIPv6Address
 		}
 	}
 	return out

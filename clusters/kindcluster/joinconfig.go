@@ -51,12 +51,25 @@ var sharedKubeletFlags = []string{"provider-id", "cloud-provider", "cloud-config
 
 // donorKubeletArgs reads the shared flags from a node's kubeadm-flags.env;
 // provider-id is rewritten for the new node when the donor has one.
-func donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node string) (map[string]string, error) {
+// pinned says whether the donor's kubelet is given its node IP (kind's
+// always are; a cluster made without, as cluster-api's AWS templates make
+// them, leaves --node-ip empty).
+func donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node string) (args map[string]string, pinned bool, err error) {
 	env, err := run(ctx, donor, "cat", "/var/lib/kubelet/kubeadm-flags.env")
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return kubeletArgsFrom(env, cluster, node), nil
+	return kubeletArgsFrom(env, cluster, node), pinsNodeIP(env), nil
+}
+
+// pinsNodeIP says whether kubeadm's kubelet flags give a node IP.
+func pinsNodeIP(env string) bool {
+	for _, f := range strings.Fields(strings.Trim(strings.TrimPrefix(strings.TrimSpace(env), "KUBELET_KUBEADM_ARGS="), `"`)) {
+		if v, ok := strings.CutPrefix(f, "--node-ip="); ok {
+			return strings.Trim(v, `"`) != ""
+		}
+	}
+	return false
 }
 
 func kubeletArgsFrom(env, cluster, node string) map[string]string {
@@ -102,9 +115,12 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	if err != nil {
 		return "", err
 	}
-	args, err := donorKubeletArgs(ctx, donor, c.Name, n.String())
+	args, pinned, err := donorKubeletArgs(ctx, donor, c.Name, n.String())
 	if err != nil {
 		return "", err
+	}
+	if !pinned {
+		ip = ""
 	}
 	for k, v := range o.KubeletArgs {
 		if v == "" {

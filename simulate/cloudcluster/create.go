@@ -88,8 +88,18 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		_ = cleanup(context.Background(), t.Name)
 		return nil, fmt.Errorf("writing the audit policy: %w", err)
 	}
-	o.Configure = func(cfg *v1alpha4.Cluster) { configure(cfg, mode, t.Name, set.provider) }
+	o.Configure = func(cfg *v1alpha4.Cluster) {
+		configure(cfg, mode, t.Name, set.provider)
+		if set.noNodeIP {
+			cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, unpinNodeIP()...)
+		}
+	}
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
+		if set.secondInterfaces {
+			if err := attachSecondInterfaces(ctx, c); err != nil {
+				return err
+			}
+		}
 		endpoint, err := c.InternalEndpoint()
 		if err != nil {
 			return err
@@ -200,6 +210,7 @@ func cleanup(ctx context.Context, name string) error {
 			err = fmt.Errorf("removing the load balancers and kwok of %s: %w", name, rerr)
 		}
 	}
+	err = errors.Join(err, removeInterfaceNetworks(ctx, name))
 	stopSimcloud(name)
 	if _, serr := os.Stat(awsStateDir(name)); serr == nil {
 		err = errors.Join(err, unredirectMetadata(ctx, name))

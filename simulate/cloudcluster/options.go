@@ -8,6 +8,8 @@ type Option func(*settings)
 type settings struct {
 	profile, provider string
 	awsConfigs        *AWSCloudConfigs
+	// secondInterfaces, noNodeIP: the machines' shape (nodeshape.go).
+	secondInterfaces, noNodeIP bool
 }
 
 func newSettings(opts []Option) settings {

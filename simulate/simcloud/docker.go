@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 
 	"github.com/docker/docker/api/types/container"
@@ -76,9 +77,23 @@ func (d DockerInstances) instance(c engine.Container, role string) api.Instance 
 		in.State = api.StateRunning
 	}
 	if c.IPv4 != "" {
-		in.Addresses = append([]api.Address{{Type: "InternalIP", Address: c.IPv4}}, in.Addresses...)
+		in.Addresses = append(interfaceAddresses(c), in.Addresses...)
 	}
 	return in
+}
+
+// interfaceAddresses are a node's InternalIPs, one per network it is on:
+// its own on kind's network first (its primary interface), then those of
+// networks connected to it later (further interfaces, as a VPC CNI
+// attaches them), by network name.
+func interfaceAddresses(c engine.Container) []api.Address {
+	out := []api.Address{{Type: "InternalIP", Address: c.IPv4}}
+	for _, name := range slices.Sorted(maps.Keys(c.Networks)) {
+		if ip := c.Networks[name]; ip != "" && ip != c.IPv4 {
+			out = append(out, api.Address{Type: "InternalIP", Address: ip})
+		}
+	}
+	return out
 }
 
 // Terminate stops the node container, as a terminated VM stops its kubelet.

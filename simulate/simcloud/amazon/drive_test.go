@@ -67,6 +67,7 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 		}
 		// The ProviderID the cloud's names imitate is the provider's own
 		// form ("aws://" + its InstanceID).
+		firstInternalIP(t, dir, s.Step, s.Result)
 		if want := r.providerID("c-worker"); strings.HasPrefix(s.Step, "kube-controller-manager: InstanceID") && "aws://"+s.Result != want {
 			t.Errorf("the provider forms the worker's ProviderID aws://%s; amazon.ProviderID says %s", s.Result, want)
 		}
@@ -97,6 +98,30 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 		if !reached[op] {
 			t.Errorf("the cloud's audit has no %s by %s: %v", op, key.Principal, reached)
 		}
+	}
+}
+
+// firstIPs are the first InternalIP each provider's own code gives the
+// local instance, whose second interface EC2 lists first: the in-tree
+// kubelet orders the metadata service's interfaces by device-number
+// (legacy-cloud-providers aws/aws.go NodeAddresses), while EC2's answer
+// is taken in its own order by both releases' extractNodeAddresses
+// (sorted by device index only from cloud-provider-aws v1.29.6,
+// kubernetes/cloud-provider-aws#911). So an in-tree kubelet and
+// cloud-provider-aws v1.27's node controller give such a Node different
+// node IPs.
+var firstIPs = map[string]map[string]string{
+	"intree": {"kubelet: NodeAddresses": "127.0.0.1", "cloud-node: NodeAddressesByProviderID of this instance": localSecondIP},
+	"ccm":    {"cloud-node: NodeAddressesByProviderID of this instance": localSecondIP},
+}
+
+func firstInternalIP(t *testing.T, dir, step, result string) {
+	want, ok := firstIPs[dir][step]
+	if !ok {
+		return
+	}
+	if _, rest, found := strings.Cut(result, "{InternalIP "); !found || !strings.HasPrefix(rest, want+"}") {
+		t.Errorf("%s %s: the first InternalIP is not %s: %s", dir, step, want, result)
 	}
 }
 

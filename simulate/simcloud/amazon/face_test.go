@@ -67,15 +67,24 @@ type rig struct {
 	records []awsapi.Record
 }
 
-func instance(name, zone, ip string) api.Instance {
-	return api.Instance{Name: name, Type: "m5.large", Region: region, Zone: zone, State: api.StateRunning,
+// instance is a running instance; more are the addresses of further
+// interfaces.
+func instance(name, zone, ip string, more ...string) api.Instance {
+	in := api.Instance{Name: name, Type: "m5.large", Region: region, Zone: zone, State: api.StateRunning,
 		Addresses: []api.Address{{Type: "InternalIP", Address: ip}}}
+	for _, m := range more {
+		in.Addresses = append(in.Addresses, api.Address{Type: "InternalIP", Address: m})
+	}
+	return in
 }
+
+// localSecondIP is the address of the local instance's second interface.
+const localSecondIP = "10.0.0.9"
 
 func newRig(t *testing.T, dir string) *rig {
 	t.Helper()
 	r := &rig{back: &backends{instances: []api.Instance{instance("c-control-plane", region+"a", "172.18.0.2"),
-		instance("c-worker", region+"b", "172.18.0.3"), instance("c-local", region+"c", "127.0.0.1")}}}
+		instance("c-worker", region+"b", "172.18.0.3"), instance("c-local", region+"c", "127.0.0.1", localSecondIP)}}}
 	s, err := simcloud.New(simcloud.Options{Backends: simcloud.Backends{Instances: r.back, LoadBalancers: r.back, Routes: r.back},
 		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token})
 	if err != nil {

@@ -77,6 +77,18 @@ func (n Network) ClusterTag() string {
 
 const owned = "owned"
 
+// internalIPs are an instance's InternalIPs, its primary interface's
+// first.
+func internalIPs(in api.Instance) []string {
+	var out []string
+	for _, a := range in.Addresses {
+		if a.Type == "InternalIP" {
+			out = append(out, a.Address)
+		}
+	}
+	return out
+}
+
 // internalIP is an instance's first InternalIP.
 func internalIP(in api.Instance) string {
 	for _, a := range in.Addresses {

@@ -3,6 +3,7 @@ package amazon
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -168,14 +169,40 @@ func (f *Face) ec2Instance(in api.Instance) *ec2.Instance {
 		PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns),
 		VpcId: aws.String(n.VPC()), SubnetId: aws.String(n.Subnet(in.Zone)), SourceDestCheck: aws.Bool(check),
 		SecurityGroups: groups, Tags: ec2Tags(tags),
-		NetworkInterfaces: []*ec2.InstanceNetworkInterface{{
-			NetworkInterfaceId: aws.String(n.Interface(in.Name)), Status: aws.String(ec2.NetworkInterfaceStatusInUse),
+		NetworkInterfaces: f.interfaces(in, groups, check),
+	}
+}
+
+// interfaces are an instance's network interfaces as EC2 describes them:
+// one per InternalIP (a node container's networks: its own first, at
+// device index 0), listed most recently attached first. EC2 documents no
+// order for them; this one is what kubernetes/cloud-provider-aws#911
+// shows DescribeInstances answering (device index 1 before 0), the order
+// that release of the provider took the first InternalIP from.
+func (f *Face) interfaces(in api.Instance, groups []*ec2.GroupIdentifier, check bool) []*ec2.InstanceNetworkInterface {
+	n := f.opts.Network
+	var out []*ec2.InstanceNetworkInterface
+	for i, ip := range internalIPs(in) {
+		dns := PrivateDNSName(ip, n.Region)
+		out = append(out, &ec2.InstanceNetworkInterface{
+			NetworkInterfaceId: aws.String(n.Interface(interfaceName(in.Name, i))), Status: aws.String(ec2.NetworkInterfaceStatusInUse),
 			MacAddress: aws.String(MAC(ip)), PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns),
 			SubnetId: aws.String(n.Subnet(in.Zone)), VpcId: aws.String(n.VPC()), Groups: groups, SourceDestCheck: aws.Bool(check),
-			Attachment:         &ec2.InstanceNetworkInterfaceAttachment{DeviceIndex: aws.Int64(0), Status: aws.String(ec2.AttachmentStatusAttached)},
+			Attachment:         &ec2.InstanceNetworkInterfaceAttachment{DeviceIndex: aws.Int64(int64(i)), Status: aws.String(ec2.AttachmentStatusAttached)},
 			PrivateIpAddresses: []*ec2.InstancePrivateIpAddress{{Primary: aws.Bool(true), PrivateIpAddress: aws.String(ip), PrivateDnsName: aws.String(dns)}},
-		}},
+		})
 	}
+	slices.Reverse(out)
+	return out
+}
+
+// interfaceName names an instance's interface by device index: the
+// primary keeps the instance's name, so its ID is what it always was.
+func interfaceName(instance string, device int) string {
+	if device == 0 {
+		return instance
+	}
+	return instance + "/" + strconv.Itoa(device)
 }
 
 // terminatedInstance is a terminated instance as EC2 describes it: its ID,

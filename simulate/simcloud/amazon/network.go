@@ -88,28 +88,35 @@ func (f *Face) describeNetworkInterfaces(ctx context.Context, c awsapi.Call, in 
 	out := &ec2.DescribeNetworkInterfacesOutput{NetworkInterfaces: []*ec2.NetworkInterface{}}
 	for _, inst := range all {
 		e := f.ec2Instance(inst)
-		ni := e.NetworkInterfaces[0]
-		a := attrs{"network-interface-id": {*ni.NetworkInterfaceId}, "attachment.instance-id": {*e.InstanceId},
-			"attachment.status": {*ni.Attachment.Status}, "private-ip-address": {*ni.PrivateIpAddress}, "private-dns-name": {*ni.PrivateDnsName},
-			"vpc-id": {*ni.VpcId}, "subnet-id": {*ni.SubnetId}, "availability-zone": {inst.Zone}, "status": {*ni.Status}}
-		ok, err := match(in.Filters, a, nil, interfaceFilters)
-		if err != nil {
-			return nil, err
+		for _, ni := range e.NetworkInterfaces {
+			a := attrs{"network-interface-id": {*ni.NetworkInterfaceId}, "attachment.instance-id": {*e.InstanceId},
+				"attachment.status": {*ni.Attachment.Status}, "private-ip-address": {*ni.PrivateIpAddress}, "private-dns-name": {*ni.PrivateDnsName},
+				"vpc-id": {*ni.VpcId}, "subnet-id": {*ni.SubnetId}, "availability-zone": {inst.Zone}, "status": {*ni.Status}}
+			ok, err := match(in.Filters, a, nil, interfaceFilters)
+			if err != nil {
+				return nil, err
+			}
+			if !ok || (len(in.NetworkInterfaceIds) > 0 && !contains(in.NetworkInterfaceIds, *ni.NetworkInterfaceId)) {
+				continue
+			}
+			out.NetworkInterfaces = append(out.NetworkInterfaces, networkInterface(e, ni, inst.Zone))
 		}
-		if !ok || (len(in.NetworkInterfaceIds) > 0 && !contains(in.NetworkInterfaceIds, *ni.NetworkInterfaceId)) {
-			continue
-		}
-		var addrs []*ec2.NetworkInterfacePrivateIpAddress
-		for _, p := range ni.PrivateIpAddresses {
-			addrs = append(addrs, &ec2.NetworkInterfacePrivateIpAddress{Primary: p.Primary, PrivateIpAddress: p.PrivateIpAddress, PrivateDnsName: p.PrivateDnsName})
-		}
-		out.NetworkInterfaces = append(out.NetworkInterfaces, &ec2.NetworkInterface{NetworkInterfaceId: ni.NetworkInterfaceId,
-			Status: ni.Status, MacAddress: ni.MacAddress, PrivateIpAddress: ni.PrivateIpAddress, PrivateDnsName: ni.PrivateDnsName,
-			PrivateIpAddresses: addrs, SubnetId: ni.SubnetId, VpcId: ni.VpcId, AvailabilityZone: aws.String(inst.Zone),
-			InterfaceType: aws.String("interface"), SourceDestCheck: ni.SourceDestCheck,
-			Attachment: &ec2.NetworkInterfaceAttachment{InstanceId: e.InstanceId, DeviceIndex: aws.Int64(0), Status: ni.Attachment.Status}})
 	}
 	return out, nil
+}
+
+// networkInterface is an instance's interface as DescribeNetworkInterfaces
+// gives it.
+func networkInterface(e *ec2.Instance, ni *ec2.InstanceNetworkInterface, zone string) *ec2.NetworkInterface {
+	var addrs []*ec2.NetworkInterfacePrivateIpAddress
+	for _, p := range ni.PrivateIpAddresses {
+		addrs = append(addrs, &ec2.NetworkInterfacePrivateIpAddress{Primary: p.Primary, PrivateIpAddress: p.PrivateIpAddress, PrivateDnsName: p.PrivateDnsName})
+	}
+	return &ec2.NetworkInterface{NetworkInterfaceId: ni.NetworkInterfaceId,
+		Status: ni.Status, MacAddress: ni.MacAddress, PrivateIpAddress: ni.PrivateIpAddress, PrivateDnsName: ni.PrivateDnsName,
+		PrivateIpAddresses: addrs, SubnetId: ni.SubnetId, VpcId: ni.VpcId, AvailabilityZone: aws.String(zone),
+		InterfaceType: aws.String("interface"), SourceDestCheck: ni.SourceDestCheck,
+		Attachment: &ec2.NetworkInterfaceAttachment{InstanceId: e.InstanceId, DeviceIndex: ni.Attachment.DeviceIndex, Status: ni.Attachment.Status}}
 }
 
 // tagsOf is a resource's tags: its own and those added since.

@@ -26,18 +26,26 @@ type Instance struct {
 	MAC, VPC, Subnet       string
 	Account, Image         string
 	Launched               time.Time
+	// Interfaces beyond the primary (MAC, PrivateIP, PrivateDNS, device
+	// number 0), each with its own device number.
+	More []Interface
+}
+
+// Interface is one further network interface of an instance.
+type Interface struct {
+	MAC, PrivateIP, PrivateDNS string
+	Device                     int
 }
 
 // tree is the instance's metadata as paths under /latest/; a directory is
 // every path with its prefix.
 func (in Instance) tree() map[string]string {
-	mac := "meta-data/network/interfaces/macs/" + in.MAC + "/"
 	doc, _ := json.Marshal(map[string]any{
 		"instanceId": in.ID, "instanceType": in.Type, "availabilityZone": in.Zone, "region": in.Region,
 		"privateIp": in.PrivateIP, "accountId": in.Account, "imageId": in.Image, "architecture": "x86_64",
 		"pendingTime": in.Launched.UTC().Format(time.RFC3339), "version": "2017-09-30",
 	})
-	return map[string]string{
+	t := map[string]string{
 		"meta-data/instance-id":                 in.ID,
 		"meta-data/instance-type":               in.Type,
 		"meta-data/ami-id":                      in.Image,
@@ -47,14 +55,18 @@ func (in Instance) tree() map[string]string {
 		"meta-data/local-hostname":              in.PrivateDNS,
 		"meta-data/hostname":                    in.PrivateDNS,
 		"meta-data/mac":                         in.MAC,
-		mac + "device-number":                   "0",
-		mac + "local-ipv4s":                     in.PrivateIP,
-		mac + "local-hostname":                  in.PrivateDNS,
-		mac + "mac":                             in.MAC,
-		mac + "subnet-id":                       in.Subnet,
-		mac + "vpc-id":                          in.VPC,
 		"dynamic/instance-identity/document":    string(doc),
 	}
+	for _, i := range append([]Interface{{MAC: in.MAC, PrivateIP: in.PrivateIP, PrivateDNS: in.PrivateDNS}}, in.More...) {
+		mac := "meta-data/network/interfaces/macs/" + i.MAC + "/"
+		t[mac+"device-number"] = strconv.Itoa(i.Device)
+		t[mac+"local-ipv4s"] = i.PrivateIP
+		t[mac+"local-hostname"] = i.PrivateDNS
+		t[mac+"mac"] = i.MAC
+		t[mac+"subnet-id"] = in.Subnet
+		t[mac+"vpc-id"] = in.VPC
+	}
+	return t
 }
 
 // IMDS is the instance metadata service: it answers each instance about

@@ -69,6 +69,10 @@ func main() {
 	report("kubelet: CurrentNodeName", self, err)
 	addrs, err := inst.NodeAddresses(ctx, self)
 	report("kubelet: NodeAddresses", addrs, err)
+	if selfID, err := inst.InstanceID(ctx, self); err == nil {
+		addrs, err = inst.NodeAddressesByProviderID(ctx, "aws://"+selfID)
+		report("cloud-node: NodeAddressesByProviderID of this instance", addrs, err)
+	}
 	id, err := inst.InstanceID(ctx, worker)
 	report("kube-controller-manager: InstanceID of the worker", id, err)
 	providerID := "aws://" + id
