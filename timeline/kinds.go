@@ -32,8 +32,9 @@ const (
 	// ("true"/"false"), "ms", and "error".
 	Probe = "probe"
 	// Node events: Node, Attrs "providerID", "taints", "podCIDRs"
-	// (comma-separated, "" before node IPAM gave one), "addresses" (sorted
-	// TYPE=ADDRESS, comma-separated), "zone", "region" and "instanceType"
+	// (comma-separated, "" before node IPAM gave one), "addresses"
+	// (TYPE=ADDRESS, comma-separated, by type and in the Node's order
+	// within a type: the first InternalIP is the node's IP), "zone", "region" and "instanceType"
 	// (the well-known labels, "" where unset), and for NodeDeleted
 	// "instance" ("exists" or "gone" at that moment).
 	NodeAdded   = "node.added"

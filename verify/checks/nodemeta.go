@@ -20,8 +20,12 @@ const NodeMetadata = "node-metadata"
 var nodeMetaAttrs = []string{"addresses", "zone", "region", "instanceType"}
 
 // CheckNodeMetadata: every Node that lived through the procedure (seen
-// before its first step started, never deleted) ends with the addresses
-// and labels it had before. A Node that joined or went meanwhile is not
+// before its first step started, never deleted) keeps the addresses and
+// labels it had before, to its end and in between: a value that changed
+// and came back is a Node that flapped between two writers (an in-tree
+// kubelet and a cloud-controller-manager that disagree,
+// kubernetes/kubernetes#109793), and whatever read it meanwhile (a pod's
+// hostIP, the API server dialling the kubelet) read the other. A Node that joined or went meanwhile is not
 // judged (its row says so); a timeline whose node watch recorded no
 // addresses is unproven.
 func CheckNodeMetadata(evs []timeline.Event, _ Config) []Result {
@@ -44,16 +48,54 @@ func CheckNodeMetadata(evs []timeline.Event, _ Config) []Result {
 		}
 		var vs []Violation
 		for _, k := range nodeMetaAttrs {
-			if before.Attrs[k] != after.Attrs[k] {
-				vs = append(vs, Violation{From: before.Time, To: after.Time, Sources: []string{"nodes"},
-					Message:  fmt.Sprintf("%s changed from %q to %q across the procedure", k, before.Attrs[k], after.Attrs[k]),
-					Evidence: []string{fmt.Sprintf("%s %s %s=%s (before)", clock(before.Time), before.Kind, k, before.Attrs[k]), fmt.Sprintf("%s %s %s=%s (after)", clock(after.Time), after.Kind, k, after.Attrs[k])}})
+			if v, changed := metaChange(h[n], before, after, k); changed {
+				vs = append(vs, v)
 			}
 		}
-		out = append(out, result(NodeMetadata, n, vs, "addresses, zone, region and instance type the same before and after ("+metaSummary(after)+")",
+		out = append(out, result(NodeMetadata, n, vs, "addresses, zone, region and instance type the same before, during and after ("+metaSummary(after)+")",
 			map[string]float64{"changed": float64(len(vs))}))
 	}
 	return out
+}
+
+// metaChange is attribute k's change on a Node from its state before the
+// procedure: to a different value at the end, or away and back.
+func metaChange(h []timeline.Event, before, after timeline.Event, k string) (Violation, bool) {
+	was := before.Attrs[k]
+	if after.Attrs[k] != was {
+		return Violation{From: before.Time, To: after.Time, Sources: []string{"nodes"},
+			Message:  fmt.Sprintf("%s changed from %q to %q across the procedure", k, was, after.Attrs[k]),
+			Evidence: []string{stateLine(before, k, "before"), stateLine(after, k, "after")}}, true
+	}
+	// The end is as before, so every change away came back.
+	var away, back timeline.Event
+	changes, cur := 0, was
+	for _, e := range h {
+		v := e.Attrs[k]
+		if !e.Time.After(before.Time) || e.Kind == timeline.NodeDeleted || v == cur {
+			continue
+		}
+		switch {
+		case cur == was:
+			if changes == 0 {
+				away = e
+			}
+			changes++
+		case v == was:
+			back = e
+		}
+		cur = v
+	}
+	if changes == 0 {
+		return Violation{}, false
+	}
+	return Violation{From: away.Time, To: back.Time, Sources: []string{"nodes"},
+		Message:  fmt.Sprintf("%s changed from %q to %q during the procedure and back (%d time(s)): the Node flapped between writers that disagree", k, was, away.Attrs[k], changes),
+		Evidence: []string{stateLine(before, k, "before"), stateLine(away, k, "first change"), stateLine(back, k, "last back")}}, true
+}
+
+func stateLine(e timeline.Event, k, what string) string {
+	return fmt.Sprintf("%s %s %s=%s (%s)", clock(e.Time), e.Kind, k, e.Attrs[k], what)
 }
 
 // livedThrough is a node's last state before start and its last state, if

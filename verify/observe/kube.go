@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -165,11 +166,16 @@ func nodeState(obj any) string {
 // nodeAttrs is what the timeline records of a Node: what the cloud
 // controllers own on it (the labels are k8s.io/api's well-known ones).
 func nodeAttrs(n *corev1.Node) map[string]string {
+	// By type, each type's in the Node's order: the first InternalIP is
+	// the node's IP (what the API server dials, a pod's hostIP), while
+	// the order between types differs from provider to provider
+	// harmlessly.
+	byType := slices.Clone(n.Status.Addresses)
+	slices.SortStableFunc(byType, func(a, b corev1.NodeAddress) int { return strings.Compare(string(a.Type), string(b.Type)) })
 	var addrs []string
-	for _, a := range n.Status.Addresses {
+	for _, a := range byType {
 		addrs = append(addrs, string(a.Type)+"="+a.Address)
 	}
-	sort.Strings(addrs)
 	return map[string]string{"providerID": n.Spec.ProviderID, "taints": taints(n), "podCIDRs": strings.Join(n.Spec.PodCIDRs, ","),
 		"addresses": strings.Join(addrs, ","), "zone": n.Labels[corev1.LabelTopologyZone], "region": n.Labels[corev1.LabelTopologyRegion], "instanceType": n.Labels[corev1.LabelInstanceTypeStable]}
 }
