@@ -49,6 +49,9 @@ type Config struct {
 	// in-tree provider's, ccm: the cloud-controller-manager's), each a
 	// path relative to the rehearsal file; --provider aws only.
 	CloudConfig map[string]string `json:"cloudConfig,omitempty"`
+	// Machines is the shape of the cluster's machines where real
+	// clusters differ from kind's (--provider aws).
+	Machines MachinesInput `json:"machines,omitempty"`
 	// KCMArgs and CCMArgs are further flags (--name=value) for every
 	// kube-controller-manager and every cloud-controller-manager.
 	KCMArgs []string `json:"kcmArgs,omitempty"`
@@ -73,6 +76,40 @@ type Config struct {
 	Out        string            `json:"out,omitempty"`
 	Keep       bool              `json:"keep,omitempty"`
 	Force      bool              `json:"force,omitempty"`
+}
+
+// MachinesInput is the machines' shape as written.
+type MachinesInput struct {
+	// SecondInterface gives every node the cluster is created with a
+	// second network interface, as the VPC CNI attaches a further ENI.
+	SecondInterface bool `json:"secondInterface,omitempty"`
+	// KubeletNodeIP false starts the kubelets without --node-ip, as
+	// cluster-api's AWS templates and kops do (nil: kind's, pinned).
+	KubeletNodeIP *bool `json:"kubeletNodeIP,omitempty"`
+}
+
+// unpinned says whether the kubelets run without --node-ip.
+func (m MachinesInput) unpinned() bool { return m.KubeletNodeIP != nil && !*m.KubeletNodeIP }
+
+// validate refuses a shape on a cloud whose provider does not read it:
+// the simulated provider gives a node one address whatever it has.
+func (m MachinesInput) validate(provider string) error {
+	if (m.SecondInterface || m.unpinned()) && provider != cloudcluster.AWS {
+		return fmt.Errorf("machines (--second-interface, --kubelet-node-ip=false): only with --provider %s, whose own code reads a machine's interfaces; the simulated provider gives every node one address", cloudcluster.AWS)
+	}
+	return nil
+}
+
+// options are the cluster options that make the shape.
+func (m MachinesInput) options() []cloudcluster.Option {
+	var out []cloudcluster.Option
+	if m.SecondInterface {
+		out = append(out, cloudcluster.WithSecondInterfaces())
+	}
+	if m.unpinned() {
+		out = append(out, cloudcluster.WithoutNodeIP())
+	}
+	return out
 }
 
 // CCMInput is the cloud-controller-manager's form as written: a form
@@ -173,6 +210,9 @@ func (c Config) Validate() (*Plan, error) {
 		return nil, fmt.Errorf("--provider (provider): %w", err)
 	}
 	if err := s.SetCloudProfile(c.Provider); err != nil {
+		return nil, err
+	}
+	if err := c.Machines.validate(c.Provider); err != nil {
 		return nil, err
 	}
 	s.KCMArgs, s.CCMArgs = c.KCMArgs, c.CCMArgs

@@ -219,3 +219,23 @@ func TestConfigThresholdsFollowTheLease(t *testing.T) {
 		t.Errorf("a 10m lease: %v", err)
 	}
 }
+
+// machines: a shape only a provider's own code reads, refused on the
+// simulated provider; the example's makes both cluster options.
+func TestConfigMachines(t *testing.T) {
+	c, err := ReadFile("../examples/aws-second-interface/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Config.Machines.options()); n != 2 {
+		t.Errorf("%d machine options, want the second interface and the unpinned node IP", n)
+	}
+	c.Provider = ""
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "only with --provider aws") {
+		t.Errorf("machines on the simulated provider: %v", err)
+	}
+}

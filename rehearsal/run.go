@@ -82,7 +82,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	}
 	kubeconfig := filepath.Join(p.Config.Out, "kubeconfig")
 	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self, clusterOptions(p.Spec)...)
+		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self, append(clusterOptions(p.Spec), p.Config.Machines.options()...)...)
 	if err != nil {
 		return res, err
 	}

@@ -70,6 +70,20 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		Expect(failed(res, checks.LBAvailability)).NotTo(BeEmpty(), "lb-availability did not fire; reports in %s", res.Dir)
 		Expect(failed(res, checks.ProviderID)).NotTo(BeEmpty(), "provider-id did not fire; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 18: machines with a second interface (the VPC CNI's)
+	// whose kubelets are not given --node-ip, as cluster-api's AWS
+	// templates start them. The in-tree kubelets put the primary
+	// interface's address first, cloud-provider-aws v1.27's node
+	// controller the later interface's (EC2's order): the node IP flaps
+	// with whichever wrote last (kubernetes/kubernetes#109793,
+	// kubernetes/cloud-provider-aws#911).
+	It("18: kubelets without --node-ip on machines with a second interface", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/aws-second-interface/rehearsal.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "aws-second-interface", c)
+		Expect(failed(res, checks.NodeMetadata)).NotTo(BeEmpty(), "node-metadata did not fire; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to

@@ -85,9 +85,12 @@ func TestManifestParsesAfterKindTemplating(t *testing.T) {
 
 func TestRoutesViaCloudTable(t *testing.T) {
 	nodes := []*corev1.Node{node("ip-172-18-0-2.r.compute.internal", "", "172.18.0.2"), node("a", "", "172.18.0.4")}
-	self := NodeIPv4("ip-172-18-0-2.r.compute.internal", nodes)
-	if self.String() != "172.18.0.2" || NodeIPv4("nobody", nodes) != nil {
-		t.Fatalf("self's address: %v", self)
+	// A second interface's address, first as a cloud-controller-manager
+	// may order them: every one of self's addresses is self.
+	nodes[0].Status.Addresses = append([]corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "100.64.7.2"}}, nodes[0].Status.Addresses...)
+	self := NodeIPv4s("ip-172-18-0-2.r.compute.internal", nodes)
+	if len(self) != 2 || self[1].String() != "172.18.0.2" || NodeIPv4s("nobody", nodes) != nil {
+		t.Fatalf("self's addresses: %v", self)
 	}
 	table := map[string]net.IP{"10.244.1.0/24": net.ParseIP("172.18.0.4"), "10.244.0.0/24": net.ParseIP("172.18.0.2"),
 		"10.244.9.0/24": nil, "bad": net.ParseIP("172.18.0.4")}

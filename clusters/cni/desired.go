@@ -2,6 +2,7 @@ package cni
 
 import (
 	"net"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -49,13 +50,13 @@ func internalIPv4(n *corev1.Node) net.IP {
 }
 
 // RoutesVia turns a route table (destination CIDR -> the address of the
-// instance it targets) into routes, skipping routes to self's address and
-// to targets without one: a cloud route names an instance, not a Node,
-// and an instance's Node need not carry its name.
-func RoutesVia(self net.IP, table map[string]net.IP) []Route {
+// instance it targets) into routes, skipping routes to any of self's
+// addresses and to targets without one: a cloud route names an instance,
+// not a Node, and an instance's Node need not carry its name.
+func RoutesVia(self []net.IP, table map[string]net.IP) []Route {
 	var out []Route
 	for cidr, via := range table {
-		if via == nil || via.Equal(self) {
+		if via == nil || slices.ContainsFunc(self, via.Equal) {
 			continue
 		}
 		_, dst, err := net.ParseCIDR(cidr)
@@ -68,13 +69,19 @@ func RoutesVia(self net.IP, table map[string]net.IP) []Route {
 	return out
 }
 
-// NodeIPv4 is the named Node's internal IPv4 address, nil when it has
-// none or is not listed.
-func NodeIPv4(name string, nodes []*corev1.Node) net.IP {
+// NodeIPv4s are the named Node's internal IPv4 addresses, in its order;
+// none when it has none or is not listed.
+func NodeIPv4s(name string, nodes []*corev1.Node) []net.IP {
+	var out []net.IP
 	for _, n := range nodes {
-		if n.Name == name {
-			return internalIPv4(n)
+		if n.Name != name {
+			continue
+		}
+		for _, a := range n.Status.Addresses {
+			if ip := net.ParseIP(a.Address).To4(); a.Type == corev1.NodeInternalIP && ip != nil {
+				out = append(out, ip)
+			}
 		}
 	}
-	return nil
+	return out
 }

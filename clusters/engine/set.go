@@ -88,10 +88,11 @@ func (s *Set) follow(ctx context.Context) {
 	for ctx.Err() == nil {
 		sctx, cancel := context.WithCancel(ctx)
 		msgs, errs := s.api.Events(sctx, events.ListOptions{Filters: stateEvents(s.selector)})
+		nets, netErrs := s.api.Events(sctx, events.ListOptions{Filters: networkEvents()})
 		s.mu.Lock()
 		s.trustAfter = time.Now().Add(s.settle)
 		s.mu.Unlock()
-		s.consume(ctx, msgs, errs)
+		s.consume(ctx, msgs, errs, nets, netErrs)
 		cancel()
 		s.mu.Lock()
 		s.trustAfter = time.Time{}
@@ -114,13 +115,27 @@ func stateEvents(selector string) filters.Args {
 	return f
 }
 
-func (s *Set) consume(ctx context.Context, msgs <-chan events.Message, errs <-chan error) {
+// networkEvents select a container joining or leaving a network, which
+// changes its addresses: a network's events carry no container labels,
+// so every one counts (they are rare).
+func networkEvents() filters.Args {
+	return filters.NewArgs(filters.Arg("type", string(events.NetworkEventType)),
+		filters.Arg("event", string(events.ActionConnect)), filters.Arg("event", string(events.ActionDisconnect)))
+}
+
+func (s *Set) consume(ctx context.Context, msgs <-chan events.Message, errs <-chan error, nets <-chan events.Message, netErrs <-chan error) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-errs:
 			return
+		case <-netErrs:
+			return
+		case <-nets:
+			s.mu.Lock()
+			s.listed = false
+			s.mu.Unlock()
 		case m := <-msgs:
 			s.mu.Lock()
 			s.listed = false

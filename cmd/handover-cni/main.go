@@ -30,8 +30,8 @@ import (
 func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string, podNetwork *net.IPNet) func([]*corev1.Node) ([]cni.Route, error) {
 	client.Node = self
 	return func(nodes []*corev1.Node) ([]cni.Route, error) {
-		selfIP := cni.NodeIPv4(self, nodes)
-		if selfIP == nil {
+		selfIPs := cni.NodeIPv4s(self, nodes)
+		if len(selfIPs) == 0 {
 			return nil, fmt.Errorf("node %s has no internal address yet", self)
 		}
 		table, err := client.Routes(ctx, "")
@@ -43,9 +43,12 @@ func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string, 
 			return nil, err
 		}
 		addr := map[string]net.IP{}
+		// A route to an instance goes to its primary interface (a VPC
+		// route's target), whose address the cloud lists first: a
+		// further interface's network is not the one pods are routed on.
 		for _, in := range instances {
 			for _, a := range in.Addresses {
-				if a.Type == string(corev1.NodeInternalIP) {
+				if _, seen := addr[in.Name]; !seen && a.Type == string(corev1.NodeInternalIP) {
 					addr[in.Name] = net.ParseIP(a.Address)
 				}
 			}
@@ -56,7 +59,7 @@ func cloudRoutes(ctx context.Context, client *api.Client, cluster, self string, 
 				byCIDR[r.DestinationCIDR] = addr[r.TargetInstance]
 			}
 		}
-		return cni.RoutesVia(selfIP, byCIDR), nil
+		return cni.RoutesVia(selfIPs, byCIDR), nil
 	}
 }
 

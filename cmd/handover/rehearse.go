@@ -24,6 +24,7 @@ func newRehearseCommand(g *globals) *cobra.Command {
 	var cfgFiles, cloudConfigs []string
 	var scaleServices int
 	var scaleThrottle float64
+	var nodeIP bool
 	c := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "rehearse",
@@ -68,6 +69,7 @@ full before anything runs:
   kcmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
   ccmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
   ccm: {form: deployment, replicas: 2}  # or {manifest: ccm.yaml}: your chart, rendered
+  machines: {secondInterface: true, kubeletNodeIP: false}  # --provider aws: machines as yours are
   out: _output/rke2
 
 Intervals (default, what it bounds):
@@ -105,6 +107,9 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 			}
 			if cmd.Flags().Changed("scale-throttle") {
 				cfg.Scale.ThrottleQPS = &scaleThrottle
+			}
+			if cmd.Flags().Changed("kubelet-node-ip") {
+				cfg.Machines.KubeletNodeIP = &nodeIP
 			}
 			if err := addSides(&cfg.LeaderMigration, "--leader-migration-config", cfgFiles, false); err != nil {
 				return err
@@ -153,6 +158,8 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp)
 	fs.IntVar(&cfg.CCM.Replicas, "ccm-replicas", 0, ccmReplicasHelp)
 	fs.StringVar(&cfg.CCM.Manifest, "ccm-manifest", "", ccmManifestHelp)
+	fs.BoolVar(&cfg.Machines.SecondInterface, "second-interface", false, "--provider aws: every node the cluster is created with gets a second network interface (device index 1), as the VPC CNI attaches a further ENI")
+	fs.BoolVar(&nodeIP, "kubelet-node-ip", true, "--provider aws: false starts the kubelets without --node-ip, as cluster-api's AWS templates and kops do (kind always gives it): each takes every address the provider reports, in its order")
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
