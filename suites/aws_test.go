@@ -82,7 +82,10 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		c, err := rehearsal.ReadFile("../examples/aws-second-interface/rehearsal.yaml")
 		Expect(err).NotTo(HaveOccurred())
 		res := negative(ctx, "aws-second-interface", c)
-		Expect(failed(res, checks.NodeMetadata)).NotTo(BeEmpty(), "node-metadata did not fire; reports in %s", res.Dir)
+		red := failed(res, checks.NodeMetadata)
+		Expect(red).NotTo(BeEmpty(), "node-metadata did not fire; reports in %s", res.Dir)
+		// The value it changed to has the second interface's address first.
+		Expect(red[0].Violations[0].Message).To(MatchRegexp(`to "[^"]*InternalDNS=[^,"]*,InternalIP=100\.64\.`), "the second interface's address never came first; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
 })
 

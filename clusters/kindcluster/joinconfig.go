@@ -34,7 +34,10 @@ func copyControlPlaneCerts(from, to nodes.Node) error {
 
 // joinData fills the kubeadm JoinConfiguration.
 type joinData struct {
-	Endpoint, Token, CAHash, NodeIP string
+	Endpoint, Token, CAHash string
+	// Address is the node's own (a control plane advertises it); NodeIP
+	// the kubelet's --node-ip ("" where the cluster's kubelets have none).
+	Address, NodeIP string
 	// Name is nodeRegistration.name ("" = kubeadm's default, the hostname).
 	Name         string
 	ControlPlane bool
@@ -119,8 +122,9 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	if err != nil {
 		return "", err
 	}
+	nodeIP := ip
 	if !pinned {
-		ip = ""
+		nodeIP = ""
 	}
 	for k, v := range o.KubeletArgs {
 		if v == "" {
@@ -129,7 +133,7 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 			args[k] = v
 		}
 	}
-	d := joinData{Endpoint: endpoint, Token: token, CAHash: hash, NodeIP: ip,
+	d := joinData{Endpoint: endpoint, Token: token, CAHash: hash, Address: ip, NodeIP: nodeIP,
 		KubeletArgs: args, ControlPlane: o.Role == RoleControlPlane, Patches: len(o.Patches) > 0}
 	byMetadata, err := namesNodesByMetadata(ctx, donor)
 	if err != nil {
@@ -191,7 +195,7 @@ nodeRegistration:
 		fmt.Fprintf(&b, "patches:\n  directory: %s\n", patchDir)
 	}
 	if d.ControlPlane {
-		fmt.Fprintf(&b, "controlPlane:\n  localAPIEndpoint:\n    advertiseAddress: %q\n    bindPort: 6443\n", d.NodeIP)
+		fmt.Fprintf(&b, "controlPlane:\n  localAPIEndpoint:\n    advertiseAddress: %q\n    bindPort: 6443\n", d.Address)
 	}
 	return b.String()
 }

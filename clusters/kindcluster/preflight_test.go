@@ -31,12 +31,18 @@ func TestPreflightSaysWhenDockerIsUnreachable(t *testing.T) {
 }
 
 func TestRenderJoinConfig(t *testing.T) {
-	cfg := renderJoinConfig(joinData{Endpoint: "lb:6443", Token: "abc.def", CAHash: "sha256:00", NodeIP: "172.18.0.9",
+	cfg := renderJoinConfig(joinData{Endpoint: "lb:6443", Token: "abc.def", CAHash: "sha256:00", Address: "172.18.0.9", NodeIP: "172.18.0.9",
 		KubeletArgs: map[string]string{"provider-id": "kind://docker/c/n"}, ControlPlane: true})
-	for _, want := range []string{`apiServerEndpoint: "lb:6443"`, `- "sha256:00"`, `advertiseAddress: "172.18.0.9"`, `provider-id: "kind://docker/c/n"`} {
+	for _, want := range []string{`apiServerEndpoint: "lb:6443"`, `- "sha256:00"`, `advertiseAddress: "172.18.0.9"`, `node-ip: "172.18.0.9"`, `provider-id: "kind://docker/c/n"`} {
 		if !strings.Contains(cfg, want) {
 			t.Errorf("join config lacks %s:\n%s", want, cfg)
 		}
+	}
+	// A cluster whose kubelets have no node IP: the control plane still
+	// advertises its address.
+	unpinned := renderJoinConfig(joinData{Address: "172.18.0.9", ControlPlane: true})
+	if !strings.Contains(unpinned, `advertiseAddress: "172.18.0.9"`) || !strings.Contains(unpinned, `node-ip: ""`) {
+		t.Errorf("unpinned join config:\n%s", unpinned)
 	}
 	if strings.Contains(renderJoinConfig(joinData{}), "controlPlane:") {
 		t.Error("a worker join config must not have a controlPlane section")

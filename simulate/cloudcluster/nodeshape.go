@@ -4,10 +4,15 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/waits"
 )
 
 // Shapes of a cluster's machines beyond what kind makes: what real
@@ -53,7 +58,15 @@ func interfaceSubnet(cluster string) string {
 // interface network. The network is internal (no gateway): joining it
 // leaves each node's default route, and so its own address, on kind's
 // network.
+//
+// The interfaces come once every node's pod range has its route, as a VPC
+// CNI attaches ENIs to nodes already running: EC2 routes to an instance by
+// its ID only while it has one interface (amazon's oneInterface), so a node
+// with two from the start would never get its route.
 func attachSecondInterfaces(ctx context.Context, c *kindcluster.Cluster) error {
+	if err := waitRoutes(ctx, c); err != nil {
+		return err
+	}
 	name := interfaceNetwork(c.Name)
 	err := engine.CreateNetwork(ctx, engine.NetworkSpec{Name: name, Subnet: interfaceSubnet(c.Name), Internal: true,
 		Labels: map[string]string{simcloud.ClusterLabel: c.Name}})
@@ -75,4 +88,43 @@ func attachSecondInterfaces(ctx context.Context, c *kindcluster.Cluster) error {
 // removeInterfaceNetworks removes the cluster's interface network.
 func removeInterfaceNetworks(ctx context.Context, cluster string) error {
 	return engine.RemoveNetworks(ctx, simcloud.ClusterLabel+"="+cluster)
+}
+
+// waitRoutes waits until the cloud routes every Node's pod range.
+func waitRoutes(ctx context.Context, c *kindcluster.Cluster) error {
+	kube, err := c.Client()
+	if err != nil {
+		return err
+	}
+	cloud, err := Client(c.Name, "handover")
+	if err != nil {
+		return err
+	}
+	var missing []string
+	limit := waits.Of(ctx, WaitNodeRoutes)
+	err = wait.PollUntilContextTimeout(ctx, time.Second, limit, true, func(ctx context.Context) (bool, error) {
+		nodes, err := kube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		routes, err := cloud.Routes(ctx, "")
+		if err != nil {
+			return false, nil
+		}
+		routed := map[string]bool{}
+		for _, r := range routes {
+			routed[r.DestinationCIDR] = !r.Blackhole
+		}
+		missing = nil
+		for _, n := range nodes.Items {
+			if n.Spec.PodCIDR == "" || !routed[n.Spec.PodCIDR] {
+				missing = append(missing, n.Name)
+			}
+		}
+		return len(nodes.Items) > 0 && len(missing) == 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("before attaching second interfaces: the cloud routes no pod range of %v after %s", missing, limit)
+	}
+	return nil
 }

@@ -92,51 +92,64 @@ func sharedMachines(evs []timeline.Event) []Result {
 		from, to time.Time
 	}
 	shares, sawIP := map[string]*share{}, false
-	ipOf, holders := map[string]string{}, map[string]map[string]bool{} // Node → its InternalIP now; InternalIP → its Nodes now
+	// Node → its InternalIPs now; InternalIP → its Nodes now. Every
+	// InternalIP counts: two Nodes of one machine may list its interfaces
+	// in different orders.
+	ipsOf, holders := map[string][]string{}, map[string]map[string]bool{}
 	for _, e := range nodeEvents(evs) {
-		ip := internalIP(e.Attrs["addresses"])
+		ips := internalIPs(e.Attrs["addresses"])
 		if e.Kind == timeline.NodeDeleted {
-			ip = ""
+			ips = nil
 		}
-		if old := ipOf[e.Node]; old != "" && old != ip {
-			delete(holders[old], e.Node)
+		for _, old := range ipsOf[e.Node] {
+			if !slices.Contains(ips, old) {
+				delete(holders[old], e.Node)
+			}
 		}
-		if ip == "" {
-			delete(ipOf, e.Node)
+		if len(ips) == 0 {
+			delete(ipsOf, e.Node)
 			continue
 		}
-		ipOf[e.Node], sawIP = ip, true
-		if holders[ip] == nil {
-			holders[ip] = map[string]bool{}
-		}
-		holders[ip][e.Node] = true
-		if len(holders[ip]) < 2 {
-			continue
-		}
-		sh := shares[ip]
-		if sh == nil {
-			sh = &share{from: e.Time}
-			shares[ip] = sh
-		}
-		for _, other := range sortedKeys(holders[ip]) {
-			if other == e.Node {
+		ipsOf[e.Node], sawIP = ips, true
+		for _, ip := range ips {
+			if holders[ip] == nil {
+				holders[ip] = map[string]bool{}
+			}
+			holders[ip][e.Node] = true
+			if len(holders[ip]) < 2 {
 				continue
 			}
-			for _, n := range []string{other, e.Node} {
-				if !slices.Contains(sh.nodes, n) {
-					sh.nodes = append(sh.nodes, n)
-				}
+			sh := shares[ip]
+			if sh == nil {
+				sh = &share{from: e.Time}
+				shares[ip] = sh
 			}
-			sh.to = e.Time
-			sh.evidence = append(sh.evidence, fmt.Sprintf("%s %s %s with InternalIP %s while Node %s holds it", clock(e.Time), e.Kind, e.Node, ip, other))
+			for _, other := range sortedKeys(holders[ip]) {
+				if other == e.Node {
+					continue
+				}
+				for _, n := range []string{other, e.Node} {
+					if !slices.Contains(sh.nodes, n) {
+						sh.nodes = append(sh.nodes, n)
+					}
+				}
+				sh.to = e.Time
+				sh.evidence = append(sh.evidence, fmt.Sprintf("%s %s %s with InternalIP %s while Node %s holds it", clock(e.Time), e.Kind, e.Node, ip, other))
+			}
 		}
 	}
 	if !sawIP {
 		return []Result{unproven(evs, NodeIdentity, "machines", "no Node had an InternalIP: no machine to follow")}
 	}
 	var out []Result
+	seen := map[string]bool{} // the same Nodes sharing a machine's other interface too
 	for _, ip := range sortedKeys(shares) {
 		sh := shares[ip]
+		key := strings.Join(slices.Sorted(slices.Values(sh.nodes)), ",")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		v := Violation{From: sh.from, To: sh.to, Sources: []string{"nodes"}, Evidence: sh.evidence,
 			Message: fmt.Sprintf("the machine at %s registered as %d Nodes at once: %s (a kubelet that came back under another name)", ip, len(sh.nodes), strings.Join(sh.nodes, ", "))}
 		out = append(out, result(NodeIdentity, sh.nodes[0], []Violation{v}, v.Message, nil))
@@ -157,13 +170,14 @@ func nodeEvents(evs []timeline.Event) []timeline.Event {
 	return out
 }
 
-// internalIP is the first InternalIP of a node event's addresses attribute
-// ("InternalIP=10.0.0.3,Hostname=…").
-func internalIP(addresses string) string {
+// internalIPs are the InternalIPs of a node event's addresses attribute
+// ("InternalIP=10.0.0.3,Hostname=…"), in order.
+func internalIPs(addresses string) []string {
+	var out []string
 	for _, a := range strings.Split(addresses, ",") {
 		if ip, ok := strings.CutPrefix(a, "InternalIP="); ok {
-			return ip
+			out = append(out, ip)
 		}
 	}
-	return ""
+	return out
 }

@@ -82,6 +82,23 @@ func TestNodeIdentitySharedMachine(t *testing.T) {
 		len(failed[0].Violations[0].Evidence) != 2 {
 		t.Errorf("renamed without a ProviderID: %+v", failed)
 	}
+	// A machine with two interfaces whose two Nodes list them in
+	// different orders is one machine, said once.
+	twoInterfaces := join(window(0, 300), []timeline.Event{
+		nodeAt(1, timeline.NodeAdded, "ip-10-0-0-3.r.compute.internal", id, "10.0.0.3"),
+		nodeAt(120, timeline.NodeAdded, "c-worker", "", "100.64.0.3"),
+	})
+	twoInterfaces[len(twoInterfaces)-2].Attrs["addresses"] += ",InternalIP=100.64.0.3"
+	twoInterfaces[len(twoInterfaces)-1].Attrs["addresses"] += ",InternalIP=10.0.0.3"
+	failed = nil
+	for _, r := range CheckNodeIdentity(twoInterfaces, cfg) {
+		if !r.Passed {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) != 1 || !strings.Contains(failed[0].Summary, "registered as 2 Nodes at once") {
+		t.Errorf("one machine with two interfaces, first addresses differing: %+v", failed)
+	}
 	reused := join(window(0, 300), []timeline.Event{
 		nodeAt(1, timeline.NodeAdded, "a", id, "10.0.0.3"),
 		nodeAt(100, timeline.NodeDeleted, "a", id, "10.0.0.3"),

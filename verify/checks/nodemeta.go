@@ -90,7 +90,7 @@ func metaChange(h []timeline.Event, before, after timeline.Event, k string) (Vio
 		return Violation{}, false
 	}
 	return Violation{From: away.Time, To: back.Time, Sources: []string{"nodes"},
-		Message:  fmt.Sprintf("%s changed from %q to %q during the procedure and back (%d time(s)): the Node flapped between writers that disagree", k, was, away.Attrs[k], changes),
+		Message:  fmt.Sprintf("%s changed from %q to %q during the procedure and back (%d time(s)): something wrote another value meanwhile, as an in-tree kubelet and a cloud-controller-manager that disagree do", k, was, away.Attrs[k], changes),
 		Evidence: []string{stateLine(before, k, "before"), stateLine(away, k, "first change"), stateLine(back, k, "last back")}}, true
 }
 

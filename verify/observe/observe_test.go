@@ -37,13 +37,25 @@ func TestNodeState(t *testing.T) {
 	if got := nodeState(n); got != "kind://x|a,b|10.244.1.0/24,fd00::/64||||" {
 		t.Fatalf("nodeState = %q", got)
 	}
-	// What the cloud controllers own on a Node: its addresses (sorted) and
+	// What the cloud controllers own on a Node: its addresses and
 	// the well-known labels; a change of any is a node.changed event.
 	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "172.18.0.3"}, {Type: corev1.NodeHostName, Address: "w1"}}
 	n.Labels = map[string]string{corev1.LabelTopologyZone: "z1", corev1.LabelTopologyRegion: "r1", corev1.LabelInstanceTypeStable: "sim.worker"}
 	a := nodeAttrs(n)
 	if a["addresses"] != "Hostname=w1,InternalIP=172.18.0.3" || a["zone"] != "z1" || a["region"] != "r1" || a["instanceType"] != "sim.worker" {
 		t.Fatalf("nodeAttrs = %v", a)
+	}
+	// By type; within a type in the Node's order, the first InternalIP
+	// being the node's IP: a reorder is a change.
+	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "172.18.0.3"}, {Type: corev1.NodeHostName, Address: "w1"},
+		{Type: corev1.NodeInternalIP, Address: "100.64.0.3"}}
+	if a := nodeAttrs(n); a["addresses"] != "Hostname=w1,InternalIP=172.18.0.3,InternalIP=100.64.0.3" {
+		t.Fatalf("two InternalIPs: %v", a["addresses"])
+	}
+	first := nodeState(n)
+	n.Status.Addresses[0], n.Status.Addresses[2] = n.Status.Addresses[2], n.Status.Addresses[0]
+	if nodeState(n) == first {
+		t.Fatal("another first InternalIP is no change of state")
 	}
 	before := nodeState(n)
 	n.Labels[corev1.LabelTopologyZone] = "z2"

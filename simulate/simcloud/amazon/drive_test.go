@@ -105,9 +105,9 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 // local instance, whose second interface EC2 lists first: the in-tree
 // kubelet orders the metadata service's interfaces by device-number
 // (legacy-cloud-providers aws/aws.go NodeAddresses), while EC2's answer
-// is taken in its own order by both releases' extractNodeAddresses
-// (sorted by device index only from cloud-provider-aws v1.29.6,
-// kubernetes/cloud-provider-aws#911). So an in-tree kubelet and
+// is taken in its own order by the in-tree extractNodeAddresses and
+// cloud-provider-aws v1.27's extractIPv4NodeAddresses (sorted by device
+// index by v1.29.6, kubernetes/cloud-provider-aws#911). So an in-tree kubelet and
 // cloud-provider-aws v1.27's node controller give such a Node different
 // node IPs.
 var firstIPs = map[string]map[string]string{

@@ -59,8 +59,10 @@ func (f *Face) metadata(in api.Instance) awsapi.Instance {
 	md := awsapi.Instance{ID: InstanceID(n.Cluster, in.Name), Type: in.Type, Zone: in.Zone, Region: n.Region,
 		PrivateIP: ip, PrivateDNS: PrivateDNSName(ip, n.Region), MAC: MAC(ip), VPC: n.VPC(), Subnet: n.Subnet(in.Zone),
 		Account: account, Image: "ami-" + hexID(n.Cluster, "ami", 17)}
-	for i, more := range internalIPs(in)[1:] {
-		md.More = append(md.More, awsapi.Interface{MAC: MAC(more), PrivateIP: more, PrivateDNS: PrivateDNSName(more, n.Region), Device: i + 1})
+	ips := internalIPs(in)
+	for i := 1; i < len(ips); i++ {
+		more := ips[i]
+		md.More = append(md.More, awsapi.Interface{MAC: MAC(more), PrivateIP: more, PrivateDNS: PrivateDNSName(more, n.Region), Device: i})
 	}
 	return md
 }

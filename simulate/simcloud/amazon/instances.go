@@ -196,6 +196,18 @@ func (f *Face) interfaces(in api.Instance, groups []*ec2.GroupIdentifier, check 
 	return out
 }
 
+// oneInterface refuses what EC2 does by instance ID only for an instance
+// with one network interface: a route to it (CreateRoute's InstanceId) and
+// its source/dest check. With more, EC2 answers as kubernetes/kubernetes#70924
+// and #92783 quote it, and the aws providers, which name instances only,
+// cannot route to such a node.
+func oneInterface(in api.Instance, id string) error {
+	if len(internalIPs(in)) > 1 {
+		return awsapi.Errorf("InvalidInstanceID", "There are multiple interfaces attached to instance '%s'. Please specify an interface ID for the operation instead.", id)
+	}
+	return nil
+}
+
 // interfaceName names an instance's interface by device index: the
 // primary keeps the instance's name, so its ID is what it always was.
 func interfaceName(instance string, device int) string {
@@ -244,7 +256,11 @@ func (f *Face) tagMap(tags []*ec2.Tag) map[string]string {
 // pod range to).
 func (f *Face) modifyInstanceAttribute(ctx context.Context, c awsapi.Call, in *ec2.ModifyInstanceAttributeInput) (*ec2.ModifyInstanceAttributeOutput, error) {
 	id := aws.StringValue(in.InstanceId)
-	if _, err := f.byID(ctx, c, id); err != nil {
+	inst, err := f.byID(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := oneInterface(inst, id); err != nil {
 		return nil, err
 	}
 	if in.SourceDestCheck == nil || in.SourceDestCheck.Value == nil {

@@ -97,6 +97,9 @@ func (f *Face) createRoute(ctx context.Context, c awsapi.Call, in *ec2.CreateRou
 	if err != nil {
 		return nil, err
 	}
+	if err := oneInterface(inst, aws.StringValue(in.InstanceId)); err != nil {
+		return nil, err
+	}
 	cidr := aws.StringValue(in.DestinationCidrBlock)
 	if _, found, err := f.routeTo(ctx, c, cidr); err != nil || found {
 		if err == nil {
