@@ -1,6 +1,7 @@
 package amazon
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,6 +24,9 @@ type Options struct {
 	Now       func() time.Time
 	// Record is told of every AWS call answered.
 	Record func(awsapi.Record)
+	// RegistryKey signs the registry passwords ECR's tokens carry (nil: a
+	// random one, which only this process can check).
+	RegistryKey []byte
 }
 
 // Face serves the AWS APIs over a simulated cloud.
@@ -42,12 +46,18 @@ func New(o Options) (*Face, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.RegistryKey == nil {
+		o.RegistryKey = make([]byte, 32)
+		if _, err := rand.Read(o.RegistryKey); err != nil {
+			return nil, err
+		}
+	}
 	st, err := openState(o.StatePath)
 	if err != nil {
 		return nil, err
 	}
 	f := &Face{opts: o, state: st, clients: map[string]*api.Client{}}
-	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: o.Keys, Now: o.Now, Record: o.Record}, f.ec2(), f.elb())
+	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: o.Keys, Now: o.Now, Record: o.Record}, f.ec2(), f.elb(), f.ecrService())
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +66,7 @@ func New(o Options) (*Face, error) {
 
 // Actions are the actions served, by service.
 func (f *Face) Actions() map[string][]string {
-	return map[string][]string{"ec2": f.ec2().ActionNames(), "elasticloadbalancing": f.elb().ActionNames()}
+	return map[string][]string{"ec2": f.ec2().ActionNames(), "elasticloadbalancing": f.elb().ActionNames(), "ecr": f.ecrService().ActionNames()}
 }
 
 // Handler serves the AWS APIs at /<service>/.

@@ -78,6 +78,9 @@ func instance(name, zone, ip string, more ...string) api.Instance {
 	return in
 }
 
+// registryKey signs the rig's registry passwords.
+var registryKey = []byte("the rig's registry key")
+
 // localSecondIP is the address of the local instance's second interface.
 const localSecondIP = "10.0.0.9"
 
@@ -96,8 +99,8 @@ func newRig(t *testing.T, dir string) *rig {
 	client := amazon.LocalCloud(s.Handler(), token)
 	r.face, err = amazon.New(amazon.Options{Cloud: client, StatePath: filepath.Join(dir, "aws.json"),
 		Network: amazon.Network{Cluster: cluster, Region: region, Zones: []string{region + "a", region + "b", region + "c"}, CIDR: "172.18.0.0/16"},
-		Keys:    awsapi.Keys{kcm.ID: kcm, ccm.ID: ccm},
-		Record:  func(rec awsapi.Record) { r.mu.Lock(); r.records = append(r.records, rec); r.mu.Unlock() }})
+		Keys:    awsapi.Keys{kcm.ID: kcm, ccm.ID: ccm}, RegistryKey: registryKey,
+		Record: func(rec awsapi.Record) { r.mu.Lock(); r.records = append(r.records, rec); r.mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package awsapi
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
@@ -67,6 +68,16 @@ func writeError(w http.ResponseWriter, p Protocol, e *Error, requestID string) {
 		Type    string `xml:"Type,omitempty"`
 		Code    string `xml:"Code"`
 		Message string `xml:"Message"`
+	}
+	if p == JSON11 {
+		// aws-sdk-go's jsonrpc reads the code from __type (after any '#')
+		// and the message from message.
+		raw, _ := json.Marshal(map[string]string{"__type": e.Code, "message": e.Message})
+		w.Header().Set("Content-Type", jsonContentType)
+		w.Header().Set("X-Amzn-Requestid", requestID)
+		w.WriteHeader(e.Status)
+		_, _ = w.Write(raw)
+		return
 	}
 	var body any
 	if p == EC2Query {

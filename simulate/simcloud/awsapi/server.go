@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go/private/protocol/json/jsonutil"
 )
 
 // MaxBody bounds a request's body: a load balancer's registration of 500
@@ -129,14 +131,19 @@ func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
 	if err != nil {
 		return nil, call, Errorf("InvalidRequest", "reading the request body: %v", err)
 	}
-	form, perr := url.ParseQuery(string(body))
-	if perr != nil {
-		return nil, call, Errorf("MalformedQueryString", "%v", perr)
+	var form url.Values
+	if svc.Protocol == JSON11 {
+		call.Action, _ = strings.CutPrefix(r.Header.Get("X-Amz-Target"), svc.TargetPrefix+".")
+	} else {
+		var perr error
+		if form, perr = url.ParseQuery(string(body)); perr != nil {
+			return nil, call, Errorf("MalformedQueryString", "%v", perr)
+		}
+		for k, v := range r.URL.Query() {
+			form[k] = append(form[k], v...)
+		}
+		call.Action = form.Get("Action")
 	}
-	for k, v := range r.URL.Query() {
-		form[k] = append(form[k], v...)
-	}
-	call.Action = form.Get("Action")
 	key, verr := verify(r, body, s.opts.Keys, svc.Name, s.opts.Region, s.opts.Now())
 	if verr != nil {
 		return nil, call, verr
@@ -150,13 +157,8 @@ func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
 		return nil, call, errInvalidAction(call.Action)
 	}
 	in := act.In()
-	unknown, derr := decodeQuery(form, in, svc.Protocol == EC2Query)
-	if derr != nil {
-		return nil, call, Errorf("InvalidParameterValue", "%v", derr)
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, call, Errorf("UnknownParameter", "The parameter %s is not recognized.", unknown[0])
+	if err := decodeInput(svc.Protocol, form, body, in); err != nil {
+		return nil, call, err
 	}
 	if s.opts.Gate != nil {
 		if e := s.opts.Gate(call, svc.Refusals); e != nil {
@@ -167,8 +169,44 @@ func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
 	return out, call, err
 }
 
+// decodeInput reads a call's parameters into in, as its protocol frames
+// them; a parameter the input does not have is refused (query protocols).
+func decodeInput(p Protocol, form url.Values, body []byte, in any) error {
+	if p == JSON11 {
+		if len(bytes.TrimSpace(body)) == 0 {
+			return nil
+		}
+		if err := jsonutil.UnmarshalJSON(in, bytes.NewReader(body)); err != nil {
+			return Errorf("SerializationException", "%v", err)
+		}
+		return nil
+	}
+	unknown, err := decodeQuery(form, in, p == EC2Query)
+	if err != nil {
+		return Errorf("InvalidParameterValue", "%v", err)
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return Errorf("UnknownParameter", "The parameter %s is not recognized.", unknown[0])
+	}
+	return nil
+}
+
+// jsonContentType is the JSON 1.1 protocol's.
+const jsonContentType = "application/x-amz-json-1.1"
+
 // writeAnswer encodes out in the service's envelope.
 func writeAnswer(w http.ResponseWriter, svc Service, action string, out any, reqID string) error {
+	if svc.Protocol == JSON11 {
+		body, err := jsonutil.BuildJSON(out)
+		if err != nil {
+			return fmt.Errorf("encoding the answer to %s: %w", action, err)
+		}
+		w.Header().Set("Content-Type", jsonContentType)
+		w.Header().Set("X-Amzn-Requestid", reqID)
+		_, err = w.Write(body)
+		return err
+	}
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
 	enc := xml.NewEncoder(&buf)

@@ -18,6 +18,11 @@ const (
 	// Query is the query protocol of Elastic Load Balancing (and IAM, STS,
 	// ...): answers as <ActionResponse><ActionResult>.
 	Query
+	// JSON11 is the JSON protocol of ECR (and DynamoDB, KMS, ...): the
+	// action in the X-Amz-Target header after the service's TargetPrefix,
+	// input and answer as JSON bodies (aws-sdk-go's jsonutil: timestamps
+	// in epoch seconds, blobs in base64).
+	JSON11
 )
 
 // Service is one AWS API the cloud serves at /<Name>/.
@@ -26,7 +31,9 @@ type Service struct {
 	// every request must name ("ec2", "elasticloadbalancing").
 	Name      string
 	Protocol  Protocol
-	Namespace string // the answers' xmlns
+	Namespace string // the answers' xmlns (query protocols)
+	// TargetPrefix names the service in X-Amz-Target (JSON11).
+	TargetPrefix string
 	// Refusals are the codes this service answers the cloud's knobs with.
 	Refusals Refusals
 	Actions  []Action

@@ -1,0 +1,53 @@
+package amazon_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go/aws"
+	"github.com/aws/aws-sdk-go/aws/session"
+	"github.com/aws/aws-sdk-go/service/ecr"
+
+	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+)
+
+// The SDK's ECR client, as an image credential provider makes it (the
+// JSON 1.1 protocol), gets a token for user AWS whose password the
+// registry can check: issued to the caller, for 12 hours, refused when
+// expired or changed.
+func TestGetAuthorizationToken(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	c := ecr.New(session.Must(r.session(kcm)), &aws.Config{Endpoint: aws.String(r.awsAt + "/ecr")})
+	out, err := c.GetAuthorizationToken(&ecr.GetAuthorizationTokenInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.AuthorizationData[0]
+	raw, err := base64.StdEncoding.DecodeString(aws.StringValue(d.AuthorizationToken))
+	user, password, _ := strings.Cut(string(raw), ":")
+	if err != nil || user != "AWS" || aws.StringValue(d.ProxyEndpoint) != "https://000000000000.dkr.ecr."+region+".amazonaws.com" {
+		t.Fatalf("token %q (%v), endpoint %s", raw, err, aws.StringValue(d.ProxyEndpoint))
+	}
+	if life := time.Until(aws.TimeValue(d.ExpiresAt)); life < 11*time.Hour || life > 12*time.Hour {
+		t.Errorf("expires in %s, want 12 h", life)
+	}
+	if who, ok := amazon.VerifyRegistryPassword(registryKey, password, time.Now()); !ok || who != kcm.Principal {
+		t.Errorf("the password checks as %q, %v; want %s", who, ok, kcm.Principal)
+	}
+	if _, ok := amazon.VerifyRegistryPassword(registryKey, password, time.Now().Add(13*time.Hour)); ok {
+		t.Error("an expired password checks")
+	}
+	if _, ok := amazon.VerifyRegistryPassword([]byte("another key"), password, time.Now()); ok {
+		t.Error("a password of another cloud checks")
+	}
+	if _, ok := amazon.VerifyRegistryPassword(registryKey, strings.Replace(password, kcm.Principal, ccm.Principal, 1), time.Now()); ok {
+		t.Error("a password naming another caller checks")
+	}
+	// An error in the JSON protocol reaches the SDK with its code: an
+	// action not served.
+	if _, err := c.DescribeRepositories(&ecr.DescribeRepositoriesInput{}); code(t, err) != "InvalidAction" {
+		t.Errorf("an action not served: %v", err)
+	}
+}
