@@ -37,16 +37,23 @@ func DesiredRoutes(self string, nodes []*corev1.Node) []Route {
 	return out
 }
 
+// internalIPv4 is a Node's first internal IPv4 address, nil when it has none.
 func internalIPv4(n *corev1.Node) net.IP {
-	for _, a := range n.Status.Addresses {
-		if a.Type != corev1.NodeInternalIP {
-			continue
-		}
-		if ip := net.ParseIP(a.Address).To4(); ip != nil {
-			return ip
-		}
+	if ips := internalIPv4s(n); len(ips) > 0 {
+		return ips[0]
 	}
 	return nil
+}
+
+// internalIPv4s are a Node's internal IPv4 addresses, in its order.
+func internalIPv4s(n *corev1.Node) []net.IP {
+	var out []net.IP
+	for _, a := range n.Status.Addresses {
+		if ip := net.ParseIP(a.Address).To4(); a.Type == corev1.NodeInternalIP && ip != nil {
+			out = append(out, ip)
+		}
+	}
+	return out
 }
 
 // RoutesVia turns a route table (destination CIDR -> the address of the
@@ -72,16 +79,10 @@ func RoutesVia(self []net.IP, table map[string]net.IP) []Route {
 // NodeIPv4s are the named Node's internal IPv4 addresses, in its order;
 // none when it has none or is not listed.
 func NodeIPv4s(name string, nodes []*corev1.Node) []net.IP {
-	var out []net.IP
 	for _, n := range nodes {
-		if n.Name != name {
-			continue
-		}
-		for _, a := range n.Status.Addresses {
-			if ip := net.ParseIP(a.Address).To4(); a.Type == corev1.NodeInternalIP && ip != nil {
-				out = append(out, ip)
-			}
+		if n.Name == name {
+			return internalIPv4s(n)
 		}
 	}
-	return out
+	return nil
 }

@@ -6,13 +6,15 @@
 // cluster made on the host.
 package kindcluster
 
+import "github.com/handover-sh/handover/clusters/engine"
+
 // Labels kind puts on node containers; nodes handover adds carry them too,
 // so kind lists and deletes them like its own.
 const (
 	clusterLabel = "io.x-k8s.kind.cluster"
 	roleLabel    = "io.x-k8s.kind.role"
 	// dockerNetwork is the network kind puts every cluster on.
-	dockerNetwork = "kind"
+	dockerNetwork = engine.KindNetwork
 )
 
 // Roles a node can have.

@@ -67,18 +67,13 @@ func donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node strin
 
 // pinsNodeIP says whether kubeadm's kubelet flags give a node IP.
 func pinsNodeIP(env string) bool {
-	for _, f := range strings.Fields(strings.Trim(strings.TrimPrefix(strings.TrimSpace(env), "KUBELET_KUBEADM_ARGS="), `"`)) {
-		if v, ok := strings.CutPrefix(f, "--node-ip="); ok {
-			return strings.Trim(v, `"`) != ""
-		}
-	}
-	return false
+	v, _ := kubeadmFlag(env, "node-ip")
+	return v != ""
 }
 
 func kubeletArgsFrom(env, cluster, node string) map[string]string {
 	out := map[string]string{}
-	line := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(env), `KUBELET_KUBEADM_ARGS="`), `"`)
-	for _, f := range strings.Fields(line) {
+	for _, f := range kubeadmFlags(env) {
 		k, v, ok := strings.Cut(strings.TrimPrefix(f, "--"), "=")
 		if !ok {
 			continue

@@ -50,13 +50,23 @@ func (m *nodeNames) node(container string) (string, bool) {
 // HostnameOverride is the --hostname-override of kubeadm's kubelet flags
 // file, "" when it has none.
 func HostnameOverride(flags string) string {
-	line := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(flags), `KUBELET_KUBEADM_ARGS="`), `"`)
-	for _, f := range strings.Fields(line) {
-		if v, ok := strings.CutPrefix(f, "--hostname-override="); ok {
-			return v
+	v, _ := kubeadmFlag(flags, "hostname-override")
+	return v
+}
+
+// kubeadmFlags are the flags of kubeadm's KUBELET_KUBEADM_ARGS line.
+func kubeadmFlags(env string) []string {
+	return strings.Fields(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(env), `KUBELET_KUBEADM_ARGS="`), `"`))
+}
+
+// kubeadmFlag is one flag's value in that line, and whether it is there.
+func kubeadmFlag(env, name string) (string, bool) {
+	for _, f := range kubeadmFlags(env) {
+		if v, ok := strings.CutPrefix(f, "--"+name+"="); ok {
+			return v, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // NodeName is the name a node container's kubelet registers its Node

@@ -91,10 +91,8 @@ func internalIPs(in api.Instance) []string {
 
 // internalIP is an instance's first InternalIP.
 func internalIP(in api.Instance) string {
-	for _, a := range in.Addresses {
-		if a.Type == "InternalIP" {
-			return a.Address
-		}
+	if ips := internalIPs(in); len(ips) > 0 {
+		return ips[0]
 	}
 	return ""
 }
