@@ -2,6 +2,7 @@ package amazon_test
 
 import (
 	"encoding/base64"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go/aws/session"
 	"github.com/aws/aws-sdk-go/service/ecr"
 
+	"github.com/handover-sh/handover/internal/modsource"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 )
 
@@ -49,5 +51,24 @@ func TestGetAuthorizationToken(t *testing.T) {
 	// action not served.
 	if _, err := c.DescribeRepositories(&ecr.DescribeRepositoriesInput{}); code(t, err) != "InvalidAction" {
 		t.Errorf("an action not served: %v", err)
+	}
+}
+
+// The registry's name is one ecr-credential-provider takes for ECR's:
+// its ecrPattern (cloud-provider-aws v1.27.2
+// cmd/ecr-credential-provider/main.go) matches it, with the account and
+// region in the places it reads them from.
+func TestRegistryHostMatchesTheCredentialProvider(t *testing.T) {
+	text, ok := modsource.Text(t, modsource.Dir(t, "k8s.io/cloud-provider-aws@v1.27.2"), "cmd/ecr-credential-provider/main.go")
+	if !ok {
+		t.Fatal("cloud-provider-aws v1.27.2 has no cmd/ecr-credential-provider/main.go")
+	}
+	m := regexp.MustCompile("ecrPattern = regexp.MustCompile\\(`([^`]+)`\\)").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("no ecrPattern in ecr-credential-provider's main.go")
+	}
+	got := regexp.MustCompile(m[1]).FindStringSubmatch(amazon.RegistryHost(region))
+	if got == nil || got[1] != "000000000000" || got[3] != region {
+		t.Errorf("%s against %s: %q", amazon.RegistryHost(region), m[1], got)
 	}
 }
