@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -265,9 +266,9 @@ func serveGuard(cloudConfig, podNetwork string) (cloudGuard, error) {
 	return g, nil
 }
 
-// serveOn serves h on every address until ctx ends; one that fails to
-// listen or serve ends them all.
-func serveOn(ctx context.Context, g *globals, h http.Handler, addrs []string, what string) error {
+// serveOn serves h on every address (over TLS with tlsCfg) until ctx
+// ends; one that fails to listen or serve ends them all.
+func serveOn(ctx context.Context, g *globals, h http.Handler, addrs []string, what string, tlsCfg *tls.Config) error {
 	var lns []net.Listener
 	for _, a := range addrs {
 		ln, err := net.Listen("tcp", a)
@@ -276,6 +277,9 @@ func serveOn(ctx context.Context, g *globals, h http.Handler, addrs []string, wh
 				l.Close()
 			}
 			return err
+		}
+		if tlsCfg != nil {
+			ln = tls.NewListener(ln, tlsCfg)
 		}
 		lns = append(lns, ln)
 	}

@@ -2,18 +2,15 @@ package amazon
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go/aws"
 	"github.com/aws/aws-sdk-go/service/ecr"
 
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
 // ecrRefusals are ECR's answers to the cloud's knobs (its API reference's
@@ -49,46 +46,10 @@ func RegistryHost(region string) string { return account + ".dkr.ecr." + region 
 // the permissions scope of the authorization token" (aws-sdk-go's ecr).
 func (f *Face) getAuthorizationToken(_ context.Context, c awsapi.Call, _ *ecr.GetAuthorizationTokenInput) (*ecr.GetAuthorizationTokenOutput, error) {
 	expires := f.opts.Now().Add(registryTokenLife).Truncate(time.Second)
-	password := RegistryPassword(f.opts.RegistryKey, c.Key.Principal, expires)
-	token := base64.StdEncoding.EncodeToString([]byte("AWS:" + password))
+	password := ecrtoken.Password(f.opts.RegistryKey, c.Key.Principal, expires)
+	token := base64.StdEncoding.EncodeToString([]byte(ecrtoken.User + ":" + password))
 	return &ecr.GetAuthorizationTokenOutput{AuthorizationData: []*ecr.AuthorizationData{{
 		AuthorizationToken: aws.String(token), ExpiresAt: aws.Time(expires),
 		ProxyEndpoint: aws.String("https://" + RegistryHost(f.opts.Network.Region)),
 	}}}, nil
-}
-
-// RegistryPassword is the password a token carries for user AWS: who it
-// was issued to and until when, signed with the cloud's registry key, so
-// the registry can check it without asking the cloud.
-func RegistryPassword(key []byte, principal string, expires time.Time) string {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(expires.Unix()))
-	claim := base64.RawURLEncoding.EncodeToString(b[:]) + "." + principal
-	return claim + "." + base64.RawURLEncoding.EncodeToString(registryMAC(key, claim))
-}
-
-// VerifyRegistryPassword says whom a password was issued to, if the
-// cloud's key signed it and it has not expired.
-func VerifyRegistryPassword(key []byte, password string, now time.Time) (principal string, ok bool) {
-	i := strings.LastIndexByte(password, '.')
-	if i < 0 {
-		return "", false
-	}
-	claim, sig := password[:i], password[i+1:]
-	mac, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(mac, registryMAC(key, claim)) {
-		return "", false
-	}
-	exp, who, found := strings.Cut(claim, ".")
-	raw, err := base64.RawURLEncoding.DecodeString(exp)
-	if !found || err != nil || len(raw) != 8 || !now.Before(time.Unix(int64(binary.BigEndian.Uint64(raw)), 0)) {
-		return "", false
-	}
-	return who, true
-}
-
-func registryMAC(key []byte, claim string) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(claim))
-	return m.Sum(nil)
 }

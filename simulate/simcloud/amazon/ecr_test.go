@@ -1,7 +1,11 @@
 package amazon_test
 
 import (
+	"context"
 	"encoding/base64"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,15 +17,16 @@ import (
 
 	"github.com/handover-sh/handover/internal/modsource"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
 // The SDK's ECR client, as an image credential provider makes it (the
-// JSON 1.1 protocol), gets a token for user AWS whose password the
-// registry can check: issued to the caller, for 12 hours, refused when
-// expired or changed.
+// JSON 1.1 protocol, the SDK's default endpoint: its requests go to /),
+// gets a token for user AWS whose password the registry can check: issued
+// to the caller, for 12 hours, refused when expired or changed.
 func TestGetAuthorizationToken(t *testing.T) {
 	r := newRig(t, t.TempDir())
-	c := ecr.New(session.Must(r.session(kcm)), &aws.Config{Endpoint: aws.String(r.awsAt + "/ecr")})
+	c := ecr.New(session.Must(r.session(kcm)), &aws.Config{HTTPClient: atDefaultEndpoint(t, r.face.Handler())})
 	out, err := c.GetAuthorizationToken(&ecr.GetAuthorizationTokenInput{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,16 +40,16 @@ func TestGetAuthorizationToken(t *testing.T) {
 	if life := time.Until(aws.TimeValue(d.ExpiresAt)); life < 11*time.Hour || life > 12*time.Hour {
 		t.Errorf("expires in %s, want 12 h", life)
 	}
-	if who, ok := amazon.VerifyRegistryPassword(registryKey, password, time.Now()); !ok || who != kcm.Principal {
+	if who, ok := ecrtoken.Verify(registryKey, password, time.Now()); !ok || who != kcm.Principal {
 		t.Errorf("the password checks as %q, %v; want %s", who, ok, kcm.Principal)
 	}
-	if _, ok := amazon.VerifyRegistryPassword(registryKey, password, time.Now().Add(13*time.Hour)); ok {
+	if _, ok := ecrtoken.Verify(registryKey, password, time.Now().Add(13*time.Hour)); ok {
 		t.Error("an expired password checks")
 	}
-	if _, ok := amazon.VerifyRegistryPassword([]byte("another key"), password, time.Now()); ok {
+	if _, ok := ecrtoken.Verify([]byte("another key"), password, time.Now()); ok {
 		t.Error("a password of another cloud checks")
 	}
-	if _, ok := amazon.VerifyRegistryPassword(registryKey, strings.Replace(password, kcm.Principal, ccm.Principal, 1), time.Now()); ok {
+	if _, ok := ecrtoken.Verify(registryKey, strings.Replace(password, kcm.Principal, ccm.Principal, 1), time.Now()); ok {
 		t.Error("a password naming another caller checks")
 	}
 	// An error in the JSON protocol reaches the SDK with its code: an
@@ -52,6 +57,29 @@ func TestGetAuthorizationToken(t *testing.T) {
 	if _, err := c.DescribeRepositories(&ecr.DescribeRepositoriesInput{}); code(t, err) != "InvalidAction" {
 		t.Errorf("an action not served: %v", err)
 	}
+}
+
+// atDefaultEndpoint is an HTTP client that reaches h over TLS whatever
+// host it is asked for: the SDK's default endpoint, as on a node whose
+// resolver names the cloud's address for it.
+func atDefaultEndpoint(t *testing.T, h http.Handler) *http.Client {
+	t.Helper()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Host != "api.ecr."+region+".amazonaws.com" {
+			http.Error(w, "asked for "+req.Host, http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, req)
+	}))
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	tr := c.Transport.(*http.Transport).Clone()
+	tr.TLSClientConfig.ServerName = "example.com" // httptest's certificate
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	c.Transport = tr
+	return c
 }
 
 // The registry's name is one ecr-credential-provider takes for ECR's:

@@ -1,7 +1,6 @@
 package amazon
 
 import (
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
 // Options configure a Face.
@@ -47,8 +47,8 @@ func New(o Options) (*Face, error) {
 		o.Now = time.Now
 	}
 	if o.RegistryKey == nil {
-		o.RegistryKey = make([]byte, 32)
-		if _, err := rand.Read(o.RegistryKey); err != nil {
+		var err error
+		if o.RegistryKey, err = ecrtoken.NewKey(); err != nil {
 			return nil, err
 		}
 	}

@@ -61,7 +61,9 @@ type Options struct {
 	Record func(Record)
 }
 
-// Server serves Services, each at /<Name>/.
+// Server serves Services, each at /<Name>/; a JSON 1.1 service also at /,
+// by the X-Amz-Target its callers send (as at its own endpoint, the SDKs'
+// default).
 type Server struct {
 	opts     Options
 	services map[string]Service
@@ -88,8 +90,7 @@ func NewServer(o Options, services ...Service) (*Server, error) {
 // ServeHTTP answers POST /<service>/ (and GET with the parameters in the
 // query string, as the query protocol allows).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	name := strings.Trim(r.URL.Path, "/")
-	svc, ok := s.services[name]
+	svc, ok := s.lookup(r)
 	if !ok {
 		http.Error(w, fmt.Sprintf("no AWS service at %s: this cloud serves %s", r.URL.Path, strings.Join(s.serviceNames(), ", ")), http.StatusNotFound)
 		return
@@ -113,6 +114,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Record != nil {
 		s.opts.Record(rec)
 	}
+}
+
+// lookup finds the service a request is for: by its path, or at / by
+// the target prefix of a JSON 1.1 service.
+func (s *Server) lookup(r *http.Request) (Service, bool) {
+	name := strings.Trim(r.URL.Path, "/")
+	if name != "" {
+		svc, ok := s.services[name]
+		return svc, ok
+	}
+	prefix, _, found := strings.Cut(r.Header.Get("X-Amz-Target"), ".")
+	for _, svc := range s.services {
+		if found && svc.Protocol == JSON11 && svc.TargetPrefix == prefix {
+			return svc, true
+		}
+	}
+	return Service{}, false
 }
 
 func (s *Server) serviceNames() []string {

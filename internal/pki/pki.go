@@ -1,0 +1,95 @@
+// Package pki issues the certificates of a simulated cloud's TLS
+// services: one certificate authority per cluster, made when the cluster
+// is, whose certificate its nodes trust for those services only.
+package pki
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"time"
+)
+
+// lifetime covers any rehearsal and a cluster kept for days after it.
+const lifetime = 90 * 24 * time.Hour
+
+// CA is a certificate authority: its certificate and key.
+type CA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+	// CertPEM is the certificate clients are given to trust.
+	CertPEM []byte
+}
+
+// NewCA makes a self-signed authority that may only issue server
+// certificates (no intermediates).
+func NewCA(commonName string) (*CA, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("making a CA key: %w", err)
+	}
+	tmpl, err := template(commonName)
+	if err != nil {
+		return nil, err
+	}
+	tmpl.IsCA, tmpl.BasicConstraintsValid, tmpl.MaxPathLenZero = true, true, true
+	tmpl.KeyUsage = x509.KeyUsageCertSign | x509.KeyUsageCRLSign
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, fmt.Errorf("self-signing the CA: %w", err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, err
+	}
+	return &CA{cert: cert, key: key, CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}, nil
+}
+
+// Issue makes a server certificate for names and addresses; it returns
+// the certificate and its key, PEM-encoded.
+func (ca *CA) Issue(names []string, ips []net.IP) (certPEM, keyPEM []byte, err error) {
+	if len(names) == 0 && len(ips) == 0 {
+		return nil, nil, fmt.Errorf("a server certificate needs a name or an address")
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("making a server key: %w", err)
+	}
+	cn := ""
+	if len(names) > 0 {
+		cn = names[0]
+	}
+	tmpl, err := template(cn)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmpl.DNSNames, tmpl.IPAddresses = names, ips
+	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
+	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("issuing a certificate for %v: %w", names, err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), nil
+}
+
+func template(commonName string) (*x509.Certificate, error) {
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	return &x509.Certificate{SerialNumber: serial, Subject: pkix.Name{CommonName: commonName},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(lifetime)}, nil
+}
