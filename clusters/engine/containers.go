@@ -23,10 +23,13 @@ type RunSpec struct {
 	Network  string // joined by name, as --net does
 	// IPv4 is its address on Network, as --ip gives it ("" = the
 	// network's allocator picks).
-	IPv4   string
-	Labels map[string]string
-	Env    []string // KEY=VALUE
-	Cmd    []string
+	IPv4 string
+	// Aliases are further names of the container on Network, which its
+	// embedded DNS answers for every container there.
+	Aliases []string
+	Labels  map[string]string
+	Env     []string // KEY=VALUE
+	Cmd     []string
 	// Tmpfs mounts, anonymous Volumes and host Binds ("src:dst[:opts]").
 	Tmpfs   []string
 	Volumes []string
@@ -60,7 +63,7 @@ func (s RunSpec) configs() (*container.Config, *container.HostConfig, *network.N
 	}
 	var net *network.NetworkingConfig
 	if s.Network != "" && s.Network != "none" {
-		ep := &network.EndpointSettings{}
+		ep := &network.EndpointSettings{Aliases: s.Aliases}
 		if s.IPv4 != "" {
 			ep.IPAMConfig = &network.EndpointIPAMConfig{IPv4Address: s.IPv4}
 		}

@@ -83,6 +83,9 @@ func (b *Builder) Build(ctx context.Context, versions []string) ([]string, error
 	if err := b.simcloudLBImage(ctx, own); err != nil {
 		return nil, err
 	}
+	if err := b.simcloudRegistryImage(ctx, own); err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, r := range releases {
 		img, err := b.nodeImage(ctx, r, base, own)

@@ -12,11 +12,12 @@ import (
 
 // ownPackages are handover's own programs that go into images.
 var ownPackages = map[string]string{
-	"handover-runc":  "./cmd/handover-runc",
-	"handover-envoy": "./cmd/handover-envoy",
-	"handover-cni":   "./cmd/handover-cni",
-	"handover-echo":  "./cmd/handover-echo",
-	"handover-lb":    "./cmd/handover-lb",
+	"handover-runc":     "./cmd/handover-runc",
+	"handover-envoy":    "./cmd/handover-envoy",
+	"handover-cni":      "./cmd/handover-cni",
+	"handover-echo":     "./cmd/handover-echo",
+	"handover-lb":       "./cmd/handover-lb",
+	"handover-registry": "./cmd/handover-registry",
 }
 
 // ownBinaries builds handover's own image programs, keyed by the source tree.
@@ -188,6 +189,9 @@ const (
 	EchoImage = "handover.local/echo:v1"
 	// LBImage runs simcloud's load balancers (loaded into Docker, not nodes).
 	LBImage = "handover.local/lb:v1"
+	// RegistryImage runs simcloud's container registry (loaded into
+	// Docker): handover-registry and the images it pushes at start.
+	RegistryImage = "handover.local/registry:v1"
 )
 
 // CCMImage is the out-of-tree manager image of a Kubernetes version,

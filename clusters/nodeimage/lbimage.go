@@ -87,3 +87,28 @@ func (b *Builder) dockerLoad(ctx context.Context, ref string, tar archive) error
 		return kexec.CommandContext(ctx, "docker", "load").SetStdin(f).Run()
 	})
 }
+
+// RegistrySeeds are the images in the registry image, each as
+// handover-registry's --seed FILE=REPOSITORY:TAG: the echo workload, for
+// pods that pull it through the cloud's registry.
+var RegistrySeeds = []string{"/seed/echo.tar=" + EchoRepository}
+
+// EchoRepository is the echo image's repository and tag in the cloud's
+// registry.
+const EchoRepository = "handover/echo:v1"
+
+// simcloudRegistryImage loads the image of simcloud's registry container:
+// handover-registry and the echo image's archive.
+func (b *Builder) simcloudRegistryImage(ctx context.Context, own string) error {
+	echo, err := b.cachedImage(binaryImage([]string{EchoImage}, filepath.Join(own, "handover-echo"), "/usr/local/bin/handover-echo"))
+	if err != nil {
+		return err
+	}
+	spec := binaryImage([]string{RegistryImage}, filepath.Join(own, "handover-registry"), "/usr/local/bin/handover-registry")
+	spec.Files = append(spec.Files, file{Path: "/seed", Mode: 0o755, Dir: true}, file{Path: "/seed/echo.tar", Mode: 0o644, Src: echo.Path})
+	tar, err := b.cachedImage(spec)
+	if err != nil {
+		return err
+	}
+	return b.dockerLoad(ctx, RegistryImage, tar)
+}

@@ -38,7 +38,15 @@ const containerdConfig = `version = 2
 [plugins."io.containerd.grpc.v1.cri".cni]
   bin_dir = "/usr/lib/cni"
   conf_dir = "/etc/cni/net.d"
+
+[plugins."io.containerd.grpc.v1.cri".registry]
+  config_path = "` + RegistryConfigDir + `"
 `
+
+// RegistryConfigDir holds containerd's per-registry settings (hosts.toml
+// and CA certificates, one directory per registry host), where kind's
+// containerd configuration has them.
+const RegistryConfigDir = "/etc/containerd/certs.d"
 
 // kindBaseFiles are taken unchanged from kind's base image sources.
 var kindBaseFiles = map[string]int64{

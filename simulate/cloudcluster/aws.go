@@ -78,6 +78,8 @@ var awsHostFiles = []struct {
 	{"patches", awsPatchDir, false},
 	{"kube-controller-manager.credentials", awsKCMCredentials, true},
 	{"cloud-controller-manager.credentials", awsCCMKeyPath, true},
+	{"ca.crt", awsCAPath, false},
+	{registryCertsSubdir, registryCertsDir, false},
 }
 
 // awsEndpoints are where the cloud serves the AWS APIs and the metadata
@@ -85,6 +87,7 @@ var awsHostFiles = []struct {
 type awsEndpoints struct {
 	gateway           string
 	apiPort, metaPort int
+	tlsPort           int // the AWS APIs over TLS, ECR's credential callers' way in
 	nodeNetwork       string
 }
 
@@ -114,7 +117,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 	files := map[string]string{
 		"cloud.conf":                           kcm.INI(),
 		"cloud-ccm.conf":                       ccm.INI(),
-		"kubelet.env":                          "KUBELET_EXTRA_ARGS=\n" + strings.Join(cfg.Env(keys["kubelet"]), "\n") + "\n",
+		"kubelet.env":                          "KUBELET_EXTRA_ARGS=\n" + strings.Join(append(cfg.Env(keys["kubelet"]), "AWS_CA_BUNDLE="+awsCAPath), "\n") + "\n",
 		"kube-controller-manager.credentials":  sharedCredentials(keys["kube-controller-manager"]),
 		"cloud-controller-manager.credentials": sharedCredentials(keys["cloud-controller-manager"]),
 		"patches/kube-controller-manager+strategic.yaml": `spec:
@@ -132,11 +135,15 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 	if err := privatefs.WriteFileMode(filepath.Join(dir, "bootstrap-kubeadm"), bootstrapKubeadm, 0o700); err != nil {
 		return nil, err
 	}
+	ecr, err := prepareRegistry(dir, e)
+	if err != nil {
+		return nil, err
+	}
 	// IMDSv2 required, as EC2 launches instances from AMIs registered with
 	// ImdsSupport v2.0 (Amazon Linux 2023's): the providers' SDKs and the
 	// bootstrap must take a session token first.
-	return []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
-		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, nil
+	return append([]string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
+		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, ecr...), nil
 }
 
 // sharedCredentials is the AWS SDK's credentials file holding one key.

@@ -2,6 +2,8 @@ package cloudcluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/awsconfig"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
 // Every node gets the provider's cloud-config, the kubelet's key and the
@@ -83,13 +86,15 @@ func TestConfigureAWS(t *testing.T) {
 // the keys' file the cloud serves holds; the kubelet's unit reads its key.
 func TestPrepareAWS(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	args, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, nil)
+	args, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := awsStateDir("c1")
 	want := []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", "172.18.0.1:4000", "--aws-cluster-id", "c1",
-		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001", "--imds-require-token"}
+		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001", "--imds-require-token",
+		"--aws-tls-listen", "172.18.0.1:4002", "--aws-tls-cert", filepath.Join(dir, "ecr-api.crt"), "--aws-tls-key", filepath.Join(dir, "ecr-api.key"),
+		"--registry-token-key", filepath.Join(dir, "registry", "token.key")}
 	if !reflect.DeepEqual(args, want) {
 		t.Errorf("serve flags %v, want %v", args, want)
 	}
@@ -114,6 +119,9 @@ func TestPrepareAWS(t *testing.T) {
 	if env := read("kubelet.env"); !strings.Contains(env, "AWS_ACCESS_KEY_ID="+byPrincipal["kubelet"]+"\n") || !strings.HasPrefix(env, "KUBELET_EXTRA_ARGS=\n") {
 		t.Errorf("kubelet.env holds no kubelet key")
 	}
+	if env := read("kubelet.env"); !strings.Contains(env, "AWS_CA_BUNDLE="+awsCAPath+"\n") {
+		t.Errorf("kubelet.env does not make the SDK trust the cluster's CA:\n%s", env)
+	}
 	if c := read("kube-controller-manager.credentials"); !strings.Contains(c, "aws_access_key_id = "+byPrincipal["kube-controller-manager"]+"\n") {
 		t.Errorf("the manager's credentials hold another key")
 	}
@@ -125,6 +133,47 @@ func TestPrepareAWS(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "bootstrap-kubeadm")); err != nil || fi.Mode().Perm()&0o100 == 0 || fi.Mode().Perm()&0o077 != 0 {
 		t.Errorf("the bootstrap must be executable by root alone: %v %v", fi.Mode(), err)
+	}
+}
+
+// ECR's names are served with certificates of the cluster's CA, which the
+// nodes get for them alone: containerd's certs.d for the registry, the
+// SDK's bundle for the API; the registry and the cloud share a token key.
+func TestPrepareRegistry(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := awsStateDir("c1")
+	roots := x509.NewCertPool()
+	ca, _ := os.ReadFile(filepath.Join(dir, "ca.crt"))
+	if !roots.AppendCertsFromPEM(ca) {
+		t.Fatal("no CA certificate")
+	}
+	verify := func(certFile, keyFile string, names ...string) {
+		t.Helper()
+		pair, err := tls.LoadX509KeyPair(filepath.Join(dir, certFile), filepath.Join(dir, keyFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaf, _ := x509.ParseCertificate(pair.Certificate[0])
+		for _, n := range names {
+			if _, err := leaf.Verify(x509.VerifyOptions{Roots: roots, DNSName: n}); err != nil {
+				t.Errorf("%s for %s: %v", certFile, n, err)
+			}
+		}
+	}
+	verify("ecr-api.crt", "ecr-api.key", ECRAPIHost, "172.18.0.1")
+	verify("registry/tls.crt", "registry/tls.key", RegistryHost, ECRAPIHost)
+	hosts, _ := os.ReadFile(filepath.Join(dir, "certs.d", "hosts.toml"))
+	if !strings.Contains(string(hosts), `[host."https://`+RegistryHost+`"]`) || !strings.Contains(string(hosts), `ca = "`+registryCertsDir+`/ca.crt"`) {
+		t.Errorf("hosts.toml:\n%s", hosts)
+	}
+	if same, _ := os.ReadFile(filepath.Join(dir, "certs.d", "ca.crt")); string(same) != string(ca) {
+		t.Error("containerd trusts another CA")
+	}
+	if _, err := ecrtoken.ReadKey(filepath.Join(dir, "registry", "token.key")); err != nil {
+		t.Error(err)
 	}
 }
 

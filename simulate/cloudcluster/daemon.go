@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -100,14 +101,17 @@ func awsEndpointsOn(ctx context.Context, gw string) (*awsEndpoints, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := freePort(gw)
-	for meta == api && err == nil {
-		meta, err = freePort(gw)
+	ports := []int{api}
+	for len(ports) < 3 {
+		p, err := freePort(gw)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(ports, p) {
+			ports = append(ports, p)
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	return &awsEndpoints{gateway: gw, apiPort: api, metaPort: meta, nodeNetwork: subnet}, nil
+	return &awsEndpoints{gateway: gw, apiPort: api, metaPort: ports[1], tlsPort: ports[2], nodeNetwork: subnet}, nil
 }
 
 // freePort asks the kernel for a TCP port unused on every one of hosts:
@@ -198,6 +202,10 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 	if aws != nil {
 		if err := redirectMetadata(ctx, cluster, net.JoinHostPort(gw, strconv.Itoa(aws.metaPort))); err != nil {
 			stopSimcloud(cluster)
+			return "", err
+		}
+		if err := startRegistry(ctx, cluster, net.JoinHostPort(gw, strconv.Itoa(aws.tlsPort))); err != nil {
+			_ = cleanup(context.Background(), cluster)
 			return "", err
 		}
 	}

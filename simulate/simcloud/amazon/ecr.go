@@ -41,6 +41,11 @@ const registryTokenLife = 12 * time.Hour
 // RegistryHost is the account's registry, as ECR names it.
 func RegistryHost(region string) string { return account + ".dkr.ecr." + region + ".amazonaws.com" }
 
+// ECRAPIHost is ECR's API endpoint in a region: the one the SDK resolves
+// by default (aws-sdk-go's endpoints, "api.ecr"), which the image
+// credential providers call without an override.
+func ECRAPIHost(region string) string { return "api.ecr." + region + ".amazonaws.com" }
+
 // getAuthorizationToken answers for the account's registry: its
 // RegistryIds are deprecated, and "specifying a registry ID doesn't change
 // the permissions scope of the authorization token" (aws-sdk-go's ecr).
