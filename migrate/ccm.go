@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"context"
+	"maps"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate/lint"
@@ -118,10 +119,16 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 		files = map[string]string{}
 	}
 	files[replacementMark] = e.Spec.To + "\n"
+	kubelet := map[string]string{"cloud-provider": "external", "cloud-config": ""}
+	if st := e.Spec.setup(); !st.N1NoImageCredentials && e.Spec.Provider().ImageCredentials != nil {
+		args, more := e.Spec.Provider().ImageCredentials(e.Spec.To)
+		maps.Copy(kubelet, args)
+		maps.Copy(files, more)
+	}
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
 		ByHostname:  e.Spec.setup().N1ByHostname,
-		KubeletArgs: map[string]string{"cloud-provider": "external", "cloud-config": ""},
+		KubeletArgs: kubelet,
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       files,
 	})

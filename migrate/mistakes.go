@@ -23,6 +23,7 @@ const (
 	MistakeCCMNoRoutes        = "ccm-without-route-controller"
 	MistakeN1Hostname         = "n1-named-by-hostname"
 	MistakeRKENoMetaHostname  = "rke-without-instance-metadata-hostname"
+	MistakeN1NoCredentials    = "n1-without-image-credential-provider"
 )
 
 // mistake is one thing an operator gets wrong, for the negative
@@ -100,6 +101,14 @@ var mistakes = map[string]mistake{
 	MistakeN1Hostname: {what: "version-N+1 control planes join named by their hostnames, not by their instances' metadata", at: addN1Key,
 		detail: " (kubeadm nodeRegistration.name left to the hostname; no --hostname-override)",
 		apply:  func(st *Setup, _ Spec) { st.N1ByHostname = true }},
+	// The N+1 control planes' kubelets start without the provider's image
+	// credential provider: from 1.27 no kubelet has the in-tree one
+	// (kubernetes/kubernetes#120411, the Azure KEP's "Azure credential
+	// provider"), so pulls from the cloud's registry fail there. On a
+	// cloud without a registry, it changes nothing.
+	MistakeN1NoCredentials: {what: "version-N+1 control planes' kubelets start without the provider's image credential provider", at: addN1Key,
+		detail: " (no --image-credential-provider-config)",
+		apply:  func(st *Setup, _ Spec) { st.N1NoImageCredentials = true }},
 	// RKE's runbook: "You must enable useInstanceMetadataHostname for
 	// node-driver clusters and for custom clusters if you don't provide a
 	// custom node name via --node-name". Without it `rke up` restarts each

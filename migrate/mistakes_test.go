@@ -25,6 +25,8 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		// a node's name is its kubelet's, not a manager's configuration
 		MistakeN1Hostname:        false,
 		MistakeRKENoMetaHostname: false,
+		// a kubelet's flags are not a manager's configuration
+		MistakeN1NoCredentials: false,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {

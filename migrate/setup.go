@@ -25,6 +25,9 @@ type Setup struct {
 	// N1ByHostname: version-N+1 nodes join under their hostnames, not the
 	// names the cluster's nodes were given (from the instance metadata).
 	N1ByHostname bool
+	// N1NoImageCredentials: version-N+1 kubelets start without the
+	// provider's image credential provider.
+	N1NoImageCredentials bool
 	// SwitchByHostname: kubelets switched to the external provider lose
 	// the name the provider gave them and register under their hostnames.
 	SwitchByHostname bool

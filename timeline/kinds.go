@@ -88,11 +88,19 @@ const (
 )
 
 // LoadStart and LoadStop bracket the load generators (simulate/load):
-// Attrs "profile" and, on LoadStop, what the load did.
+// Attrs "profile", on LoadStart PullImage when the nodes pull from the
+// cloud's registry, and, on LoadStop, what the load did.
 const (
 	LoadStart = "load.start"
 	LoadStop  = "load.stop"
+	PullImage = "pullImage"
 )
+
+// ImagePull is one pod start on a node (Node) whose image only the
+// cloud's credentials pull: Attrs "image", "ok" ("true" once the container
+// ran, "false" once the kubelet gave up), "error" (the kubelet's reason
+// and message) and "ms" (from the pod's creation to the outcome).
+const ImagePull = "image.pull"
 
 // FaultStart and FaultEnd bracket an injected fault (simulate/faults):
 // Attrs "fault", "target" and, on FaultEnd, "error" when it failed.

@@ -102,6 +102,8 @@ var kindRules = map[string]kindRule{
 	// simulate/scale/join.go, fleet.go; read by verify/scalestat.
 	ScaleJoin: {attrs: []attrRule{{"mode", true, oneOf("in-tree", "external")}, {"phase", true, oneOf("prepare", "procedure")}}},
 	ScaleStop: {},
+	// simulate/load/pulls.go; read by checks/imagepulls.go.
+	ImagePull: {attrs: []attrRule{{"ok", true, boolean}, {"ms", true, millis}}},
 }
 
 // checkFields holds e to its kind's row.

@@ -100,6 +100,15 @@ func (b *Builder) providerCCMBinary(ctx context.Context, p ProviderCCM) (string,
 	return filepath.Join(dir, name), err
 }
 
+// credentialProviderBinary builds a provider's kubelet image credential
+// provider from its release's module.
+func (b *Builder) credentialProviderBinary(ctx context.Context, p ProviderCCM) (string, error) {
+	name := filepath.Base(p.CredentialProvider)
+	dir, err := b.buildGo(ctx, goBuild{Name: p.Module + "-credential-provider", ModuleDir: b.repoPath("clusters", "nodeimage", "modules", p.Module),
+		Packages: map[string]string{name: p.CredentialProvider}, LDFlags: "-w -s"})
+	return filepath.Join(dir, name), err
+}
+
 func (b *Builder) etcdBinary(ctx context.Context, r Release) (string, error) {
 	return b.buildGo(ctx, goBuild{Name: "etcd-" + r.Etcd, ModuleDir: b.repoPath("clusters", "nodeimage", "modules", "etcd-"+r.Etcd),
 		Packages: map[string]string{"etcd": "."}, LDFlags: "-s -w"})

@@ -97,5 +97,15 @@ func (b *Builder) nodeFiles(ctx context.Context, r Release, own string) ([]file,
 		file{Path: "/kind/manifests/default-cni.yaml", Mode: 0o644, Data: []byte(cni.Manifest(CNIImage))},
 		file{Path: "/etc/kubernetes/manifests", Mode: 0o755, Dir: true},
 	)
+	for _, p := range r.ProviderCCMs {
+		if p.CredentialProvider == "" {
+			continue
+		}
+		bin, err := b.credentialProviderBinary(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file{Path: CredentialProviderDir + "/" + filepath.Base(bin), Mode: 0o755, Src: bin})
+	}
 	return files, nil
 }

@@ -38,7 +38,15 @@ type ProviderCCM struct {
 	Package  string // the main package
 	Image    string // the image reference its charts and manifests name
 	Binary   string // where the image keeps the binary, its entrypoint
+	// CredentialProvider is the main package of the provider's kubelet
+	// image credential provider, built from the same module and installed
+	// on the node in CredentialProviderDir ("" = none).
+	CredentialProvider string
 }
+
+// CredentialProviderDir holds the node's kubelet image credential
+// providers: its --image-credential-provider-bin-dir.
+const CredentialProviderDir = "/usr/local/lib/kubelet-credential-providers"
 
 // awsCCM is cloud-provider-aws's manager of a release, as its Dockerfile
 // builds it (k8s.io/cloud-provider-aws Dockerfile: the binary at
@@ -49,6 +57,14 @@ func awsCCM(version string) ProviderCCM {
 	return ProviderCCM{Provider: "aws", Module: "cloud-provider-aws-" + version, Version: version,
 		Package: "k8s.io/cloud-provider-aws/cmd/aws-cloud-controller-manager",
 		Image:   "registry.k8s.io/provider-aws/cloud-controller-manager:" + version, Binary: "/bin/aws-cloud-controller-manager"}
+}
+
+// withECRCredentialProvider adds the release's ecr-credential-provider:
+// a kubelet without the in-tree aws provider (1.27 and later) pulls from
+// ECR only through it.
+func withECRCredentialProvider(p ProviderCCM) ProviderCCM {
+	p.CredentialProvider = "k8s.io/cloud-provider-aws/cmd/ecr-credential-provider"
+	return p
 }
 
 // Releases are the Kubernetes versions handover can build node images for.
@@ -63,7 +79,7 @@ var Releases = map[string]Release{
 	// cloud-provider-aws v1.27.2 is the newest 1.27 release the module proxy
 	// serves whole (providers/profiles: the aws profile of 1.27).
 	"v1.27.4": {Kubernetes: "v1.27.4", Module: "kubernetes-v1.27", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true,
-		ProviderCCMs: []ProviderCCM{awsCCM("v1.27.2")}},
+		ProviderCCMs: []ProviderCCM{withECRCredentialProvider(awsCCM("v1.27.2"))}},
 	// The last patches of 1.28 and 1.29. Every release runs the same etcd and
 	// CoreDNS builds (kindcluster pins their tags in kubeadm's configuration).
 	"v1.28.15": {Kubernetes: "v1.28.15", Module: "kubernetes-v1.28", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},

@@ -79,6 +79,7 @@ var awsHostFiles = []struct {
 	{"kube-controller-manager.credentials", awsKCMCredentials, true},
 	{"cloud-controller-manager.credentials", awsCCMKeyPath, true},
 	{"ca.crt", awsCAPath, false},
+	{"credential-provider.yaml", awsCredentialProviderConfig, false},
 	{registryCertsSubdir, registryCertsDir, false},
 }
 
@@ -117,6 +118,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 	files := map[string]string{
 		"cloud.conf":                           kcm.INI(),
 		"cloud-ccm.conf":                       ccm.INI(),
+		"credential-provider.yaml":             credentialProviderConfig(),
 		"kubelet.env":                          "KUBELET_EXTRA_ARGS=\n" + strings.Join(append(cfg.Env(keys["kubelet"]), "AWS_CA_BUNDLE="+awsCAPath), "\n") + "\n",
 		"kube-controller-manager.credentials":  sharedCredentials(keys["kube-controller-manager"]),
 		"cloud-controller-manager.credentials": sharedCredentials(keys["cloud-controller-manager"]),

@@ -38,6 +38,8 @@ func AWSProvider() providers.Provider {
 		return AWSCCMWorkload(form, replicas, version, cluster, podSubnet, config, path, args...)
 	}
 	p.Code = providers.Code{InTree: awsInTreeCode, CCM: awsCCMCode, API: AWS}
+	p.ImageCredentials = awsImageCredentials
+	p.RegistryImage = func() string { return EchoImageInRegistry }
 	return p
 }
 

@@ -35,6 +35,9 @@ type Options struct {
 	// cloud-controller-manager (true) or ctx ends (false); nil: no join
 	// waits for the hand-off.
 	HandedOff func(ctx context.Context) bool
+	// PullImage is an image in the cloud's registry the nodes pull
+	// throughout ("": the cloud has no registry).
+	PullImage string
 }
 
 // Summary counts what the load did.
@@ -85,7 +88,7 @@ type Generator struct {
 // backends on the cluster's workers and the standing LoadBalancer
 // Services, each with its load balancer, so traffic flows from the start.
 func Prepare(ctx context.Context, o Options, p Profile) error {
-	if p.Services == 0 && p.ChurnEvery == 0 {
+	if p.Services == 0 && p.ChurnEvery == 0 && (p.PullEvery == 0 || o.PullImage == "") {
 		return nil
 	}
 	workers, err := o.Cluster.Workers()
@@ -127,8 +130,12 @@ func Start(ctx context.Context, o Options, p Profile) *Generator {
 		c = o.Client // the load still runs, throttled: the load check says by how much
 	}
 	g.c = c
-	g.emit(timeline.Event{Kind: timeline.LoadStart, Attrs: map[string]string{"profile": p.Name}})
-	for _, run := range []func(context.Context){g.churnServices, g.apiLoad} {
+	start := map[string]string{"profile": p.Name}
+	if o.PullImage != "" && p.PullEvery > 0 {
+		start[timeline.PullImage] = o.PullImage
+	}
+	g.emit(timeline.Event{Kind: timeline.LoadStart, Attrs: start})
+	for _, run := range []func(context.Context){g.churnServices, g.apiLoad, g.pullImages} {
 		g.wg.Add(1)
 		go func(run func(context.Context)) {
 			defer g.wg.Done()

@@ -1,10 +1,14 @@
 // Module that pins cloud-provider-aws v1.27.2, whose
-// aws-cloud-controller-manager is preloaded into the v1.27 node image.
+// aws-cloud-controller-manager is preloaded into the v1.27 node image and
+// whose ecr-credential-provider the v1.27 kubelets run on aws clusters.
 module handover.local/build/cloud-provider-aws-v1.27.2
 
 go 1.24
 
-tool k8s.io/cloud-provider-aws/cmd/aws-cloud-controller-manager
+tool (
+	k8s.io/cloud-provider-aws/cmd/aws-cloud-controller-manager
+	k8s.io/cloud-provider-aws/cmd/ecr-credential-provider
+)
 
 require (
 	github.com/Azure/go-ansiterm v0.0.0-20230124172434-306776ec8161 // indirect
@@ -106,6 +110,7 @@ require (
 	k8s.io/klog/v2 v2.90.1 // indirect
 	k8s.io/kms v0.27.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20230327201221-f5883ff37f0c // indirect
+	k8s.io/kubelet v0.27.0 // indirect
 	k8s.io/utils v0.0.0-20230406110748-d93618cff8a2 // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.1.2 // indirect
 	sigs.k8s.io/json v0.0.0-20221116044647-bc3834ca7abd // indirect

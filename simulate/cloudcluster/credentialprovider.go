@@ -1,0 +1,47 @@
+package cloudcluster
+
+import "github.com/handover-sh/handover/clusters/nodeimage"
+
+// A kubelet from 1.27 on has no in-tree ECR provider: it pulls from ECR
+// only through ecr-credential-provider, configured as the kubelet's
+// --image-credential-provider-config documents and as cloud-provider-aws
+// v1.27.2 docs/credential_provider.md gives the provider's entry.
+
+// awsCredentialProviderConfig is the kubelet's CredentialProviderConfig
+// on a node whose image carries ecr-credential-provider.
+const awsCredentialProviderConfig = awsNodeDir + "/credential-provider.yaml"
+
+// ecrMatchImages are the images the plugin is asked for: its docs' globs.
+var ecrMatchImages = []string{"*.dkr.ecr.*.amazonaws.com", "*.dkr.ecr.*.amazonaws.com.cn"}
+
+// awsImageCredentials: the flags of a version's ecr-credential-provider,
+// when its node image has one. Its configuration is on every node of an
+// aws cluster from the start (mounted: a kubelet started before a file it
+// names exists would not start).
+func awsImageCredentials(version string) (args, files map[string]string) {
+	r, err := nodeimage.Lookup(version)
+	if err != nil {
+		return nil, nil
+	}
+	for _, p := range r.ProviderCCMs {
+		if p.Provider == AWS && p.CredentialProvider != "" {
+			return map[string]string{
+				"image-credential-provider-config":  awsCredentialProviderConfig,
+				"image-credential-provider-bin-dir": nodeimage.CredentialProviderDir,
+			}, nil
+		}
+	}
+	return nil, nil
+}
+
+// ecrCredentialProvider is the plugin's name: its binary's.
+const ecrCredentialProvider = "ecr-credential-provider"
+
+// credentialProviderConfig is the kubelet's CredentialProviderConfig.
+func credentialProviderConfig() string {
+	cfg := "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n- name: " + ecrCredentialProvider + "\n  matchImages:\n"
+	for _, m := range ecrMatchImages {
+		cfg += "  - \"" + m + "\"\n"
+	}
+	return cfg + "  defaultCacheDuration: \"0\"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n"
+}

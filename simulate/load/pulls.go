@@ -1,0 +1,147 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// Pulls from the cloud's registry: every pullEvery each Ready node starts
+// a pod of an image only the cloud's credentials let it pull
+// (imagePullPolicy Always: every start asks the registry), across the
+// switch, so a kubelet that lost its way to those credentials shows as a
+// failed pull on its node (kubernetes/kubernetes#120411). Each attempt is
+// an image.pull event; one whose node went away meanwhile is not judged.
+
+// pullLimit bounds one pull: the kubelet's first back-off (10 s) twice
+// over, and a kubelet restart (the switch) with it.
+const pullLimit = 45 * time.Second
+
+// pullFailures are the container reasons of a pull the kubelet gave up.
+var pullFailures = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "RegistryUnavailable": true}
+
+const pullLabel = "handover.sh/load-pull"
+
+// pullImages runs the pull rounds until ctx ends.
+func (g *Generator) pullImages(ctx context.Context) {
+	if g.o.PullImage == "" || g.p.PullEvery == 0 {
+		return
+	}
+	t := time.NewTicker(g.p.PullEvery)
+	defer t.Stop()
+	for n := 0; ; n++ {
+		g.pullRound(ctx, n)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// pullRound starts one pull on each Ready node and waits for them all.
+func (g *Generator) pullRound(ctx context.Context, n int) {
+	nodes, err := g.c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		if ctx.Err() == nil {
+			g.fail("list the nodes to pull on", err)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for i, node := range nodes.Items {
+		if !nodeReady(node) || node.DeletionTimestamp != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.pullOn(ctx, node.Name, fmt.Sprintf("pull-%d-%d", n, i))
+		}()
+	}
+	wg.Wait()
+}
+
+// pullOn starts a pod on node and records how its pull ended.
+func (g *Generator) pullOn(ctx context.Context, node, name string) {
+	pods := g.c.CoreV1().Pods(Namespace)
+	zero := int64(0)
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace, Labels: map[string]string{pullLabel: "true"}},
+		Spec: corev1.PodSpec{
+			NodeName: node, RestartPolicy: corev1.RestartPolicyNever, TerminationGracePeriodSeconds: &zero,
+			Tolerations: []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
+			Containers: []corev1.Container{{Name: "echo", Image: g.o.PullImage, ImagePullPolicy: corev1.PullAlways,
+				Args: []string{"serve"}}},
+		},
+	}
+	start := time.Now()
+	if _, err := pods.Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		if ctx.Err() == nil {
+			g.fail("start a pull on "+node, err)
+		}
+		return
+	}
+	defer func() {
+		_ = pods.Delete(context.WithoutCancel(ctx), name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+	}()
+	var outcome, reason string
+	_ = wait.PollUntilContextTimeout(ctx, time.Second, pullLimit, false, func(ctx context.Context) (bool, error) {
+		p, err := pods.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return apierrors.IsNotFound(err), nil
+		}
+		outcome, reason = pullOutcome(p)
+		return outcome != "", nil
+	})
+	if ctx.Err() != nil && outcome == "" {
+		return // the load stopped: not an attempt to judge
+	}
+	if outcome == "" {
+		if !g.nodeStillReady(ctx, node) {
+			return // its node went away or restarts: not judged
+		}
+		outcome, reason = "false", fmt.Sprintf("no pull within %s", pullLimit)
+	}
+	g.emit(timeline.Event{Kind: timeline.ImagePull, Node: node, Attrs: map[string]string{
+		"image": g.o.PullImage, "ok": outcome, "error": reason, "ms": strconv.FormatInt(time.Since(start).Milliseconds(), 10)}})
+}
+
+// pullOutcome reads how a pod's pull went: "true" once its container
+// ran (or ended), "false" with the kubelet's reason once it gave up, ""
+// while under way.
+func pullOutcome(p *corev1.Pod) (outcome, reason string) {
+	for _, s := range p.Status.ContainerStatuses {
+		switch {
+		case s.State.Running != nil || s.State.Terminated != nil:
+			return "true", ""
+		case s.State.Waiting != nil && pullFailures[s.State.Waiting.Reason]:
+			return "false", strings.TrimSpace(s.State.Waiting.Reason + ": " + s.State.Waiting.Message)
+		}
+	}
+	return "", ""
+}
+
+func (g *Generator) nodeStillReady(ctx context.Context, node string) bool {
+	n, err := g.c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+	return err == nil && n.DeletionTimestamp == nil && nodeReady(*n)
+}
+
+func nodeReady(n corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

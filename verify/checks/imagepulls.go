@@ -1,0 +1,66 @@
+package checks
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// ImagePulls is the check that pods whose image is in the cloud's
+// registry keep starting on every node across the switch: the in-tree
+// kubelets through their in-tree credential provider, the external ones
+// through an image credential provider plugin (kubernetes/kubernetes#120411:
+// without one, pulls from the cloud's registry fail once the in-tree
+// provider is gone).
+const ImagePulls = "image-pulls"
+
+// CheckImagePulls: every pull the load started on a node succeeded. A
+// load that was to pull and recorded none is unproven; a cloud without a
+// registry has nothing to judge.
+func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
+	image := ""
+	for _, e := range evs {
+		if e.Kind == timeline.LoadStart && e.Attrs[timeline.PullImage] != "" {
+			image = e.Attrs[timeline.PullImage]
+		}
+	}
+	byNode := map[string][]timeline.Event{}
+	for _, e := range evs {
+		if e.Kind == timeline.ImagePull {
+			byNode[e.Node] = append(byNode[e.Node], e)
+		}
+	}
+	switch {
+	case image == "" && len(byNode) == 0:
+		return []Result{notJudged(ImagePulls, "nodes", "the cloud has no registry the load pulled from")}
+	case len(byNode) == 0:
+		return []Result{unproven(evs, ImagePulls, "nodes", "the load was to pull "+image+" on every node and recorded no pull")}
+	}
+	var out []Result
+	for _, node := range slices.Sorted(maps.Keys(byNode)) {
+		out = append(out, judgePulls(node, byNode[node]))
+	}
+	return out
+}
+
+// judgePulls: a node's pulls, each failed one a violation.
+func judgePulls(node string, pulls []timeline.Event) Result {
+	var vs []Violation
+	for _, p := range pulls {
+		if p.Attrs["ok"] == "true" {
+			continue
+		}
+		ms, _ := strconv.Atoi(p.Attrs["ms"])
+		end := p.Time.Add(time.Duration(ms) * time.Millisecond)
+		vs = append(vs, Violation{From: p.Time, To: end, Sources: []string{"load"},
+			Message:  fmt.Sprintf("a pod of %s did not start: %s", p.Attrs["image"], p.Attrs["error"]),
+			Evidence: []string{fmt.Sprintf("%s %s on %s: ok=%s %s", clock(p.Time), p.Kind, node, p.Attrs["ok"], p.Attrs["error"])}})
+	}
+	first, last := pulls[0].Time, pulls[len(pulls)-1].Time
+	summary := fmt.Sprintf("%d of %d pull(s) from the cloud's registry started their pod (%s – %s)", len(pulls)-len(vs), len(pulls), clock(first), clock(last))
+	return result(ImagePulls, node, vs, summary, map[string]float64{"pulls": float64(len(pulls)), "failed": float64(len(vs))})
+}

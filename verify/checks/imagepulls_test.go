@@ -1,0 +1,46 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+const echoInRegistry = "000000000000.dkr.ecr.sim-region-1.amazonaws.com/handover/echo:v1"
+
+func loadPulling(sec float64) timeline.Event {
+	return timeline.Event{Time: at(sec), Kind: timeline.LoadStart, Attrs: map[string]string{"profile": "moderate", timeline.PullImage: echoInRegistry}}
+}
+
+func pull(sec float64, node string, ok bool, why string) timeline.Event {
+	o := "true"
+	if !ok {
+		o = "false"
+	}
+	return timeline.Event{Time: at(sec), Kind: timeline.ImagePull, Node: node,
+		Attrs: map[string]string{"image": echoInRegistry, "ok": o, "error": why, "ms": "1500"}}
+}
+
+// Pulls that all started their pods pass; a node whose kubelet could not
+// pull after it came up fails with the kubelet's reason; a load that was
+// to pull and recorded none is unproven; no registry, not judged.
+func TestImagePulls(t *testing.T) {
+	evs := join(window(0, 300), []timeline.Event{loadPulling(1), pull(10, "cp-1", true, ""), pull(10, "w-1", true, ""),
+		pull(40, "w-1", true, ""), pull(150, "cp-4", false, `ErrImagePull: failed to pull and unpack image: unexpected status code 401 Unauthorized`),
+		pull(180, "cp-4", false, "ImagePullBackOff: Back-off pulling image")})
+	rs := CheckImagePulls(evs, cfg)
+	if r := one(t, rs, "w-1"); !r.Passed || !strings.Contains(r.Summary, "2 of 2 pull(s)") {
+		t.Errorf("w-1: %+v", r)
+	}
+	r := one(t, rs, "cp-4")
+	if r.Passed || len(r.Violations) != 2 || !strings.Contains(r.Violations[0].Message, "401 Unauthorized") || r.Unproven() {
+		t.Errorf("cp-4: %+v", r)
+	}
+	if r := one(t, CheckImagePulls(join(window(0, 300), []timeline.Event{loadPulling(1)}), cfg), "nodes"); r.Passed || !r.Unproven() {
+		t.Errorf("no pull recorded: %+v", r)
+	}
+	if r := one(t, CheckImagePulls(window(0, 300), cfg), "nodes"); !r.Passed || r.Skipped == "" {
+		t.Errorf("no registry: %+v", r)
+	}
+}
