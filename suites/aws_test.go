@@ -87,6 +87,20 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		// The value it changed to has the second interface's address first.
 		Expect(red[0].Violations[0].Message).To(MatchRegexp(`to "[^"]*InternalDNS=[^,"]*,InternalIP=100\.64\.`), "the second interface's address never came first; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 19: the version-N+1 control planes' kubelets start
+	// without ecr-credential-provider. A 1.27 kubelet has no in-tree ECR
+	// provider: it asks the registry without credentials and is refused,
+	// while the v1.26 kubelets keep pulling through theirs
+	// (kubernetes/kubernetes#120411).
+	It("19: version-N+1 kubelets without the image credential provider", func(ctx context.Context) {
+		c := awsConfig("taskdoc", "")
+		c.Mistake = migrate.MistakeN1NoCredentials
+		res := negative(ctx, "aws-n1-no-credentials", c)
+		red := failed(res, checks.ImagePulls)
+		Expect(red).NotTo(BeEmpty(), "image-pulls did not fire; reports in %s", res.Dir)
+		Expect(red[0].Violations[0].Message).To(ContainSubstring("401 Unauthorized"), "the registry did not refuse the pull; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to

@@ -99,7 +99,8 @@ const (
 // ImagePull is one pod start on a node (Node) whose image only the
 // cloud's credentials pull: Attrs "image", "ok" ("true" once the container
 // ran, "false" once the kubelet gave up), "error" (the kubelet's reason
-// and message) and "ms" (from the pod's creation to the outcome).
+// and message) and "ms" (from the pod's creation to the outcome, when
+// the event is written).
 const ImagePull = "image.pull"
 
 // FaultStart and FaultEnd bracket an injected fault (simulate/faults):

@@ -2,8 +2,11 @@ package cloudcluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -130,6 +133,10 @@ func startRegistry(ctx context.Context, cluster, upstream string) error {
 	if err := engine.Run(ctx, spec); err != nil {
 		return fmt.Errorf("starting the cloud's registry %s: %w", name, err)
 	}
+	roots := x509.NewCertPool()
+	if ca, err := os.ReadFile(filepath.Join(awsStateDir(cluster), "ca.crt")); err != nil || !roots.AppendCertsFromPEM(ca) {
+		return fmt.Errorf("the cluster's CA certificate: %v", err)
+	}
 	limit := waits.Of(ctx, WaitCloudStart)
 	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, limit, true, func(ctx context.Context) (bool, error) {
 		info, err := engine.Inspect(ctx, name)
@@ -140,7 +147,10 @@ func startRegistry(ctx context.Context, cluster, upstream string) error {
 		if ep == nil || ep.IPAddress == "" {
 			return false, nil
 		}
-		c, err := (&net.Dialer{Timeout: time.Second}).DialContext(ctx, "tcp", net.JoinHostPort(ep.IPAddress, strconv.Itoa(registryPort)))
+		// A TLS handshake as the nodes make it: the registry's name, the
+		// cluster's CA.
+		d := &tls.Dialer{NetDialer: &net.Dialer{Timeout: time.Second}, Config: &tls.Config{RootCAs: roots, ServerName: RegistryHost, MinVersion: tls.VersionTLS12}}
+		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(ep.IPAddress, strconv.Itoa(registryPort)))
 		if err != nil {
 			return false, nil
 		}

@@ -113,6 +113,8 @@ func (g *Generator) pullOn(ctx context.Context, node, name string) {
 		}
 		outcome, reason = "false", fmt.Sprintf("no pull within %s", pullLimit)
 	}
+	// Written at the outcome (the timeline's writers stay in order): the
+	// attempt began "ms" earlier.
 	g.emit(timeline.Event{Kind: timeline.ImagePull, Node: node, Attrs: map[string]string{
 		"image": g.o.PullImage, "ok": outcome, "error": reason, "ms": strconv.FormatInt(time.Since(start).Milliseconds(), 10)}})
 }

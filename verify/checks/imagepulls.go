@@ -55,8 +55,8 @@ func judgePulls(node string, pulls []timeline.Event) Result {
 			continue
 		}
 		ms, _ := strconv.Atoi(p.Attrs["ms"])
-		end := p.Time.Add(time.Duration(ms) * time.Millisecond)
-		vs = append(vs, Violation{From: p.Time, To: end, Sources: []string{"load"},
+		began := p.Time.Add(-time.Duration(ms) * time.Millisecond) // written at its outcome
+		vs = append(vs, Violation{From: began, To: p.Time, Sources: []string{"load"},
 			Message:  fmt.Sprintf("a pod of %s did not start: %s", p.Attrs["image"], p.Attrs["error"]),
 			Evidence: []string{fmt.Sprintf("%s %s on %s: ok=%s %s", clock(p.Time), p.Kind, node, p.Attrs["ok"], p.Attrs["error"])}})
 	}
