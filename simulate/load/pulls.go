@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/timeline"
+	"github.com/handover-sh/handover/waits"
 )
 
 // Pulls from the cloud's registry: every pullEvery each Ready node starts
@@ -22,10 +23,6 @@ import (
 // switch, so a kubelet that lost its way to those credentials shows as a
 // failed pull on its node (kubernetes/kubernetes#120411). Each attempt is
 // an image.pull event; one whose node went away meanwhile is not judged.
-
-// pullLimit bounds one pull: the kubelet's first back-off (10 s) twice
-// over, and a kubelet restart (the switch) with it.
-const pullLimit = 45 * time.Second
 
 // pullFailures are the container reasons of a pull the kubelet gave up.
 var pullFailures = map[string]bool{"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "RegistryUnavailable": true}
@@ -96,7 +93,8 @@ func (g *Generator) pullOn(ctx context.Context, node, name string) {
 		_ = pods.Delete(context.WithoutCancel(ctx), name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 	}()
 	var outcome, reason string
-	_ = wait.PollUntilContextTimeout(ctx, time.Second, pullLimit, false, func(ctx context.Context) (bool, error) {
+	limit := waits.Of(ctx, WaitPull)
+	_ = wait.PollUntilContextTimeout(ctx, time.Second, limit, false, func(ctx context.Context) (bool, error) {
 		p, err := pods.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return apierrors.IsNotFound(err), nil
@@ -111,7 +109,7 @@ func (g *Generator) pullOn(ctx context.Context, node, name string) {
 		if !g.nodeStillReady(ctx, node) {
 			return // its node went away or restarts: not judged
 		}
-		outcome, reason = "false", fmt.Sprintf("no pull within %s", pullLimit)
+		outcome, reason = "false", fmt.Sprintf("no pull within %s (wait %s)", limit, WaitPull)
 	}
 	// Written at the outcome (the timeline's writers stay in order): the
 	// attempt began "ms" earlier.
