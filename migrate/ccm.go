@@ -120,14 +120,13 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 	}
 	files[replacementMark] = e.Spec.To + "\n"
 	kubelet := map[string]string{"cloud-provider": "external", "cloud-config": ""}
-	if st := e.Spec.setup(); !st.N1NoImageCredentials && e.Spec.Provider().ImageCredentials != nil {
-		args, more := e.Spec.Provider().ImageCredentials(e.Spec.To)
-		maps.Copy(kubelet, args)
-		maps.Copy(files, more)
+	st := e.Spec.setup()
+	if creds := e.Spec.Provider().ImageCredentials; creds != nil && !st.N1NoImageCredentials {
+		maps.Copy(kubelet, creds(e.Spec.To))
 	}
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
-		ByHostname:  e.Spec.setup().N1ByHostname,
+		ByHostname:  st.N1ByHostname,
 		KubeletArgs: kubelet,
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       files,

@@ -103,8 +103,9 @@ var mistakes = map[string]mistake{
 		apply:  func(st *Setup, _ Spec) { st.N1ByHostname = true }},
 	// The N+1 control planes' kubelets start without the provider's image
 	// credential provider: from 1.27 no kubelet has the in-tree one
-	// (kubernetes/kubernetes#120411, the Azure KEP's "Azure credential
-	// provider"), so pulls from the cloud's registry fail there. On a
+	// (kubernetes/kubernetes#120411; cloud-provider-aws
+	// docs/credential_provider.md), so pulls from the cloud's registry
+	// fail there. On a
 	// cloud without a registry, it changes nothing.
 	MistakeN1NoCredentials: {what: "version-N+1 control planes' kubelets start without the provider's image credential provider", at: addN1Key,
 		detail: " (no --image-credential-provider-config)",

@@ -50,10 +50,10 @@ type Provider struct {
 	// with a leader-migration configuration (config, mounted at path from
 	// LeaderMigrationConfigMap) when config is not "".
 	CCMManifest func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string
-	// ImageCredentials are the kubelet flags, and the files they name,
-	// that let a kubelet of a version pull from the provider's registry
-	// (nil, or no flags: that kubelet needs none, or none exists).
-	ImageCredentials func(version string) (args, files map[string]string)
+	// ImageCredentials are the kubelet flags that let a kubelet of a
+	// version pull from the provider's registry (nil: that kubelet needs
+	// none, or none exists); the files they name are on every node.
+	ImageCredentials func(version string) map[string]string
 	// RegistryImage is an image in the cloud's registry that a kubelet
 	// pulls only with the credentials the cloud issues ("": the cloud has
 	// no registry).

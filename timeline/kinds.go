@@ -94,6 +94,10 @@ const (
 	LoadStart = "load.start"
 	LoadStop  = "load.stop"
 	PullImage = "pullImage"
+	// PullEvery and PullLimit (Go durations) come with PullImage: how
+	// often each Ready node starts a pull, and how long one may take.
+	PullEvery = "pullEvery"
+	PullLimit = "pullLimit"
 )
 
 // ImagePull is one pod start on a node (Node) whose image only the

@@ -93,7 +93,7 @@ var kindRules = map[string]kindRule{
 	ServiceIngress:   {},
 	NodeDisruptStart: {},
 	NodeDisruptEnd:   {},
-	LoadStart:        {},
+	LoadStart:        {attrs: []attrRule{{PullEvery, false, period}, {PullLimit, false, period}}},
 	LoadStop:         {},
 	FaultStart:       {},
 	FaultEnd:         {},

@@ -90,7 +90,7 @@ func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string) (*a
 	if err != nil {
 		return nil, err
 	}
-	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), token), Keys: keys, RegistryKey: registryKey,
+	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), token), Keys: keys, TokenKey: registryKey,
 		Network:   amazon.Network{Cluster: cluster, ClusterID: a.clusterID, Region: simcloud.Region, Zones: simcloud.Zones(), CIDR: a.nodeNetwork},
 		StatePath: filepath.Join(stateDir, "aws-state.json"), Record: calls.Record})
 	if err != nil {

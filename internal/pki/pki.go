@@ -28,8 +28,10 @@ type CA struct {
 }
 
 // NewCA makes a self-signed authority that may only issue server
-// certificates (no intermediates).
-func NewCA(commonName string) (*CA, error) {
+// certificates (no intermediates) for names (and their subdomains) and
+// ips: a client that trusts it for one service trusts nothing else
+// it could sign, its key kept or not.
+func NewCA(commonName string, names []string, ips []net.IP) (*CA, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("making a CA key: %w", err)
@@ -40,6 +42,14 @@ func NewCA(commonName string) (*CA, error) {
 	}
 	tmpl.IsCA, tmpl.BasicConstraintsValid, tmpl.MaxPathLenZero = true, true, true
 	tmpl.KeyUsage = x509.KeyUsageCertSign | x509.KeyUsageCRLSign
+	tmpl.PermittedDNSDomainsCritical, tmpl.PermittedDNSDomains = len(names)+len(ips) > 0, names
+	for _, ip := range ips {
+		bits := 8 * len(ip.To16())
+		if v4 := ip.To4(); v4 != nil {
+			ip, bits = v4, 32
+		}
+		tmpl.PermittedIPRanges = append(tmpl.PermittedIPRanges, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)})
+	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
 		return nil, fmt.Errorf("self-signing the CA: %w", err)

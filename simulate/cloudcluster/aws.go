@@ -4,8 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
 	"net"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -157,7 +159,7 @@ func sharedCredentials(k awsapi.Key) string {
 // the kubelets and (in-tree) the kube-controller-manager at the aws
 // provider: every node named by its instance's private DNS name, as
 // kubeadm clusters on AWS name them.
-func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
+func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster, version string) {
 	dir := awsStateDir(cluster)
 	for i := range cfg.Nodes {
 		for _, f := range awsHostFiles {
@@ -169,6 +171,12 @@ func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster string) {
 		}
 	}
 	kubelet := "cloud-provider: external"
+	// An external kubelet without an in-tree ECR provider pulls from the
+	// cloud's registry through the plugin its image carries.
+	args := awsImageCredentials(version)
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		kubelet += "\n    " + k + ": " + args[k]
+	}
 	if mode == InTree {
 		kubelet = "cloud-provider: " + AWS + "\n    cloud-config: " + AWSCloudConfigPath
 	}

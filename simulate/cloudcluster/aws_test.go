@@ -28,7 +28,7 @@ import (
 // nodes from the metadata; in-tree, the manager runs the aws provider.
 func TestConfigureAWS(t *testing.T) {
 	cfg := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}, {Role: v1alpha4.WorkerRole}}}
-	configureAWS(cfg, InTree, "c1")
+	configureAWS(cfg, InTree, "c1", "v1.26.13")
 	mounted := func(n v1alpha4.Node, path string) bool {
 		for _, m := range n.ExtraMounts {
 			if m.ContainerPath == path {
@@ -74,10 +74,13 @@ func TestConfigureAWS(t *testing.T) {
 	}
 
 	ext := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}}}
-	configureAWS(ext, External, "c1")
+	configureAWS(ext, External, "c1", "v1.27.4")
 	joined := strings.Join(ext.KubeadmConfigPatches, "\n---\n")
 	if !strings.Contains(joined, "cloud-provider: external") || strings.Contains(joined, "controllerManager") {
 		t.Errorf("external: kubelets external, the manager left alone:\n%s", joined)
+	}
+	if !strings.Contains(joined, "image-credential-provider-config: "+awsCredentialProviderConfig) {
+		t.Errorf("a v1.27 kubelet is not given its image credential provider:\n%s", joined)
 	}
 }
 

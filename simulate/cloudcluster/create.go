@@ -89,7 +89,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		return nil, fmt.Errorf("writing the audit policy: %w", err)
 	}
 	o.Configure = func(cfg *v1alpha4.Cluster) {
-		configure(cfg, mode, t.Name, set.provider)
+		configure(cfg, mode, t.Name, t.Kubernetes, set.provider)
 		if set.noNodeIP {
 			cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, unpinNodeIP()...)
 		}
@@ -137,7 +137,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 
 // configure mounts the cloud configuration into every node and points the
 // kubelets (and, in-tree, kube-controller-manager) at the cloud.
-func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, provider string) {
+func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider string) {
 	cfg.Networking.DisableDefaultCNI = true
 	mount := v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), "cloud-config.json"), ContainerPath: CloudConfigPath, Readonly: true}
 	for i := range cfg.Nodes {
@@ -145,7 +145,7 @@ func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, provider string) {
 	}
 	configureAudit(cfg, cluster)
 	if provider == AWS {
-		configureAWS(cfg, mode, cluster)
+		configureAWS(cfg, mode, cluster, version)
 		return
 	}
 	if mode == External {
@@ -207,7 +207,7 @@ func cleanup(ctx context.Context, name string) error {
 	ids, _ := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+name))
 	if len(ids) > 0 {
 		if rerr := kexec.CommandContext(ctx, "docker", append([]string{"rm", "-f", "-v"}, ids...)...).Run(); rerr != nil {
-			err = fmt.Errorf("removing the load balancers and kwok of %s: %w", name, rerr)
+			err = fmt.Errorf("removing the load balancers, registry and kwok of %s: %w", name, rerr)
 		}
 	}
 	err = errors.Join(err, removeInterfaceNetworks(ctx, name))

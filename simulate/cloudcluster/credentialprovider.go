@@ -18,20 +18,20 @@ var ecrMatchImages = []string{"*.dkr.ecr.*.amazonaws.com", "*.dkr.ecr.*.amazonaw
 // when its node image has one. Its configuration is on every node of an
 // aws cluster from the start (mounted: a kubelet started before a file it
 // names exists would not start).
-func awsImageCredentials(version string) (args, files map[string]string) {
+func awsImageCredentials(version string) map[string]string {
 	r, err := nodeimage.Lookup(version)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	for _, p := range r.ProviderCCMs {
 		if p.Provider == AWS && p.CredentialProvider != "" {
 			return map[string]string{
 				"image-credential-provider-config":  awsCredentialProviderConfig,
 				"image-credential-provider-bin-dir": nodeimage.CredentialProviderDir,
-			}, nil
+			}
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // ecrCredentialProvider is the plugin's name: its binary's.
@@ -43,5 +43,7 @@ func credentialProviderConfig() string {
 	for _, m := range ecrMatchImages {
 		cfg += "  - \"" + m + "\"\n"
 	}
+	// "0", as the docs give it: the kubelet keeps what the plugin answers
+	// for as long as the plugin says (the token's life).
 	return cfg + "  defaultCacheDuration: \"0\"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n"
 }

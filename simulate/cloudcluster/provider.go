@@ -32,7 +32,7 @@ func Provider() providers.Provider {
 		},
 		Code: providers.Code{InTree: simulatedCode, CCM: simulatedCode},
 		// The simulated cloud has no registry: no kubelet needs credentials.
-		ImageCredentials: func(string) (map[string]string, map[string]string) { return nil, nil },
+		ImageCredentials: func(string) map[string]string { return nil },
 		RegistryImage:    func() string { return "" },
 		CCMManifest: func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
 			if config == "" {

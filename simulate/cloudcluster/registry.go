@@ -64,11 +64,12 @@ func registryContainer(cluster string) string { return cluster + "-registry" }
 // prepareRegistry makes the cluster's CA and the certificates, token key
 // and node files of ECR: returned are the cloud's extra serve flags.
 func prepareRegistry(dir string, e awsEndpoints) ([]string, error) {
-	ca, err := pki.NewCA("handover cloud " + filepath.Base(filepath.Dir(dir)))
+	gw := net.ParseIP(e.gateway)
+	ca, err := pki.NewCA("handover cloud "+filepath.Base(filepath.Dir(dir)), []string{RegistryHost, ECRAPIHost}, []net.IP{gw})
 	if err != nil {
 		return nil, err
 	}
-	apiCert, apiKey, err := ca.Issue([]string{ECRAPIHost}, []net.IP{net.ParseIP(e.gateway)})
+	apiCert, apiKey, err := ca.Issue([]string{ECRAPIHost}, []net.IP{gw})
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +135,22 @@ func startRegistry(ctx context.Context, cluster, upstream string) error {
 		return fmt.Errorf("starting the cloud's registry %s: %w", name, err)
 	}
 	roots := x509.NewCertPool()
-	if ca, err := os.ReadFile(filepath.Join(awsStateDir(cluster), "ca.crt")); err != nil || !roots.AppendCertsFromPEM(ca) {
-		return fmt.Errorf("the cluster's CA certificate: %v", err)
+	caFile := filepath.Join(awsStateDir(cluster), "ca.crt")
+	ca, err := os.ReadFile(caFile)
+	if err != nil {
+		return fmt.Errorf("the cluster's CA certificate: %w", err)
+	}
+	if !roots.AppendCertsFromPEM(ca) {
+		return fmt.Errorf("the cluster's CA certificate %s holds no certificate", caFile)
 	}
 	limit := waits.Of(ctx, WaitCloudStart)
-	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, limit, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, limit, true, func(ctx context.Context) (bool, error) {
 		info, err := engine.Inspect(ctx, name)
 		if err != nil || info.NetworkSettings == nil {
 			return false, nil
+		}
+		if info.State != nil && info.State.Status == "exited" && info.State.ExitCode != 0 {
+			return false, fmt.Errorf("it exited (%d): docker logs %s", info.State.ExitCode, name)
 		}
 		ep := info.NetworkSettings.Networks[engine.KindNetwork]
 		if ep == nil || ep.IPAddress == "" {

@@ -133,6 +133,8 @@ func Start(ctx context.Context, o Options, p Profile) *Generator {
 	start := map[string]string{"profile": p.Name}
 	if o.PullImage != "" && p.PullEvery > 0 {
 		start[timeline.PullImage] = o.PullImage
+		// What a node's pulls are owed: one a round, each done within the wait.
+		start[timeline.PullEvery], start[timeline.PullLimit] = p.PullEvery.String(), waits.Of(ctx, WaitPull).String()
 	}
 	g.emit(timeline.Event{Kind: timeline.LoadStart, Attrs: start})
 	for _, run := range []func(context.Context){g.churnServices, g.apiLoad, g.pullImages} {

@@ -36,8 +36,8 @@ func (g *Generator) pullImages(ctx context.Context) {
 	}
 	t := time.NewTicker(g.p.PullEvery)
 	defer t.Stop()
-	for n := 0; ; n++ {
-		g.pullRound(ctx, n)
+	for {
+		g.pullRound(ctx)
 		select {
 		case <-ctx.Done():
 			return
@@ -47,7 +47,7 @@ func (g *Generator) pullImages(ctx context.Context) {
 }
 
 // pullRound starts one pull on each Ready node and waits for them all.
-func (g *Generator) pullRound(ctx context.Context, n int) {
+func (g *Generator) pullRound(ctx context.Context) {
 	nodes, err := g.c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 	if err != nil {
 		if ctx.Err() == nil {
@@ -56,25 +56,35 @@ func (g *Generator) pullRound(ctx context.Context, n int) {
 		return
 	}
 	var wg sync.WaitGroup
-	for i, node := range nodes.Items {
-		if !nodeReady(node) || node.DeletionTimestamp != nil {
+	for _, node := range nodes.Items {
+		if !pullable(node) {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g.pullOn(ctx, node.Name, fmt.Sprintf("pull-%d-%d", n, i))
+			g.pullOn(ctx, node.Name)
 		}()
 	}
 	wg.Wait()
 }
 
+// kwokNode marks a node kwok simulates (kwok's own annotation): it has no
+// kubelet to pull with.
+const kwokNode = "kwok.x-k8s.io/node"
+
+// pullable: a Ready node with a kubelet, not being drained or deleted.
+func pullable(n corev1.Node) bool {
+	_, simulated := n.Annotations[kwokNode]
+	return nodeReady(n) && n.DeletionTimestamp == nil && !n.Spec.Unschedulable && !simulated
+}
+
 // pullOn starts a pod on node and records how its pull ended.
-func (g *Generator) pullOn(ctx context.Context, node, name string) {
+func (g *Generator) pullOn(ctx context.Context, node string) {
 	pods := g.c.CoreV1().Pods(Namespace)
 	zero := int64(0)
 	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace, Labels: map[string]string{pullLabel: "true"}},
+		ObjectMeta: metav1.ObjectMeta{GenerateName: "pull-", Namespace: Namespace, Labels: map[string]string{pullLabel: "true"}},
 		Spec: corev1.PodSpec{
 			NodeName: node, RestartPolicy: corev1.RestartPolicyNever, TerminationGracePeriodSeconds: &zero,
 			Tolerations: []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
@@ -83,27 +93,33 @@ func (g *Generator) pullOn(ctx context.Context, node, name string) {
 		},
 	}
 	start := time.Now()
-	if _, err := pods.Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+	created, err := pods.Create(ctx, pod, metav1.CreateOptions{})
+	if err != nil {
 		if ctx.Err() == nil {
 			g.fail("start a pull on "+node, err)
 		}
 		return
 	}
+	name := created.Name
 	defer func() {
-		_ = pods.Delete(context.WithoutCancel(ctx), name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), waits.Of(ctx, WaitActionRetry))
+		defer cancel()
+		_ = pods.Delete(dctx, name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 	}()
 	var outcome, reason string
+	gone := false
 	limit := waits.Of(ctx, WaitPull)
 	_ = wait.PollUntilContextTimeout(ctx, time.Second, limit, false, func(ctx context.Context) (bool, error) {
 		p, err := pods.Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
-			return apierrors.IsNotFound(err), nil
+			gone = apierrors.IsNotFound(err)
+			return gone, nil
 		}
 		outcome, reason = pullOutcome(p)
 		return outcome != "", nil
 	})
-	if ctx.Err() != nil && outcome == "" {
-		return // the load stopped: not an attempt to judge
+	if outcome == "" && (ctx.Err() != nil || gone) {
+		return // the load stopped, or a drain took the pod: not an attempt to judge
 	}
 	if outcome == "" {
 		if !g.nodeStillReady(ctx, node) {
@@ -134,7 +150,7 @@ func pullOutcome(p *corev1.Pod) (outcome, reason string) {
 
 func (g *Generator) nodeStillReady(ctx context.Context, node string) bool {
 	n, err := g.c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
-	return err == nil && n.DeletionTimestamp == nil && nodeReady(*n)
+	return err == nil && pullable(*n)
 }
 
 func nodeReady(n corev1.Node) bool {

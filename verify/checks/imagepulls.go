@@ -22,11 +22,15 @@ const ImagePulls = "image-pulls"
 // load that was to pull and recorded none is unproven; a cloud without a
 // registry has nothing to judge.
 func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
-	image := ""
-	for _, e := range evs {
+	var load *timeline.Event
+	for i, e := range evs {
 		if e.Kind == timeline.LoadStart && e.Attrs[timeline.PullImage] != "" {
-			image = e.Attrs[timeline.PullImage]
+			load = &evs[i]
 		}
+	}
+	image := ""
+	if load != nil {
+		image = load.Attrs[timeline.PullImage]
 	}
 	byNode := map[string][]timeline.Event{}
 	for _, e := range evs {
@@ -43,6 +47,61 @@ func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
 	var out []Result
 	for _, node := range slices.Sorted(maps.Keys(byNode)) {
 		out = append(out, judgePulls(node, byNode[node]))
+	}
+	if load != nil {
+		for _, u := range unpulled(evs, *load, byNode) {
+			out = append(out, unproven(evs, ImagePulls, u.node, fmt.Sprintf("no pull recorded on a Node there %s while the load pulled every %s", u.there.Round(time.Second), load.Attrs[timeline.PullEvery])))
+		}
+	}
+	return out
+}
+
+type presence struct {
+	node  string
+	there time.Duration
+}
+
+// unpulled are the Nodes there long enough during the load for two pull
+// rounds and a pull's wait (a joining node's first minute of NotReady
+// included), yet with no pull recorded: each round starts one on every
+// Ready node, so the evidence is missing.
+func unpulled(evs []timeline.Event, load timeline.Event, pulled map[string][]timeline.Event) []presence {
+	every, err1 := time.ParseDuration(load.Attrs[timeline.PullEvery])
+	limit, err2 := time.ParseDuration(load.Attrs[timeline.PullLimit])
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	end := load.Time
+	for _, e := range evs {
+		if e.Kind == timeline.LoadStop && e.Time.After(end) {
+			end = e.Time
+		}
+	}
+	added, gone := map[string]time.Time{}, map[string]time.Time{}
+	for _, e := range evs {
+		switch e.Kind {
+		case timeline.NodeAdded:
+			if _, ok := added[e.Node]; !ok {
+				added[e.Node] = e.Time
+			}
+		case timeline.NodeDeleted, timeline.NodeRemove:
+			if _, ok := gone[e.Node]; !ok {
+				gone[e.Node] = e.Time
+			}
+		}
+	}
+	var out []presence
+	for _, n := range slices.Sorted(maps.Keys(added)) {
+		from, to := added[n], end
+		if from.Before(load.Time) {
+			from = load.Time
+		}
+		if g, ok := gone[n]; ok && g.Before(to) {
+			to = g
+		}
+		if len(pulled[n]) == 0 && to.Sub(from) > 2*every+limit {
+			out = append(out, presence{n, to.Sub(from)})
+		}
 	}
 	return out
 }

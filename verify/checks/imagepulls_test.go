@@ -10,7 +10,8 @@ import (
 const echoInRegistry = "000000000000.dkr.ecr.sim-region-1.amazonaws.com/handover/echo:v1"
 
 func loadPulling(sec float64) timeline.Event {
-	return timeline.Event{Time: at(sec), Kind: timeline.LoadStart, Attrs: map[string]string{"profile": "moderate", timeline.PullImage: echoInRegistry}}
+	return timeline.Event{Time: at(sec), Kind: timeline.LoadStart, Attrs: map[string]string{"profile": "moderate", timeline.PullImage: echoInRegistry,
+		timeline.PullEvery: "30s", timeline.PullLimit: "45s"}}
 }
 
 func pull(sec float64, node string, ok bool, why string) timeline.Event {
@@ -36,6 +37,18 @@ func TestImagePulls(t *testing.T) {
 	r := one(t, rs, "cp-4")
 	if r.Passed || len(r.Violations) != 2 || !strings.Contains(r.Violations[0].Message, "401 Unauthorized") || r.Unproven() {
 		t.Errorf("cp-4: %+v", r)
+	}
+	// A Node there for most of the load with no pull recorded is
+	// evidence missing; one there too briefly for two rounds is not.
+	seen := join(evs, []timeline.Event{{Time: at(100), Kind: timeline.NodeAdded, Node: "cp-5"}, {Time: at(250), Kind: timeline.NodeAdded, Node: "cp-6"},
+		{Time: at(290), Kind: timeline.LoadStop}})
+	if r := one(t, CheckImagePulls(seen, cfg), "cp-5"); r.Passed || !r.Unproven() {
+		t.Errorf("a Node never pulled on: %+v", r)
+	}
+	for _, r := range CheckImagePulls(seen, cfg) {
+		if r.Subject == "cp-6" {
+			t.Errorf("a Node there 40 s judged: %+v", r)
+		}
 	}
 	if r := one(t, CheckImagePulls(join(window(0, 300), []timeline.Event{loadPulling(1)}), cfg), "nodes"); r.Passed || !r.Unproven() {
 		t.Errorf("no pull recorded: %+v", r)

@@ -29,8 +29,8 @@ var ecrRefusals = awsapi.Refusals{
 func (f *Face) ecrService() awsapi.Service {
 	return awsapi.Service{
 		Name: "ecr", Protocol: awsapi.JSON11, TargetPrefix: "AmazonEC2ContainerRegistry_V20150921",
-		Refusals: ecrRefusals,
-		Actions:  []awsapi.Action{awsapi.Op("GetAuthorizationToken", f.getAuthorizationToken)},
+		Refusals: ecrRefusals, TLSOnly: true,
+		Actions: []awsapi.Action{awsapi.Op("GetAuthorizationToken", f.getAuthorizationToken)},
 	}
 }
 
@@ -51,7 +51,7 @@ func ECRAPIHost(region string) string { return "api.ecr." + region + ".amazonaws
 // the permissions scope of the authorization token" (aws-sdk-go's ecr).
 func (f *Face) getAuthorizationToken(_ context.Context, c awsapi.Call, _ *ecr.GetAuthorizationTokenInput) (*ecr.GetAuthorizationTokenOutput, error) {
 	expires := f.opts.Now().Add(registryTokenLife).Truncate(time.Second)
-	password := ecrtoken.Password(f.opts.RegistryKey, c.Key.Principal, expires)
+	password := ecrtoken.Password(f.opts.TokenKey, c.Key.Principal, expires)
 	token := base64.StdEncoding.EncodeToString([]byte(ecrtoken.User + ":" + password))
 	return &ecr.GetAuthorizationTokenOutput{AuthorizationData: []*ecr.AuthorizationData{{
 		AuthorizationToken: aws.String(token), ExpiresAt: aws.Time(expires),

@@ -57,6 +57,11 @@ func TestGetAuthorizationToken(t *testing.T) {
 	if _, err := c.DescribeRepositories(&ecr.DescribeRepositoriesInput{}); code(t, err) != "InvalidAction" {
 		t.Errorf("an action not served: %v", err)
 	}
+	// A token is a credential: never answered in the clear.
+	plain := ecr.New(session.Must(r.session(kcm)), &aws.Config{Endpoint: aws.String(r.awsAt + "/ecr")})
+	if out, err := plain.GetAuthorizationToken(&ecr.GetAuthorizationTokenInput{}); code(t, err) != "AccessDeniedException" {
+		t.Errorf("over plain HTTP: %v, %v", out, err)
+	}
 }
 
 // atDefaultEndpoint is an HTTP client that reaches h over TLS whatever

@@ -24,9 +24,9 @@ type Options struct {
 	Now       func() time.Time
 	// Record is told of every AWS call answered.
 	Record func(awsapi.Record)
-	// RegistryKey signs the registry passwords ECR's tokens carry (nil: a
+	// TokenKey signs the registry passwords ECR's tokens carry (nil: a
 	// random one, which only this process can check).
-	RegistryKey []byte
+	TokenKey []byte
 }
 
 // Face serves the AWS APIs over a simulated cloud.
@@ -46,9 +46,9 @@ func New(o Options) (*Face, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.RegistryKey == nil {
+	if o.TokenKey == nil {
 		var err error
-		if o.RegistryKey, err = ecrtoken.NewKey(); err != nil {
+		if o.TokenKey, err = ecrtoken.NewKey(); err != nil {
 			return nil, err
 		}
 	}

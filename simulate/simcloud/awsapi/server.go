@@ -145,6 +145,9 @@ func (s *Server) serviceNames() []string {
 // serve verifies, decodes and answers one call.
 func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
 	call := Call{Service: svc.Name, RemoteAddr: r.RemoteAddr}
+	if svc.TLSOnly && r.TLS == nil {
+		return nil, call, &Error{Status: http.StatusForbidden, Code: "AccessDeniedException", Message: svc.Name + " answers over TLS only: its answers are credentials"}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBody))
 	if err != nil {
 		return nil, call, Errorf("InvalidRequest", "reading the request body: %v", err)

@@ -36,7 +36,10 @@ type Service struct {
 	TargetPrefix string
 	// Refusals are the codes this service answers the cloud's knobs with.
 	Refusals Refusals
-	Actions  []Action
+	// TLSOnly: the service answers only over TLS (its answers are
+	// credentials, as ECR's tokens are).
+	TLSOnly bool
+	Actions []Action
 }
 
 // Refusals are the error codes a service answers when it throttles, denies

@@ -20,6 +20,10 @@ import (
 	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
+// ecrTargetPrefix starts the X-Amz-Target of every ECR call (its API's
+// JSON 1.1 target prefix, aws-sdk-go service/ecr).
+const ecrTargetPrefix = "AmazonEC2ContainerRegistry_V20150921."
+
 // Options configure a Server.
 type Options struct {
 	// Host is the registry's name (<account>.dkr.ecr.<region>.amazonaws.com).
@@ -110,6 +114,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.EqualFold(host, s.opts.Host):
 		s.serveRegistry(w, r)
 	case s.relay != nil && strings.EqualFold(host, s.opts.APIHost):
+		// ECR's calls only (POST / with its target): the cloud's TLS
+		// listener serves its other APIs too.
+		if r.Method != http.MethodPost || r.URL.Path != "/" || !strings.HasPrefix(r.Header.Get("X-Amz-Target"), ecrTargetPrefix) {
+			http.Error(w, "only ECR's API is served under "+s.opts.APIHost, http.StatusForbidden)
+			return
+		}
 		s.relay.ServeHTTP(w, r)
 	default:
 		http.Error(w, fmt.Sprintf("no service for %q here: this is %s", r.Host, s.opts.Host), http.StatusMisdirectedRequest)

@@ -40,7 +40,7 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	ca, err := pki.NewCA("test")
+	ca, err := pki.NewCA("test", []string{host, apiHost}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +169,13 @@ func TestAPIRelay(t *testing.T) {
 	got := <-r.apiSeen
 	if got.Host != apiHost || got.URL.Path != "/" || got.Header.Get("X-Amz-Target") == "" || resp.StatusCode != http.StatusOK {
 		t.Errorf("the cloud saw host %q path %q target %q; answered %d", got.Host, got.URL.Path, got.Header.Get("X-Amz-Target"), resp.StatusCode)
+	}
+	// Nothing but ECR's calls goes on to the cloud.
+	req, _ = http.NewRequest(http.MethodPost, "https://"+apiHost+"/", strings.NewReader("Action=DescribeInstances"))
+	if resp, err := c.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("an EC2 call relayed: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 	// Any other name is not served.
 	req, _ = http.NewRequest(http.MethodGet, "https://"+apiHost+"/", nil)
