@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +58,7 @@ func (g *Generator) pullRound(ctx context.Context) {
 	}
 	var wg sync.WaitGroup
 	for _, node := range nodes.Items {
-		if !pullable(node) {
+		if !pullable(node) || g.terminated(node.Name) {
 			continue
 		}
 		wg.Add(1)
@@ -72,6 +73,13 @@ func (g *Generator) pullRound(ctx context.Context) {
 // kwokNode marks a node kwok simulates (kwok's own annotation): it has no
 // kubelet to pull with.
 const kwokNode = "kwok.x-k8s.io/node"
+
+// terminated: the load terminated the node's instance.
+func (g *Generator) terminated(node string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Contains(g.sum.Terminated, node)
+}
 
 // pullable: a Ready node with a kubelet, not being drained or deleted.
 func pullable(n corev1.Node) bool {
@@ -122,8 +130,8 @@ func (g *Generator) pullOn(ctx context.Context, node string) {
 		return // the load stopped, or a drain took the pod: not an attempt to judge
 	}
 	if outcome == "" {
-		if !g.nodeStillReady(ctx, node) {
-			return // its node went away or restarts: not judged
+		if !g.nodeStillReady(ctx, node) || g.terminated(node) {
+			return // its node went away or restarts, or its instance is gone: not judged
 		}
 		outcome, reason = "false", fmt.Sprintf("no pull within %s (wait %s)", limit, WaitPull)
 	}

@@ -32,9 +32,17 @@ func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
 	if load != nil {
 		image = load.Attrs[timeline.PullImage]
 	}
+	// A pull whose node the runner or the load took away before it ended
+	// (its instance terminated: the kubelet may be gone) is not judged.
+	removed := map[string]time.Time{}
+	for _, e := range evs {
+		if _, seen := removed[e.Node]; e.Kind == timeline.NodeRemove && !seen {
+			removed[e.Node] = e.Time
+		}
+	}
 	byNode := map[string][]timeline.Event{}
 	for _, e := range evs {
-		if e.Kind == timeline.ImagePull {
+		if r, ok := removed[e.Node]; e.Kind == timeline.ImagePull && (!ok || e.Time.Before(r)) {
 			byNode[e.Node] = append(byNode[e.Node], e)
 		}
 	}

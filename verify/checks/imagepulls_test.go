@@ -29,8 +29,16 @@ func pull(sec float64, node string, ok bool, why string) timeline.Event {
 func TestImagePulls(t *testing.T) {
 	evs := join(window(0, 300), []timeline.Event{loadPulling(1), pull(10, "cp-1", true, ""), pull(10, "w-1", true, ""),
 		pull(40, "w-1", true, ""), pull(150, "cp-4", false, `ErrImagePull: failed to pull and unpack image: unexpected status code 401 Unauthorized`),
-		pull(180, "cp-4", false, "ImagePullBackOff: Back-off pulling image")})
+		pull(180, "cp-4", false, "ImagePullBackOff: Back-off pulling image"),
+		// w-3's instance is terminated while its pull is under way: not judged.
+		{Time: at(200), Kind: timeline.NodeRemove, Node: "w-3", Attrs: map[string]string{"instance": "terminated"}},
+		pull(230, "w-3", false, "no pull within 45s")})
 	rs := CheckImagePulls(evs, cfg)
+	for _, r := range rs {
+		if r.Subject == "w-3" {
+			t.Errorf("a pull on a node being taken away judged: %+v", r)
+		}
+	}
 	if r := one(t, rs, "w-1"); !r.Passed || !strings.Contains(r.Summary, "2 of 2 pull(s)") {
 		t.Errorf("w-1: %+v", r)
 	}
