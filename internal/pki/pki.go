@@ -1,12 +1,16 @@
-// Package pki issues the certificates of a simulated cloud's TLS
-// services: one certificate authority per cluster, made when the cluster
-// is, whose certificate its nodes trust for those services only.
+// Package pki issues certificates: those of a simulated cloud's TLS
+// services, from one certificate authority per cluster made when the
+// cluster is, whose certificate its nodes trust for those services only;
+// and client certificates from a cluster's own CA (kubeadm's), as kubeadm
+// issues them.
 package pki
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -22,7 +26,7 @@ const lifetime = 90 * 24 * time.Hour
 // CA is a certificate authority: its certificate and key.
 type CA struct {
 	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
+	key  crypto.Signer
 	// CertPEM is the certificate clients are given to trust.
 	CertPEM []byte
 }
@@ -80,11 +84,49 @@ func (ca *CA) Issue(names []string, ips []net.IP) (certPEM, keyPEM []byte, err e
 		return nil, nil, err
 	}
 	tmpl.DNSNames, tmpl.IPAddresses = names, ips
-	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
 	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+	return ca.sign(tmpl, key)
+}
+
+// LoadCA reads an existing authority (kubeadm's ca.crt and ca.key).
+func LoadCA(certPEM, keyPEM []byte) (*CA, error) {
+	pair, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("reading the CA: %w", err)
+	}
+	cert, err := x509.ParseCertificate(pair.Certificate[0])
+	if err != nil {
+		return nil, fmt.Errorf("parsing the CA: %w", err)
+	}
+	key, ok := pair.PrivateKey.(crypto.Signer)
+	if !ok {
+		return nil, fmt.Errorf("the CA's key cannot sign")
+	}
+	return &CA{cert: cert, key: key, CertPEM: certPEM}, nil
+}
+
+// IssueClient makes a client certificate for user (its CommonName, as
+// Kubernetes reads a user), valid as long as the CA.
+func (ca *CA) IssueClient(user string) (certPEM, keyPEM []byte, err error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("making a client key: %w", err)
+	}
+	tmpl, err := template(user)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmpl.NotAfter = ca.cert.NotAfter
+	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
+	return ca.sign(tmpl, key)
+}
+
+// sign issues tmpl for key, PEM-encoded with it.
+func (ca *CA) sign(tmpl *x509.Certificate, key *ecdsa.PrivateKey) (certPEM, keyPEM []byte, err error) {
+	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
 	if err != nil {
-		return nil, nil, fmt.Errorf("issuing a certificate for %v: %w", names, err)
+		return nil, nil, fmt.Errorf("issuing a certificate for %q: %w", tmpl.Subject.CommonName, err)
 	}
 	keyDER, err := x509.MarshalECPrivateKey(key)
 	if err != nil {

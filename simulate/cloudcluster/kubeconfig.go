@@ -1,19 +1,12 @@
 package cloudcluster
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
-	"math/big"
-	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/handover-sh/handover/internal/pki"
 )
 
 // CCMKubeconfig turns a control plane's controller-manager.conf into the
@@ -30,7 +23,11 @@ func CCMKubeconfig(controllerManagerConf, caCert, caKey []byte) (string, error) 
 	if ctx == nil || cfg.Clusters[ctx.Cluster] == nil {
 		return "", fmt.Errorf("controller-manager.conf has no current context")
 	}
-	certPEM, keyPEM, err := clientCert(CCMUser, caCert, caKey)
+	ca, err := pki.LoadCA(caCert, caKey)
+	if err != nil {
+		return "", fmt.Errorf("the cluster's CA: %w", err)
+	}
+	certPEM, keyPEM, err := ca.IssueClient(CCMUser)
 	if err != nil {
 		return "", err
 	}
@@ -43,41 +40,4 @@ func CCMKubeconfig(controllerManagerConf, caCert, caKey []byte) (string, error) 
 	out.CurrentContext = "default"
 	b, err := clientcmd.Write(*out)
 	return string(b), err
-}
-
-func clientCert(user string, caCertPEM, caKeyPEM []byte) (certPEM, keyPEM []byte, err error) {
-	ca, err := tls.X509KeyPair(caCertPEM, caKeyPEM)
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading cluster CA: %w", err)
-	}
-	caCert, err := x509.ParseCertificate(ca.Certificate[0])
-	if err != nil {
-		return nil, nil, fmt.Errorf("parsing cluster CA: %w", err)
-	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, err
-	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
-	if err != nil {
-		return nil, nil, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: user},
-		NotBefore:    time.Now().Add(-time.Minute),
-		NotAfter:     caCert.NotAfter,
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, ca.PrivateKey)
-	if err != nil {
-		return nil, nil, fmt.Errorf("signing %s certificate: %w", user, err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return nil, nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), nil
 }
