@@ -56,15 +56,23 @@ func (g *Generator) pullRound(ctx context.Context) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
+	var names []string
 	for _, node := range nodes.Items {
-		if !pullable(node) || g.terminated(node.Name) {
-			continue
+		if pullable(node) && !g.terminated(node.Name) {
+			names = append(names, node.Name)
 		}
+	}
+	// Spread over the round, not all at once: eight pod starts together
+	// are a burst of CPU on a small host that the API servers' readiness
+	// then pays for.
+	var wg sync.WaitGroup
+	for i, name := range names {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g.pullOn(ctx, node.Name)
+			if sleep(ctx, g.p.PullEvery*time.Duration(i)/time.Duration(len(names))) {
+				g.pullOn(ctx, name)
+			}
 		}()
 	}
 	wg.Wait()
