@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/waits"
 )
@@ -92,7 +93,7 @@ func (g *Generator) terminated(node string) bool {
 // pullable: a Ready node with a kubelet, not being drained or deleted.
 func pullable(n corev1.Node) bool {
 	_, simulated := n.Annotations[kwokNode]
-	return nodeReady(n) && n.DeletionTimestamp == nil && !n.Spec.Unschedulable && !simulated
+	return kindcluster.NodeReady(&n) && n.DeletionTimestamp == nil && !n.Spec.Unschedulable && !simulated
 }
 
 // pullOn starts a pod on node and records how its pull ended.
@@ -167,13 +168,4 @@ func pullOutcome(p *corev1.Pod) (outcome, reason string) {
 func (g *Generator) nodeStillReady(ctx context.Context, node string) bool {
 	n, err := g.c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 	return err == nil && pullable(*n)
-}
-
-func nodeReady(n corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
