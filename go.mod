@@ -52,6 +52,7 @@ require (
 	gopkg.in/evanphx/json-patch.v4 v4.12.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	honnef.co/go/tools v0.6.1 // indirect
+	k8s.io/kubelet v0.31.14 // indirect
 )
 
 require (

@@ -96,10 +96,11 @@ func (e *Env) ccmKubeconfig(ctx context.Context, from string) (string, error) {
 	return e.Spec.Provider().CCMKubeconfig(conf, crt, key)
 }
 
-// kubeletNoInTreeGates drops the gate the in-tree cluster's shared
+// kubeletNoInTreeGates drops the gates the in-tree cluster's shared
 // KubeletConfiguration sets, which kubelets of 1.31 and later refuse
-// (DisableCloudProviders is locked to true there).
-const kubeletNoInTreeGates = "featureGates:\n  DisableCloudProviders: null\n"
+// (both are locked to true there): an external kubelet pulls through the
+// provider's plugin.
+const kubeletNoInTreeGates = "featureGates:\n  DisableCloudProviders: null\n  DisableKubeletCloudCredentialProviders: null\n"
 
 // addN1ControlPlane joins a version-N+1 control plane: kubeadm renders its
 // static pods from the N+1 ClusterConfiguration; its kubelet is external;

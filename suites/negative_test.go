@@ -109,6 +109,13 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 			fault(faults.CCMOtherRegion)(c)
 			c.Load = "moderate"
 		}, checks.ProviderID, checks.Uninitialized, checks.NodeDeletion, NodeTimeout(30*time.Minute)),
+		// The simulated cloud's form of case 19 (suites/aws_test.go): the
+		// N+1 kubelets have neither the plugin nor, once the in-tree gates
+		// are dropped, the in-tree provider; the registry refuses them.
+		Entry("19: version-N+1 kubelets without the image credential provider", "n1-no-credentials", func(c *rehearsal.Config) {
+			mistake(migrate.MistakeN1NoCredentials)(c)
+			c.Load = "moderate"
+		}, checks.ImagePulls, NodeTimeout(30*time.Minute)),
 	)
 
 	// Case 7 has no wrong answer ahead of time: a Service deleted during the

@@ -18,15 +18,16 @@ var inlineWait = regexp.MustCompile(`PollUntilContextTimeout\([^,]+, [^,]+, [0-9
 // retries, or a shutdown (docs/adr/0004). Keyed by file and the line's
 // text.
 var notWaits = map[string]string{
-	"clusters/engine/exec.go: case <-time.After(20 * time.Millisecond):":                                      "the pause between reads of an exec's exit status",
-	"clusters/kindcluster/cluster.go: time.Sleep(300 * time.Millisecond)":                                     "the pause between retries of a flaky Docker call",
-	"clusters/kindcluster/removenode.go: dctx, cancel := context.WithTimeout(ctx, 2*time.Second)":             "one dial to the API server port",
-	"migrate/flagcheck.go: ctx, cancel := context.WithTimeout(ctx, 30*time.Second)":                           "one run of a manager's --help",
-	"cmd/handover/simcloud.go: sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)":      "the cloud's HTTP server shutting down",
-	"cmd/handover-registry/main.go: sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)": "the registry's HTTP server shutting down",
-	"verify/observe/managercheck.go: case <-time.After(2 * time.Second):":                                     "the pause before asking a refusing manager again",
-	"verify/observe/kube.go: cctx, cancel := context.WithTimeout(ctx, 2*time.Second)":                         "one question to the cloud about a deleted Node's instance",
-	"verify/observe/observer.go: ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)":    "the end snapshot's two lists",
+	"clusters/engine/exec.go: case <-time.After(20 * time.Millisecond):":                                                 "the pause between reads of an exec's exit status",
+	"clusters/kindcluster/cluster.go: time.Sleep(300 * time.Millisecond)":                                                "the pause between retries of a flaky Docker call",
+	"clusters/kindcluster/removenode.go: dctx, cancel := context.WithTimeout(ctx, 2*time.Second)":                        "one dial to the API server port",
+	"migrate/flagcheck.go: ctx, cancel := context.WithTimeout(ctx, 30*time.Second)":                                      "one run of a manager's --help",
+	"cmd/handover/simcloud.go: sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)":                 "the cloud's HTTP server shutting down",
+	"cmd/handover-registry/main.go: sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)":            "the registry's HTTP server shutting down",
+	"cmd/handover-credential-provider/main.go: ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)": "one token call of the kubelet's plugin (the kubelet bounds the plugin too)",
+	"verify/observe/managercheck.go: case <-time.After(2 * time.Second):":                                                "the pause before asking a refusing manager again",
+	"verify/observe/kube.go: cctx, cancel := context.WithTimeout(ctx, 2*time.Second)":                                    "one question to the cloud about a deleted Node's instance",
+	"verify/observe/observer.go: ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)":               "the end snapshot's two lists",
 }
 
 // Every wait is a row of the table: a duration literal where a wait's

@@ -18,6 +18,8 @@ var ownPackages = map[string]string{
 	"handover-echo":     "./cmd/handover-echo",
 	"handover-lb":       "./cmd/handover-lb",
 	"handover-registry": "./cmd/handover-registry",
+	// The simulated cloud's kubelet image credential provider plugin.
+	SimCredentialProvider: "./cmd/handover-credential-provider",
 }
 
 // ownBinaries builds handover's own image programs, keyed by the source tree.

@@ -96,6 +96,7 @@ func (b *Builder) nodeFiles(ctx context.Context, r Release, own string) ([]file,
 		file{Path: "/kind/version", Mode: 0o644, Data: []byte(r.Kubernetes)},
 		file{Path: "/kind/manifests/default-cni.yaml", Mode: 0o644, Data: []byte(cni.Manifest(CNIImage))},
 		file{Path: "/etc/kubernetes/manifests", Mode: 0o755, Dir: true},
+		file{Path: CredentialProviderDir + "/" + SimCredentialProvider, Mode: 0o755, Src: filepath.Join(own, SimCredentialProvider)},
 	)
 	for _, p := range r.ProviderCCMs {
 		if p.CredentialProvider == "" {

@@ -48,6 +48,10 @@ type ProviderCCM struct {
 // providers: its --image-credential-provider-bin-dir.
 const CredentialProviderDir = "/usr/local/lib/kubelet-credential-providers"
 
+// SimCredentialProvider is the simulated cloud's plugin, in every node
+// image's CredentialProviderDir.
+const SimCredentialProvider = "handover-credential-provider"
+
 // awsCCM is cloud-provider-aws's manager of a release, as its Dockerfile
 // builds it (k8s.io/cloud-provider-aws Dockerfile: the binary at
 // /bin/aws-cloud-controller-manager, the entrypoint; the image is

@@ -42,7 +42,9 @@ func main() {
 	flag.StringVar(&caFile, "ca", "", "PEM certificate(s) the upstream's certificate must chain to")
 	flag.StringVar(&certFile, "cert", "", "PEM certificate of this server (both names)")
 	flag.StringVar(&keyFile, "key", "", "PEM private key of this server")
-	flag.StringVar(&tokenKeyFile, "token-key", "", "the key ECR's registry passwords are signed with")
+	flag.StringVar(&tokenKeyFile, "token-key", "", "the key the cloud's registry passwords are signed with")
+	flag.StringVar(&o.User, "user", "", "the user name of the cloud's tokens (default ECR's, AWS)")
+	flag.StringVar(&o.Service, "service", "", "the service the registry's challenge names (default ECR's)")
 	flag.Var(&seed, "seed", "FILE=REPOSITORY:TAG: push the image of a docker-save archive at start (repeatable)")
 	flag.Parse()
 	if err := run(o, listen, certFile, keyFile, caFile, tokenKeyFile, seed); err != nil {

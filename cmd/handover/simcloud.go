@@ -28,6 +28,7 @@ func newSimcloudCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "simcloud", Short: "Run the simulated cloud"}
 	var cluster, stateDir, cloudConfig, podNetwork string
 	var listen []string
+	var registryHost string
 	var awsf awsFlags
 	serve := &cobra.Command{
 		Annotations: quietProcess,
@@ -62,6 +63,10 @@ among them (answered InvalidAction, as AWS answers it).`,
 			if err != nil {
 				return err
 			}
+			reg, err := awsf.registry(registryHost)
+			if err != nil {
+				return err
+			}
 			s, err := simcloud.New(simcloud.Options{
 				Backends: simcloud.Backends{
 					Instances:     simcloud.DockerInstances{Cluster: cluster, As: guard.as},
@@ -75,6 +80,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 				As:         guard.as,
 				Token:      guard.token,
 				PodNetwork: guard.podNetwork,
+				Registry:   reg,
 			})
 			if err != nil {
 				return err
@@ -82,7 +88,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 			defer s.Close()
 			var aws *awsServers
 			if withAWS {
-				if aws, err = awsf.open(s, guard.token, cluster, stateDir); err != nil {
+				if aws, err = awsf.open(s, guard.token, cluster, stateDir, reg.TokenKey); err != nil {
 					return err
 				}
 				defer aws.calls.Close()
@@ -95,6 +101,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
 	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
 	serve.Flags().StringVar(&podNetwork, "pod-network", "", "the cluster's pod network: routes outside it are refused")
+	serve.Flags().StringVar(&registryHost, "registry", "", "the cloud's container registry (its name): callers get tokens for it at POST /v1/registry/token, signed with --registry-token-key")
 	awsf.register(serve)
 	_ = serve.MarkFlagRequired("cloud-config")
 	_ = serve.MarkFlagRequired("pod-network")

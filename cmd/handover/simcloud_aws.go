@@ -37,7 +37,7 @@ func (a *awsFlags) register(cmd *cobra.Command) {
 	f.StringArrayVar(&a.tlsListen, "aws-tls-listen", nil, "address to serve the AWS APIs on over TLS (repeatable): also at /, by X-Amz-Target, as ECR answers at its default endpoint")
 	f.StringVar(&a.tlsCert, "aws-tls-cert", "", "PEM certificate (chain) of the --aws-tls-listen server")
 	f.StringVar(&a.tlsKey, "aws-tls-key", "", "PEM private key of the --aws-tls-listen server")
-	f.StringVar(&a.registryTokenKeyPath, "registry-token-key", "", "file of the key ECR's registry passwords are signed with, which the registry checks them with (default: a new random key, which no registry shares)")
+	f.StringVar(&a.registryTokenKeyPath, "registry-token-key", "", "file of the key the registry tokens' passwords are signed with (the cloud's own and ECR's), which the registry checks them with (default: a new random key, which no registry shares)")
 	f.BoolVar(&a.imdsRequireToken, "imds-require-token", false, "require IMDSv2 session tokens of the metadata service's callers")
 	f.StringVar(&a.nodeNetwork, "node-network", "", "the nodes' network (the VPC's CIDR), e.g. the kind network's subnet")
 	f.StringVar(&a.clusterID, "aws-cluster-id", "", "the cluster ID the cluster's resources are tagged with (kubernetes.io/cluster/ID; default: the cluster's name)")
@@ -49,8 +49,8 @@ func (a *awsFlags) register(cmd *cobra.Command) {
 // a mistake the command refuses.
 func (a *awsFlags) enabled() (bool, error) {
 	if a.keys == "" {
-		if len(a.imdsListen) > 0 || a.imdsRequireToken || len(a.tlsListen) > 0 || a.registryTokenKeyPath != "" {
-			return false, errors.New("--imds-listen, --imds-require-token, --aws-tls-listen and --registry-token-key need --aws-keys: they serve the AWS face")
+		if len(a.imdsListen) > 0 || a.imdsRequireToken || len(a.tlsListen) > 0 {
+			return false, errors.New("--imds-listen, --imds-require-token and --aws-tls-listen need --aws-keys: they serve the AWS face")
 		}
 		return false, nil
 	}
@@ -67,7 +67,7 @@ type awsServers struct {
 	tls   *tls.Config
 }
 
-func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string) (*awsServers, error) {
+func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string, registryKey []byte) (*awsServers, error) {
 	keys, err := amazon.ReadKeys(a.keys)
 	if err != nil {
 		return nil, err
@@ -79,12 +79,6 @@ func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string) (*a
 			return nil, fmt.Errorf("--aws-tls-cert/--aws-tls-key: %w", err)
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-	}
-	var registryKey []byte
-	if a.registryTokenKeyPath != "" {
-		if registryKey, err = ecrtoken.ReadKey(a.registryTokenKeyPath); err != nil {
-			return nil, err
-		}
 	}
 	calls, err := amazon.OpenCallLog(filepath.Join(stateDir, amazon.CallLogFile))
 	if err != nil {
@@ -134,4 +128,20 @@ func serveAll(ctx context.Context, g *globals, cloud http.Handler, listen []stri
 		err = errors.Join(err, <-errs)
 	}
 	return err
+}
+
+// registry is the cloud's own registry: its name and the key of its tokens
+// (the key ECR's share). A name needs the key; a key alone serves ECR.
+func (a *awsFlags) registry(host string) (simcloud.Registry, error) {
+	if a.registryTokenKeyPath == "" {
+		if host != "" {
+			return simcloud.Registry{}, errors.New("--registry needs --registry-token-key: the registry checks its tokens with that key")
+		}
+		return simcloud.Registry{}, nil
+	}
+	key, err := ecrtoken.ReadKey(a.registryTokenKeyPath)
+	if err != nil {
+		return simcloud.Registry{}, err
+	}
+	return simcloud.Registry{Host: host, TokenKey: key}, nil
 }

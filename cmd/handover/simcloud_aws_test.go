@@ -43,7 +43,7 @@ func TestAWSFaceOpensOverTheCloud(t *testing.T) {
 	}
 	defer s.Close()
 	f := awsFlags{keys: keys, listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}
-	aws, err := f.open(s, strings.Repeat("t", 32), "c", dir)
+	aws, err := f.open(s, strings.Repeat("t", 32), "c", dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

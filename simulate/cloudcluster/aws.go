@@ -139,7 +139,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 	if err := privatefs.WriteFileMode(filepath.Join(dir, "bootstrap-kubeadm"), bootstrapKubeadm, 0o700); err != nil {
 		return nil, err
 	}
-	ecr, err := prepareRegistry(dir, e)
+	ecr, err := prepareRegistry(cluster, e)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
@@ -148,10 +150,18 @@ func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider stri
 		configureAWS(cfg, mode, cluster, version)
 		return
 	}
+	for i := range cfg.Nodes {
+		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, simNodeMounts(cluster)...)
+	}
 	if mode == External {
 		// The CCM sets ProviderIDs; until it has, new nodes carry the
-		// node.cloudprovider.kubernetes.io/uninitialized taint.
+		// node.cloudprovider.kubernetes.io/uninitialized taint. Images of
+		// the cloud's registry come through the plugin.
 		kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: external\n    provider-id: \"\""
+		creds := simImageCredentials(version)
+		for _, k := range slices.Sorted(maps.Keys(creds)) {
+			kubelet += "\n    " + k + ": " + creds[k]
+		}
 		cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
 			"kind: InitConfiguration\nnodeRegistration:"+kubelet,
 			"kind: JoinConfiguration\nnodeRegistration:"+kubelet)
@@ -178,7 +188,7 @@ controllerManager:
     pathType: File`,
 		"kind: InitConfiguration\nnodeRegistration:"+kubelet,
 		"kind: JoinConfiguration\nnodeRegistration:"+kubelet,
-		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false")
+		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false\n  DisableKubeletCloudCredentialProviders: false")
 }
 
 // ProviderName is the simulated cloud provider the managers and kubelets

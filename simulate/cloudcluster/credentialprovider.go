@@ -1,6 +1,13 @@
 package cloudcluster
 
-import "github.com/handover-sh/handover/clusters/nodeimage"
+import (
+	"path/filepath"
+
+	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/privatefs"
+)
 
 // A kubelet from 1.27 on has no in-tree ECR provider: it pulls from ECR
 // only through ecr-credential-provider, configured as the kubelet's
@@ -46,4 +53,53 @@ func credentialProviderConfig() string {
 	// "0", as the docs give it: the kubelet keeps what the plugin answers
 	// for as long as the plugin says (the token's life).
 	return cfg + "  defaultCacheDuration: \"0\"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n"
+}
+
+// On the simulated cloud, every kubelet of an in-tree cluster pulls from
+// the cloud's registry through the in-tree provider its kubelet main
+// registers (clusters/nodeimage/modules/*/kubelet/credentials.go), with
+// DisableKubeletCloudCredentialProviders off as it must be from 1.29;
+// external kubelets through handover-credential-provider, in every node
+// image.
+
+// simCredentialProviderConfig is the kubelet's CredentialProviderConfig
+// on every node of a cluster on the simulated cloud.
+const simCredentialProviderConfig = "/etc/kubernetes/credential-provider.yaml"
+
+// simImageCredentials are the kubelet flags of the plugin: any kubelet
+// from 1.26 takes them (the plugin API is v1 there).
+func simImageCredentials(string) map[string]string {
+	return map[string]string{
+		"image-credential-provider-config":  simCredentialProviderConfig,
+		"image-credential-provider-bin-dir": nodeimage.CredentialProviderDir,
+	}
+}
+
+// simCredentialProviderYAML is the plugin's entry: the cloud's registry
+// only, the cloud configuration every node has.
+func simCredentialProviderYAML() string {
+	return "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n- name: " + nodeimage.SimCredentialProvider +
+		"\n  matchImages:\n  - \"" + SimRegistryHost + "\"\n  defaultCacheDuration: \"0\"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n" +
+		"  args:\n  - --cloud-config=" + CloudConfigPath + "\n"
+}
+
+// prepareSimulatedCloud writes the simulated cloud's registry files and
+// the plugin's configuration: returned are the cloud's extra serve flags.
+func prepareSimulatedCloud(cluster string) ([]string, error) {
+	flags, err := prepareSimRegistry(cluster)
+	if err != nil {
+		return nil, err
+	}
+	return flags, privatefs.WriteFile(filepath.Join(StateDir(cluster), simCredentialProviderFile), []byte(simCredentialProviderYAML()))
+}
+
+const simCredentialProviderFile = "credential-provider.yaml"
+
+// simNodeMounts are the files of the cloud's registry on every node.
+func simNodeMounts(cluster string) []v1alpha4.Mount {
+	reg := simRegistry(cluster)
+	return []v1alpha4.Mount{
+		{HostPath: filepath.Join(reg.stateDir, registryCertsSubdir), ContainerPath: reg.certsDir(), Readonly: true},
+		{HostPath: filepath.Join(StateDir(cluster), simCredentialProviderFile), ContainerPath: simCredentialProviderConfig, Readonly: true},
+	}
 }

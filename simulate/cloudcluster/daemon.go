@@ -168,11 +168,19 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 		return "", err
 	}
 	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: set.profile}
+	args := []string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}
+	if set.provider != AWS {
+		more, err := prepareSimulatedCloud(cluster)
+		if err != nil {
+			return "", err
+		}
+		cfg.Registry = SimRegistryHost
+		args = append(args, more...)
+	}
 	raw, _ := json.Marshal(cfg)
 	if err := privatefs.WriteFile(filepath.Join(dir, cloudConfigFile), raw); err != nil {
 		return "", err
 	}
-	args := []string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}
 	var aws *awsEndpoints
 	if set.provider == AWS {
 		if aws, err = awsEndpointsOn(ctx, gw); err != nil {
@@ -204,10 +212,13 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 			stopSimcloud(cluster)
 			return "", err
 		}
-		if err := startRegistry(ctx, cluster, net.JoinHostPort(gw, strconv.Itoa(aws.tlsPort))); err != nil {
+		if err := startRegistry(ctx, cluster, awsRegistry(cluster), net.JoinHostPort(gw, strconv.Itoa(aws.tlsPort))); err != nil {
 			_ = cleanup(context.Background(), cluster)
 			return "", err
 		}
+	} else if err := startRegistry(ctx, cluster, simRegistry(cluster), ""); err != nil {
+		_ = cleanup(context.Background(), cluster)
+		return "", err
 	}
 	return cfg.URL, nil
 }

@@ -31,9 +31,9 @@ func Provider() providers.Provider {
 			return CCMStaticPod(version, cluster, podSubnet, args, hostFiles(files)...)
 		},
 		Code: providers.Code{InTree: simulatedCode, CCM: simulatedCode},
-		// The simulated cloud has no registry: no kubelet needs credentials.
-		ImageCredentials: func(string) map[string]string { return nil },
-		RegistryImage:    func() string { return "" },
+		// The cloud's registry: external kubelets pull through the plugin.
+		ImageCredentials: simImageCredentials,
+		RegistryImage:    func() string { return EchoImageInSimRegistry },
 		CCMManifest: func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
 			if config == "" {
 				return CCMManifest(form, replicas, version, cluster, podSubnet, args...)

@@ -23,9 +23,11 @@ import (
 	"github.com/handover-sh/handover/waits"
 )
 
-// An aws cluster's cloud has a container registry, as ECR is one: a
-// registry container on the kind network answering, by Docker's embedded
-// DNS, under the account's registry name and ECR's API name, so the
+// A cluster's cloud has a container registry, as ECR and ACR are a
+// cloud's: a registry container on the kind network answering, by Docker's
+// embedded DNS, under the registry's name. The simulated cloud issues its
+// tokens from its own API (POST /v1/registry/token); on aws the container
+// also answers under ECR's API name, so the
 // kubelets' image credential providers reach ECR where the SDK looks for
 // it (no override) and containerd pulls from where the token says. Both
 // names are served over TLS with a certificate of the cluster's own CA,
@@ -35,12 +37,16 @@ import (
 // are credentials.
 
 var (
-	// RegistryHost and ECRAPIHost are the cloud's registry and ECR's API.
+	// RegistryHost and ECRAPIHost are the aws cloud's registry and ECR's API.
 	RegistryHost = amazon.RegistryHost(simcloud.Region)
 	ECRAPIHost   = amazon.ECRAPIHost(simcloud.Region)
-	// EchoImageInRegistry is the echo image as pods pull it from the
+	// EchoImageInRegistry is the echo image as pods pull it from the aws
 	// cloud's registry.
 	EchoImageInRegistry = RegistryHost + "/" + nodeimage.EchoRepository
+	// SimRegistryHost is the simulated cloud's own registry, and
+	// EchoImageInSimRegistry the echo image there.
+	SimRegistryHost        = "registry." + simcloud.Region + ".simcloud.internal"
+	EchoImageInSimRegistry = SimRegistryHost + "/" + nodeimage.EchoRepository
 )
 
 const (
@@ -54,8 +60,31 @@ const (
 	registryTokenKeyFile = "token.key"
 )
 
-// registryCertsDir is the cloud registry's directory in containerd's
-// certs.d on every node.
+// cloudRegistry is a cloud's registry as its container serves it and the
+// nodes reach it.
+type cloudRegistry struct {
+	host    string // the registry's name
+	apiHost string // ECR's API name, relayed to the cloud ("": none)
+	user    string // the tokens' user name
+	service string // named in the registry's challenge
+	// stateDir holds registry/ (the container's files), certs.d/
+	// (containerd's on every node) and the cluster CA's ca.crt.
+	stateDir string
+}
+
+func awsRegistry(cluster string) cloudRegistry {
+	return cloudRegistry{host: RegistryHost, apiHost: ECRAPIHost, user: ecrtoken.User, service: "ecr.amazonaws.com", stateDir: awsStateDir(cluster)}
+}
+
+func simRegistry(cluster string) cloudRegistry {
+	return cloudRegistry{host: SimRegistryHost, user: simcloud.RegistryUser, service: "simcloud", stateDir: StateDir(cluster)}
+}
+
+// certsDir is the registry's directory in containerd's certs.d on every
+// node.
+func (r cloudRegistry) certsDir() string { return nodeimage.RegistryConfigDir + "/" + r.host }
+
+// registryCertsDir is the aws registry's.
 var registryCertsDir = nodeimage.RegistryConfigDir + "/" + RegistryHost
 
 // registryContainer names a cluster's registry container.
@@ -63,9 +92,11 @@ func registryContainer(cluster string) string { return cluster + "-registry" }
 
 // prepareRegistry makes the cluster's CA and the certificates, token key
 // and node files of ECR: returned are the cloud's extra serve flags.
-func prepareRegistry(dir string, e awsEndpoints) ([]string, error) {
+func prepareRegistry(cluster string, e awsEndpoints) ([]string, error) {
+	reg := awsRegistry(cluster)
+	dir := reg.stateDir
 	gw := net.ParseIP(e.gateway)
-	ca, err := pki.NewCA("handover cloud "+filepath.Base(filepath.Dir(dir)), []string{RegistryHost, ECRAPIHost}, []net.IP{gw})
+	ca, err := pki.NewCA("handover cloud "+cluster, []string{RegistryHost, ECRAPIHost}, []net.IP{gw})
 	if err != nil {
 		return nil, err
 	}
@@ -73,69 +104,102 @@ func prepareRegistry(dir string, e awsEndpoints) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	regCert, regKey, err := ca.Issue([]string{RegistryHost, ECRAPIHost}, nil)
-	if err != nil {
-		return nil, err
-	}
-	tokenKey, err := ecrtoken.NewKey()
-	if err != nil {
-		return nil, err
-	}
-	reg, certs := filepath.Join(dir, registryStateSubdir), filepath.Join(dir, registryCertsSubdir)
-	for _, d := range []string{reg, certs} {
-		if err := privatefs.MkdirAll(d); err != nil {
-			return nil, err
-		}
-	}
-	files := map[string][]byte{
-		"ca.crt":                         ca.CertPEM,
-		"ecr-api.crt":                    apiCert,
-		"ecr-api.key":                    apiKey,
-		registryStateSubdir + "/ca.crt":  ca.CertPEM,
-		registryStateSubdir + "/tls.crt": regCert,
-		registryStateSubdir + "/tls.key": regKey,
-		registryCertsSubdir + "/ca.crt":  ca.CertPEM,
-		registryCertsSubdir + "/hosts.toml": []byte(`server = "https://` + RegistryHost + `"
-
-[host."https://` + RegistryHost + `"]
-  capabilities = ["pull", "resolve"]
-  ca = "` + registryCertsDir + `/ca.crt"
-`),
-	}
-	for name, content := range files {
+	for name, content := range map[string][]byte{"ecr-api.crt": apiCert, "ecr-api.key": apiKey} {
 		if err := privatefs.WriteFile(filepath.Join(dir, name), content); err != nil {
 			return nil, err
 		}
 	}
-	if err := ecrtoken.WriteKey(filepath.Join(reg, registryTokenKeyFile), tokenKey); err != nil {
+	keyFile, err := reg.writeFiles(ca, []string{RegistryHost, ECRAPIHost})
+	if err != nil {
 		return nil, err
 	}
 	return []string{"--aws-tls-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.tlsPort)),
 		"--aws-tls-cert", filepath.Join(dir, "ecr-api.crt"), "--aws-tls-key", filepath.Join(dir, "ecr-api.key"),
-		"--registry-token-key", filepath.Join(reg, registryTokenKeyFile)}, nil
+		"--registry-token-key", keyFile}, nil
+}
+
+// prepareSimRegistry makes the simulated cloud's registry files, with a CA
+// of the cluster's own for its one name: returned are the cloud's extra
+// serve flags.
+func prepareSimRegistry(cluster string) ([]string, error) {
+	reg := simRegistry(cluster)
+	ca, err := pki.NewCA("handover cloud "+cluster, []string{reg.host}, nil)
+	if err != nil {
+		return nil, err
+	}
+	keyFile, err := reg.writeFiles(ca, []string{reg.host})
+	if err != nil {
+		return nil, err
+	}
+	return []string{"--registry", reg.host, "--registry-token-key", keyFile}, nil
+}
+
+// writeFiles writes the CA's certificate, the registry's certificate for
+// names, a new token key and containerd's hosts.toml: it returns the
+// token key's path.
+func (r cloudRegistry) writeFiles(ca *pki.CA, names []string) (string, error) {
+	cert, key, err := ca.Issue(names, nil)
+	if err != nil {
+		return "", err
+	}
+	tokenKey, err := ecrtoken.NewKey()
+	if err != nil {
+		return "", err
+	}
+	state, certs := filepath.Join(r.stateDir, registryStateSubdir), filepath.Join(r.stateDir, registryCertsSubdir)
+	for _, d := range []string{state, certs} {
+		if err := privatefs.MkdirAll(d); err != nil {
+			return "", err
+		}
+	}
+	files := map[string][]byte{
+		"ca.crt":                         ca.CertPEM,
+		registryStateSubdir + "/ca.crt":  ca.CertPEM,
+		registryStateSubdir + "/tls.crt": cert,
+		registryStateSubdir + "/tls.key": key,
+		registryCertsSubdir + "/ca.crt":  ca.CertPEM,
+		registryCertsSubdir + "/hosts.toml": []byte(`server = "https://` + r.host + `"
+
+[host."https://` + r.host + `"]
+  capabilities = ["pull", "resolve"]
+  ca = "` + r.certsDir() + `/ca.crt"
+`),
+	}
+	for name, content := range files {
+		if err := privatefs.WriteFile(filepath.Join(r.stateDir, name), content); err != nil {
+			return "", err
+		}
+	}
+	keyFile := filepath.Join(state, registryTokenKeyFile)
+	return keyFile, ecrtoken.WriteKey(keyFile, tokenKey)
 }
 
 // startRegistry runs the cluster's registry container and waits until it
-// answers: it relays ECR's API to the cloud's TLS listener at upstream.
-func startRegistry(ctx context.Context, cluster, upstream string) error {
+// answers; an aws one relays ECR's API to the cloud's TLS listener at
+// upstream.
+func startRegistry(ctx context.Context, cluster string, r cloudRegistry, upstream string) error {
 	name := registryContainer(cluster)
-	reg := filepath.Join(awsStateDir(cluster), registryStateSubdir)
-	cmd := []string{"--listen", ":" + strconv.Itoa(registryPort), "--host", RegistryHost,
-		"--api-host", ECRAPIHost, "--api-upstream", "https://" + upstream,
-		"--ca", registryDir + "/ca.crt", "--cert", registryDir + "/tls.crt", "--key", registryDir + "/tls.key",
+	reg := filepath.Join(r.stateDir, registryStateSubdir)
+	cmd := []string{"--listen", ":" + strconv.Itoa(registryPort), "--host", r.host, "--user", r.user, "--service", r.service,
+		"--cert", registryDir + "/tls.crt", "--key", registryDir + "/tls.key",
 		"--token-key", registryDir + "/" + registryTokenKeyFile}
+	aliases := []string{r.host}
+	if r.apiHost != "" {
+		cmd = append(cmd, "--api-host", r.apiHost, "--api-upstream", "https://"+upstream, "--ca", registryDir+"/ca.crt")
+		aliases = append(aliases, r.apiHost)
+	}
 	for _, s := range nodeimage.RegistrySeeds {
 		cmd = append(cmd, "--seed", s)
 	}
 	spec := engine.RunSpec{Name: name, Image: nodeimage.RegistryImage, Network: engine.KindNetwork,
-		Aliases: []string{RegistryHost, ECRAPIHost}, RestartRetries: 3, Cmd: cmd,
+		Aliases: aliases, RestartRetries: 3, Cmd: cmd,
 		Binds:  []string{reg + ":" + registryDir + ":ro"},
 		Labels: map[string]string{simcloud.ClusterLabel: cluster}}
 	if err := engine.Run(ctx, spec); err != nil {
 		return fmt.Errorf("starting the cloud's registry %s: %w", name, err)
 	}
 	roots := x509.NewCertPool()
-	caFile := filepath.Join(awsStateDir(cluster), "ca.crt")
+	caFile := filepath.Join(r.stateDir, "ca.crt")
 	ca, err := os.ReadFile(caFile)
 	if err != nil {
 		return fmt.Errorf("the cluster's CA certificate: %w", err)
@@ -158,7 +222,7 @@ func startRegistry(ctx context.Context, cluster, upstream string) error {
 		}
 		// A TLS handshake as the nodes make it: the registry's name, the
 		// cluster's CA.
-		d := &tls.Dialer{NetDialer: &net.Dialer{Timeout: time.Second}, Config: &tls.Config{RootCAs: roots, ServerName: RegistryHost, MinVersion: tls.VersionTLS12}}
+		d := &tls.Dialer{NetDialer: &net.Dialer{Timeout: time.Second}, Config: &tls.Config{RootCAs: roots, ServerName: r.host, MinVersion: tls.VersionTLS12}}
 		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(ep.IPAddress, strconv.Itoa(registryPort)))
 		if err != nil {
 			return false, nil

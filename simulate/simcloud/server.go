@@ -33,6 +33,10 @@ type Options struct {
 	Token string
 	// PodNetwork, when set, bounds the routes the cloud accepts.
 	PodNetwork *net.IPNet
+	// Registry is the cloud's container registry: its tokens are signed
+	// with TokenKey, which the registry checks them with. Zero: the cloud
+	// has no registry and refuses token calls.
+	Registry Registry
 }
 
 // Server is the simcloud API.
@@ -97,6 +101,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("PUT /v1/loadbalancers/{name}", cloud("EnsureLoadBalancer", s.ensureLoadBalancer))
 	mux.Handle("PATCH /v1/loadbalancers/{name}", cloud("UpdateLoadBalancer", s.updateLoadBalancer))
 	mux.Handle("DELETE /v1/loadbalancers/{name}", cloud("DeleteLoadBalancer", s.deleteLoadBalancer))
+	mux.Handle("POST /v1/registry/token", cloud("GetRegistryToken", s.registryToken))
 	mux.Handle("GET /v1/routes", cloud("ListRoutes", s.listRoutes))
 	mux.Handle("PUT /v1/routes/{name}", cloud("CreateRoute", s.createRoute))
 	mux.Handle("DELETE /v1/routes/{name}", cloud("DeleteRoute", s.deleteRoute))

@@ -221,3 +221,13 @@ func (c *Client) AllocatePodCIDR(ctx context.Context, controller, instance strin
 	err := c.do(ctx, controller, http.MethodPut, "/v1/instances/"+url.PathEscape(instance)+"/pod-cidr", req, &out)
 	return out.CIDR, err
 }
+
+// RegistryToken asks the cloud for a credential for its registry, as a
+// kubelet's image credential provider does before a pull.
+func (c *Client) RegistryToken(ctx context.Context, controller string) (*RegistryToken, error) {
+	var out RegistryToken
+	if err := c.do(ctx, controller, http.MethodPost, "/v1/registry/token", nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -132,3 +132,13 @@ type PodCIDR struct {
 	Instance string `json:"instance"`
 	CIDR     string `json:"cidr"`
 }
+
+// RegistryToken is a credential for the cloud's container registry, as
+// the cloud issues it to a caller: the registry takes Username and
+// Password (basic authentication) until ExpiresAt.
+type RegistryToken struct {
+	Registry  string    `json:"registry"`
+	Username  string    `json:"username"`
+	Password  string    `json:"password"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}

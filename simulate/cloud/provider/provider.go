@@ -33,6 +33,9 @@ type Config struct {
 	// simulated one behaves as (simulate/cloud/behaviour);
 	// "" for upstream's.
 	Profile string `json:"profile,omitempty"`
+	// Registry names the cloud's container registry ("" = none): images
+	// under it are pulled with the tokens the cloud issues.
+	Registry string `json:"registry,omitempty"`
 }
 
 // Cloud implements cloudprovider.Interface against simcloud.

@@ -35,8 +35,12 @@ type Options struct {
 	// whose certificate must name APIHost and chain to Roots.
 	APIUpstream string
 	Roots       *x509.CertPool
-	// TokenKey checks the passwords of ECR's tokens.
+	// TokenKey checks the passwords of the cloud's tokens, which are for
+	// User (default ECR's, "AWS"); Service is named in the challenge
+	// (default ECR's).
 	TokenKey []byte
+	User     string
+	Service  string
 	Now      func() time.Time
 	// Log, when set, is told of every registry request answered.
 	Log func(Record)
@@ -67,6 +71,12 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.User == "" {
+		o.User = ecrtoken.User
+	}
+	if o.Service == "" {
+		o.Service = "ecr.amazonaws.com"
 	}
 	s := &Server{opts: o, store: ggcr.New(ggcr.Logger(log.New(io.Discard, "", 0)))}
 	if o.APIHost != "" {
@@ -137,13 +147,13 @@ func (s *Server) serveRegistry(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	user, password, ok := r.BasicAuth()
-	if ok && user == ecrtoken.User {
+	if ok && user == s.opts.User {
 		rec.Principal, ok = ecrtoken.Verify(s.opts.TokenKey, password, s.opts.Now())
 	}
-	if !ok || user != ecrtoken.User {
+	if !ok || user != s.opts.User {
 		// ECR's challenge: basic authentication with the token's user and
 		// password (docker login's).
-		sw.Header().Set("WWW-Authenticate", `Basic realm="https://`+s.opts.Host+`/",service="ecr.amazonaws.com"`)
+		sw.Header().Set("WWW-Authenticate", `Basic realm="https://`+s.opts.Host+`/",service="`+s.opts.Service+`"`)
 		writeError(sw, http.StatusUnauthorized, "DENIED", "Your authorization token has expired or is not valid. Reauthenticate and try again.")
 		return
 	}

@@ -187,3 +187,26 @@ func TestAPIRelay(t *testing.T) {
 		}
 	}
 }
+
+// A registry of another cloud's tokens (the simulated cloud's own user)
+// takes them and refuses ECR's user with the same password.
+func TestTokensOfAnotherUser(t *testing.T) {
+	key, _ := ecrtoken.NewKey()
+	srv, err := New(Options{Host: host, TokenKey: key, User: "simcloud", Service: "simcloud"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	password := ecrtoken.Password(key, "kubelet@n", time.Now().Add(time.Hour))
+	for user, want := range map[string]int{"simcloud": http.StatusNotFound, ecrtoken.User: http.StatusUnauthorized} {
+		req := httptest.NewRequest(http.MethodGet, "https://"+host+"/v2/handover/echo/manifests/v1", nil)
+		req.SetBasicAuth(user, password)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if w.Code != want {
+			t.Errorf("user %s: %d, want %d", user, w.Code, want)
+		}
+		if want == http.StatusUnauthorized && !strings.Contains(w.Header().Get("WWW-Authenticate"), `service="simcloud"`) {
+			t.Errorf("challenge %q", w.Header().Get("WWW-Authenticate"))
+		}
+	}
+}

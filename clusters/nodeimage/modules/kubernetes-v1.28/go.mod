@@ -20,6 +20,7 @@ tool k8s.io/kubernetes/cmd/kube-proxy
 require (
 	github.com/handover-sh/handover/simulate/cloud v0.0.0-00010101000000-000000000000
 	k8s.io/component-base v0.30.14
+	k8s.io/klog/v2 v2.120.1
 	k8s.io/kubernetes v1.28.15
 )
 
@@ -209,7 +210,6 @@ require (
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.0.0 // indirect
 	k8s.io/endpointslice v0.0.0 // indirect
-	k8s.io/klog/v2 v2.120.1 // indirect
 	k8s.io/kms v0.30.14 // indirect
 	k8s.io/kube-aggregator v0.0.0 // indirect
 	k8s.io/kube-controller-manager v0.0.0 // indirect

@@ -17,5 +17,6 @@ import (
 
 func main() {
 	provider.Register("kubelet")
+	registerCredentials()
 	os.Exit(cli.Run(app.NewKubeletCommand()))
 }
