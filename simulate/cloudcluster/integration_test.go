@@ -273,7 +273,7 @@ func testLoadBalancer(t *testing.T, client kubernetes.Interface, cluster, name s
 		t.Fatal(err)
 	}
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
-		ids, err := kexec.OutputLines(kexec.Command("docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+cluster))
+		ids, err := kexec.OutputLines(kexec.Command("docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+cluster, "--filter", "label="+simcloud.LBLabel))
 		return err == nil && len(ids) == 0, nil
 	})
 	if err != nil {
