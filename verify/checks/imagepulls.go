@@ -48,7 +48,7 @@ func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
 	}
 	switch {
 	case image == "" && len(byNode) == 0:
-		return []Result{notJudged(ImagePulls, "nodes", "the cloud has no registry the load pulled from")}
+		return []Result{notJudged(ImagePulls, "nodes", "no load pulled from a registry of the cloud's (no load, or a cloud without one)")}
 	case len(byNode) == 0:
 		return []Result{unproven(evs, ImagePulls, "nodes", "the load was to pull "+image+" on every node and recorded no pull")}
 	}
