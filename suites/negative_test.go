@@ -111,10 +111,13 @@ var _ = Describe("bad migrations are caught", Label("negative"), func() {
 		}, checks.ProviderID, checks.Uninitialized, checks.NodeDeletion, NodeTimeout(30*time.Minute)),
 		// The simulated cloud's form of case 19 (suites/aws_test.go): the
 		// N+1 kubelets have neither the plugin nor, once the in-tree gates
-		// are dropped, the in-tree provider; the registry refuses them.
+		// are dropped, the in-tree provider; the registry refuses them. On
+		// the default shape: at 2 + 1 the procedure can end before a round
+		// of pulls reaches an N+1 control plane.
 		Entry("19: version-N+1 kubelets without the image credential provider", "n1-no-credentials", func(c *rehearsal.Config) {
 			mistake(migrate.MistakeN1NoCredentials)(c)
-			c.Load = "moderate"
+			d := rehearsal.Default()
+			c.ControlPlanes, c.Workers, c.Load = d.ControlPlanes, d.Workers, d.Load
 		}, checks.ImagePulls, NodeTimeout(30*time.Minute)),
 	)
 

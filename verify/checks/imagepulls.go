@@ -58,7 +58,12 @@ func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
 	}
 	if load != nil {
 		for _, u := range unpulled(evs, *load, byNode) {
-			out = append(out, unproven(evs, ImagePulls, u.node, fmt.Sprintf("no pull recorded on a Node there %s while the load pulled every %s", u.there.Round(time.Second), load.Attrs[timeline.PullEvery])))
+			there, every := u.there.Round(time.Second), load.Attrs[timeline.PullEvery]
+			if u.short {
+				out = append(out, notJudged(ImagePulls, u.node, fmt.Sprintf("no round of pulls reached it in its %s under the load (every %s)", there, every)))
+				continue
+			}
+			out = append(out, unproven(evs, ImagePulls, u.node, fmt.Sprintf("no pull recorded on a Node there %s while the load pulled every %s", there, every)))
 		}
 	}
 	return out
@@ -67,12 +72,14 @@ func CheckImagePulls(evs []timeline.Event, _ Config) []Result {
 type presence struct {
 	node  string
 	there time.Duration
+	short bool // too briefly for two rounds and a pull's wait
 }
 
-// unpulled are the Nodes there long enough during the load for two pull
-// rounds and a pull's wait (a joining node's first minute of NotReady
-// included), yet with no pull recorded: each round starts one on every
-// Ready node, so the evidence is missing.
+// unpulled are the Nodes with no pull recorded during the load: those
+// there long enough for two pull rounds and a pull's wait (a joining
+// node's first minute of NotReady included) lack the evidence (each round
+// starts one on every Ready node); the others were there too briefly to
+// judge. A scale rehearsal's simulated nodes are never pulled on.
 func unpulled(evs []timeline.Event, load timeline.Event, pulled map[string][]timeline.Event) []presence {
 	every, err1 := time.ParseDuration(load.Attrs[timeline.PullEvery])
 	limit, err2 := time.ParseDuration(load.Attrs[timeline.PullLimit])
@@ -85,9 +92,11 @@ func unpulled(evs []timeline.Event, load timeline.Event, pulled map[string][]tim
 			end = e.Time
 		}
 	}
-	added, gone := map[string]time.Time{}, map[string]time.Time{}
+	added, gone, simulated := map[string]time.Time{}, map[string]time.Time{}, map[string]bool{}
 	for _, e := range evs {
 		switch e.Kind {
+		case timeline.ScaleJoin:
+			simulated[e.Node] = true
 		case timeline.NodeAdded:
 			if _, ok := added[e.Node]; !ok {
 				added[e.Node] = e.Time
@@ -107,8 +116,8 @@ func unpulled(evs []timeline.Event, load timeline.Event, pulled map[string][]tim
 		if g, ok := gone[n]; ok && g.Before(to) {
 			to = g
 		}
-		if len(pulled[n]) == 0 && to.Sub(from) > 2*every+limit {
-			out = append(out, presence{n, to.Sub(from)})
+		if len(pulled[n]) == 0 && !simulated[n] && to.After(from) {
+			out = append(out, presence{n, to.Sub(from), to.Sub(from) <= 2*every+limit})
 		}
 	}
 	return out

@@ -47,15 +47,20 @@ func TestImagePulls(t *testing.T) {
 		t.Errorf("cp-4: %+v", r)
 	}
 	// A Node there for most of the load with no pull recorded is
-	// evidence missing; one there too briefly for two rounds is not.
+	// evidence missing; one there too briefly for two rounds is said not
+	// judged; a scale rehearsal's simulated node is never pulled on.
 	seen := join(evs, []timeline.Event{{Time: at(100), Kind: timeline.NodeAdded, Node: "cp-5"}, {Time: at(250), Kind: timeline.NodeAdded, Node: "cp-6"},
+		{Time: at(100), Kind: timeline.ScaleJoin, Node: "kwok-1"}, {Time: at(100), Kind: timeline.NodeAdded, Node: "kwok-1"},
 		{Time: at(290), Kind: timeline.LoadStop}})
 	if r := one(t, CheckImagePulls(seen, cfg), "cp-5"); r.Passed || !r.Unproven() {
 		t.Errorf("a Node never pulled on: %+v", r)
 	}
+	if r := one(t, CheckImagePulls(seen, cfg), "cp-6"); !r.Passed || !strings.Contains(r.Skipped, "no round of pulls reached it in its 40s") {
+		t.Errorf("a Node there 40 s: %+v", r)
+	}
 	for _, r := range CheckImagePulls(seen, cfg) {
-		if r.Subject == "cp-6" {
-			t.Errorf("a Node there 40 s judged: %+v", r)
+		if r.Subject == "kwok-1" {
+			t.Errorf("a simulated node judged: %+v", r)
 		}
 	}
 	if r := one(t, CheckImagePulls(join(window(0, 300), []timeline.Event{loadPulling(1)}), cfg), "nodes"); r.Passed || !r.Unproven() {
