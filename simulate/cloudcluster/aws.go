@@ -4,10 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"maps"
 	"net"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -173,10 +171,7 @@ func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster, version string) {
 	kubelet := "cloud-provider: external"
 	// An external kubelet without an in-tree ECR provider pulls from the
 	// cloud's registry through the plugin its image carries.
-	args := awsImageCredentials(version)
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		kubelet += "\n    " + k + ": " + args[k]
-	}
+	kubelet += kubeletArgLines(awsImageCredentials(version))
 	if mode == InTree {
 		kubelet = "cloud-provider: " + AWS + "\n    cloud-config: " + AWSCloudConfigPath
 	}

@@ -158,10 +158,7 @@ func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider stri
 		// node.cloudprovider.kubernetes.io/uninitialized taint. Images of
 		// the cloud's registry come through the plugin.
 		kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: external\n    provider-id: \"\""
-		creds := simImageCredentials(version)
-		for _, k := range slices.Sorted(maps.Keys(creds)) {
-			kubelet += "\n    " + k + ": " + creds[k]
-		}
+		kubelet += kubeletArgLines(simImageCredentials(version))
 		cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
 			"kind: InitConfiguration\nnodeRegistration:"+kubelet,
 			"kind: JoinConfiguration\nnodeRegistration:"+kubelet)
@@ -189,6 +186,16 @@ controllerManager:
 		"kind: InitConfiguration\nnodeRegistration:"+kubelet,
 		"kind: JoinConfiguration\nnodeRegistration:"+kubelet,
 		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false\n  DisableKubeletCloudCredentialProviders: false")
+}
+
+// kubeletArgLines are kubelet flags as kubeletExtraArgs lines of a
+// nodeRegistration, in a stable order.
+func kubeletArgLines(args map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		b.WriteString("\n    " + k + ": " + args[k])
+	}
+	return b.String()
 }
 
 // ProviderName is the simulated cloud provider the managers and kubelets

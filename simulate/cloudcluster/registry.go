@@ -85,7 +85,7 @@ func simRegistry(cluster string) cloudRegistry {
 func (r cloudRegistry) certsDir() string { return nodeimage.RegistryConfigDir + "/" + r.host }
 
 // registryCertsDir is the aws registry's.
-var registryCertsDir = nodeimage.RegistryConfigDir + "/" + RegistryHost
+var registryCertsDir = cloudRegistry{host: RegistryHost}.certsDir()
 
 // registryContainer names a cluster's registry container.
 func registryContainer(cluster string) string { return cluster + "-registry" }
