@@ -110,25 +110,25 @@ func (c *Cluster) join(ctx context.Context, donor nodes.Node, name, image string
 	if err != nil {
 		return err
 	}
-	if err := writeFiles(n, patchDir, o.Patches); err != nil {
+	if err := c.writeFiles(ctx, n, patchDir, o.Patches); err != nil {
 		return err
 	}
 	if role == RoleControlPlane {
-		if err := copyControlPlaneCerts(donor, n); err != nil {
+		if err := c.copyControlPlaneCerts(ctx, donor, n); err != nil {
 			return err
 		}
 	}
-	if err := writeFile(n, "/kind/kubeadm.conf", cfg); err != nil {
+	if err := c.writeFile(ctx, n, "/kind/kubeadm.conf", cfg); err != nil {
 		return err
 	}
 	if _, err := run(ctx, n, "kubeadm", "join", "--config", "/kind/kubeadm.conf", "--skip-phases=preflight", "--v=6"); err != nil {
 		return err
 	}
-	if err := writeFiles(n, "", o.Files); err != nil {
+	if err := c.writeFiles(ctx, n, "", o.Files); err != nil {
 		return err
 	}
 	if o.LocalAPIServer && role == RoleControlPlane {
-		if err := useLocalAPIServer(ctx, n); err != nil {
+		if err := c.useLocalAPIServer(ctx, n); err != nil {
 			return err
 		}
 	}
@@ -281,17 +281,17 @@ func extraBinds(ctx context.Context, n nodes.Node) ([]string, error) {
 
 // useLocalAPIServer rewrites the kubelet's kubeconfig to the node's own API
 // server and restarts the kubelet.
-func useLocalAPIServer(ctx context.Context, n nodes.Node) error {
+func (c *Cluster) useLocalAPIServer(ctx context.Context, n nodes.Node) error {
 	ip, _, err := n.IP()
 	if err != nil {
 		return err
 	}
-	conf, err := run(ctx, n, "cat", "/etc/kubernetes/kubelet.conf")
+	conf, err := c.ReadFile(ctx, n.String(), "/etc/kubernetes/kubelet.conf")
 	if err != nil {
 		return err
 	}
 	local := regexp.MustCompile(`(?m)^(\s*server:) https://\S+$`).ReplaceAllString(conf, "$1 https://"+net.JoinHostPort(ip, "6443"))
-	if err := writeFile(n, "/etc/kubernetes/kubelet.conf", local+"\n"); err != nil {
+	if err := c.writeFile(ctx, n, "/etc/kubernetes/kubelet.conf", local); err != nil {
 		return err
 	}
 	_, err = run(ctx, n, "systemctl", "restart", "kubelet")

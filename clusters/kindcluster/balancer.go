@@ -47,10 +47,7 @@ func (c *Cluster) syncBalancer(ctx context.Context, exclude string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(lb, apilb.CDSPath+".tmp", cds); err != nil {
-		return err
-	}
-	if _, err := run(ctx, lb, "mv", apilb.CDSPath+".tmp", apilb.CDSPath); err != nil {
+	if err := c.writeFile(ctx, lb, apilb.CDSPath, cds); err != nil { // Envoy reloads on the rename
 		return err
 	}
 	lbIP, _, err := lb.IP()

@@ -6,12 +6,17 @@ import (
 	"crypto/x509"
 	"encoding/hex"
 	"encoding/pem"
+	"errors"
 	"fmt"
+	"os"
+	pathpkg "path"
 	"sort"
 	"strings"
 
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
+
+	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
 
 // controlPlaneCerts are the shared secrets a joining control plane needs
@@ -23,9 +28,13 @@ var controlPlaneCerts = []string{
 	"/etc/kubernetes/pki/etcd/ca.crt", "/etc/kubernetes/pki/etcd/ca.key",
 }
 
-func copyControlPlaneCerts(from, to nodes.Node) error {
+func (c *Cluster) copyControlPlaneCerts(ctx context.Context, from, to nodes.Node) error {
 	for _, f := range controlPlaneCerts {
-		if err := nodeutils.CopyNodeToNode(from, to, f); err != nil {
+		data, err := c.ReadFile(ctx, from.String(), f)
+		if err == nil {
+			err = c.writeFile(ctx, to, f, data)
+		}
+		if err != nil {
 			return fmt.Errorf("copying %s from %s: %w", f, from, err)
 		}
 	}
@@ -57,8 +66,8 @@ var sharedKubeletFlags = []string{"provider-id", "cloud-provider", "cloud-config
 // pinned says whether the donor's kubelet is given its node IP (kind's
 // always are; a cluster made without, as cluster-api's AWS templates make
 // them, leaves --node-ip empty).
-func donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node string) (args map[string]string, pinned bool, err error) {
-	env, err := run(ctx, donor, "cat", "/var/lib/kubelet/kubeadm-flags.env")
+func (c *Cluster) donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node string) (args map[string]string, pinned bool, err error) {
+	env, err := c.ReadFile(ctx, donor.String(), kubeletFlagsFile)
 	if err != nil {
 		return nil, false, err
 	}
@@ -101,7 +110,7 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	if err != nil {
 		return "", err
 	}
-	caPEM, err := run(ctx, donor, "cat", "/etc/kubernetes/pki/ca.crt")
+	caPEM, err := c.ReadFile(ctx, donor.String(), "/etc/kubernetes/pki/ca.crt")
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +122,7 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	if err != nil {
 		return "", err
 	}
-	args, pinned, err := donorKubeletArgs(ctx, donor, c.Name, n.String())
+	args, pinned, err := c.donorKubeletArgs(ctx, donor, c.Name, n.String())
 	if err != nil {
 		return "", err
 	}
@@ -200,7 +209,7 @@ const patchDir = "/kind/patches"
 
 // writeFiles writes files (relative names under dir, or absolute paths when
 // dir is "") into a node, in a stable order.
-func writeFiles(n nodes.Node, dir string, files map[string]string) error {
+func (c *Cluster) writeFiles(ctx context.Context, n nodes.Node, dir string, files map[string]string) error {
 	names := make([]string, 0, len(files))
 	for k := range files {
 		names = append(names, k)
@@ -211,17 +220,40 @@ func writeFiles(n nodes.Node, dir string, files map[string]string) error {
 		if dir != "" {
 			p = dir + "/" + name
 		}
-		if err := writeFile(n, p, files[name]); err != nil {
+		if err := c.writeFile(ctx, n, p, files[name]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeFile writes content into a node.
-func writeFile(n nodes.Node, path, content string) error {
-	if err := nodeutils.WriteFile(n, path, content); err != nil {
-		return fmt.Errorf("writing %s on %s: %w", path, n, err)
+// writeFile replaces a file of a node in one rename, so a kubelet or
+// balancer watching its directory never reads half of it: through the
+// node's root file system from the host (no process in the node), else
+// with commands in the node where that root is out of reach.
+func (c *Cluster) writeFile(ctx context.Context, n nodes.Node, path, content string) error {
+	if pid, err := c.PID(ctx, n.String()); err == nil {
+		err := nodeaccess.WriteFile(pid, path, []byte(content), filePerm(path))
+		if !errors.Is(err, nodeaccess.ErrNoRoot) {
+			if err != nil {
+				return fmt.Errorf("on %s: %w", n, err)
+			}
+			return nil
+		}
 	}
-	return nil
+	dir, base := pathpkg.Split(path)
+	tmp := dir + ".handover-" + base // hidden: a kubelet skips it in its manifests
+	if err := nodeutils.WriteFile(n, tmp, content); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", tmp, n, err)
+	}
+	_, err := run(ctx, n, "mv", "-f", tmp, path)
+	return err
+}
+
+// filePerm keeps private keys private, as kubeadm writes them.
+func filePerm(path string) os.FileMode {
+	if strings.HasSuffix(path, ".key") {
+		return 0o600
+	}
+	return 0o644
 }

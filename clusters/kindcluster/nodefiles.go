@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	pathpkg "path"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeaccess"
@@ -60,15 +59,7 @@ func (c *Cluster) WriteFile(ctx context.Context, node, path, content string) err
 	if err != nil {
 		return err
 	}
-	tmp := "/etc/kubernetes/.handover-" + strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", "_")
-	if err := writeFile(n, tmp, content); err != nil {
-		return err
-	}
-	if _, err := run(ctx, n, "mkdir", "-p", pathpkg.Dir(path)); err != nil {
-		return err
-	}
-	_, err = run(ctx, n, "mv", "-f", tmp, path)
-	return err
+	return c.writeFile(ctx, n, path, content)
 }
 
 // RemoveFile deletes a file of the named node; a missing file is no error.

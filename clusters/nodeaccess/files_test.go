@@ -35,3 +35,65 @@ func TestReadFileInRoot(t *testing.T) {
 		t.Fatalf("no such process: err = %v, want ErrNoRoot", err)
 	}
 }
+
+func TestWriteFileInRoot(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "manifests", "deep", "kcm.yaml")
+	if err := WriteFile(os.Getpid(), path, []byte("v1\n"), 0o600); errors.Is(err, ErrNoRoot) {
+		t.Skipf("openat2 not usable here: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(os.Getpid(), path, []byte("v2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "v2\n" {
+		t.Fatalf("file = %q, %v", got, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode = %v, want 0600", fi.Mode())
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "manifests", "deep", ".handover-*")); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+	if err := WriteFile(os.Getpid(), dir+"/", nil, 0o644); err == nil {
+		t.Fatal("want an error for a directory path")
+	}
+}
+
+// A node's absolute symlink resolves inside the node's root, never to the
+// host's file it names.
+func TestWriteFileStaysInRoot(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	// "etc" names outside by its host path, which the root holds too.
+	if err := os.MkdirAll(filepath.Join(root, outside), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "etc")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "target"), filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	rfd, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rfd.Close()
+	if err := writeIn(int(rfd.Fd()), "/etc/x", []byte("x"), 0o644); errors.Is(err, ErrNoRoot) {
+		t.Skipf("openat2 not usable here: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, outside, "x")); err != nil {
+		t.Fatalf("not written inside the root: %v", err)
+	}
+	// Replacing a symlink replaces the link, not what it names.
+	if err := writeIn(int(rfd.Fd()), "/link", []byte("y"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Fatalf("wrote outside the root: %v", ents)
+	}
+}
