@@ -61,17 +61,19 @@ type joinData struct {
 // cluster's nodes, so it runs in the same cloud mode.
 var sharedKubeletFlags = []string{"provider-id", "cloud-provider", "cloud-config"}
 
-// donorKubeletArgs reads the shared flags from a node's kubeadm-flags.env;
-// provider-id is rewritten for the new node when the donor has one.
-// pinned says whether the donor's kubelet is given its node IP (kind's
-// always are; a cluster made without, as cluster-api's AWS templates make
-// them, leaves --node-ip empty).
-func (c *Cluster) donorKubeletArgs(ctx context.Context, donor nodes.Node, cluster, node string) (args map[string]string, pinned bool, err error) {
+// donorKubelet is what a joining node takes over from a node's
+// kubeadm-flags.env: the shared flags (provider-id rewritten for the new
+// node when the donor has one); pinned, whether the donor's kubelet is given
+// its node IP (kind's always are; a cluster made without, as cluster-api's
+// AWS templates make them, leaves --node-ip empty); byMetadata, whether it
+// runs under a name other than its container's, so the new node takes its
+// name as it did, from the instance metadata.
+func (c *Cluster) donorKubelet(ctx context.Context, donor nodes.Node, node string) (args map[string]string, pinned, byMetadata bool, err error) {
 	env, err := c.ReadFile(ctx, donor.String(), kubeletFlagsFile)
 	if err != nil {
-		return nil, false, err
+		return nil, false, false, err
 	}
-	return kubeletArgsFrom(env, cluster, node), pinsNodeIP(env), nil
+	return kubeletArgsFrom(env, c.Name, node), pinsNodeIP(env), HostnameOverride(env) != "", nil
 }
 
 // pinsNodeIP says whether kubeadm's kubelet flags give a node IP.
@@ -122,7 +124,7 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	if err != nil {
 		return "", err
 	}
-	args, pinned, err := c.donorKubeletArgs(ctx, donor, c.Name, n.String())
+	args, pinned, byMetadata, err := c.donorKubelet(ctx, donor, n.String())
 	if err != nil {
 		return "", err
 	}
@@ -139,10 +141,6 @@ func (c *Cluster) joinConfig(ctx context.Context, donor, n nodes.Node, o AddNode
 	}
 	d := joinData{Endpoint: endpoint, Token: token, CAHash: hash, Address: ip, NodeIP: nodeIP,
 		KubeletArgs: args, ControlPlane: o.Role == RoleControlPlane, Patches: len(o.Patches) > 0}
-	byMetadata, err := namesNodesByMetadata(ctx, donor)
-	if err != nil {
-		return "", err
-	}
 	if byMetadata && !o.ByHostname {
 		d.Name = NodeNameFromMetadata
 	}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"sigs.k8s.io/kind/pkg/cluster/nodes"
-
 	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
 
@@ -136,17 +134,6 @@ func (c *Cluster) ContainerOf(ctx context.Context, node string) (string, error) 
 		}
 	}
 	return node, nil
-}
-
-// namesNodesByMetadata: a node's kubelet runs under a name other than its
-// container's, so a node joining beside it takes its name as it did, from
-// the instance metadata.
-func namesNodesByMetadata(ctx context.Context, n nodes.Node) (bool, error) {
-	env, err := run(ctx, n, "cat", kubeletFlagsFile)
-	if err != nil {
-		return false, err
-	}
-	return HostnameOverride(env) != "", nil
 }
 
 // NodeNameFromMetadata is the kubeadm node name that a node's bootstrap
