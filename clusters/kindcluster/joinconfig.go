@@ -8,10 +8,11 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
 	pathpkg "path"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
@@ -228,10 +229,13 @@ func (c *Cluster) writeFiles(ctx context.Context, n nodes.Node, dir string, file
 // writeFile replaces a file of a node in one rename, so a kubelet or
 // balancer watching its directory never reads half of it: through the
 // node's root file system from the host (no process in the node), else
-// with commands in the node where that root is out of reach.
+// with commands in the node where that root is out of reach. Files are
+// 0600, as kubeadm writes its own and as copying from a pipe made them:
+// kubeconfigs, the join's token and private keys are among them, and every
+// reader in a node runs as root.
 func (c *Cluster) writeFile(ctx context.Context, n nodes.Node, path, content string) error {
 	if pid, err := c.PID(ctx, n.String()); err == nil {
-		err := nodeaccess.WriteFile(pid, path, []byte(content), filePerm(path))
+		err := nodeaccess.WriteFile(pid, path, []byte(content), 0o600)
 		if !errors.Is(err, nodeaccess.ErrNoRoot) {
 			if err != nil {
 				return fmt.Errorf("on %s: %w", n, err)
@@ -240,18 +244,13 @@ func (c *Cluster) writeFile(ctx context.Context, n nodes.Node, path, content str
 		}
 	}
 	dir, base := pathpkg.Split(path)
-	tmp := dir + ".handover-" + base // hidden: a kubelet skips it in its manifests
+	tmp := dir + ".handover-" + base + "." + strconv.FormatInt(time.Now().UnixNano(), 36) // hidden: a kubelet skips it in its manifests
 	if err := nodeutils.WriteFile(n, tmp, content); err != nil {
 		return fmt.Errorf("writing %s on %s: %w", tmp, n, err)
 	}
-	_, err := run(ctx, n, "mv", "-f", tmp, path)
-	return err
-}
-
-// filePerm keeps private keys private, as kubeadm writes them.
-func filePerm(path string) os.FileMode {
-	if strings.HasSuffix(path, ".key") {
-		return 0o600
+	if _, err := run(ctx, n, "mv", "-fT", tmp, path); err != nil {
+		_, _ = run(context.WithoutCancel(ctx), n, "rm", "-f", tmp)
+		return err
 	}
-	return 0o644
+	return nil
 }

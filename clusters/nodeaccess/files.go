@@ -23,9 +23,9 @@ const maxFile = 16 << 20
 // init is pid. The path is resolved inside that root (RESOLVE_IN_ROOT), so
 // an absolute symlink in the node points into the node, not the host.
 func ReadFile(pid int, path string) ([]byte, error) {
-	root, err := os.Open(Root(pid, ""))
+	root, err := openRoot(pid)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoRoot, err)
+		return nil, err
 	}
 	defer root.Close()
 	fd, err := unix.Openat2(int(root.Fd()), path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
@@ -47,6 +47,36 @@ func ReadFile(pid int, path string) ([]byte, error) {
 	return data, nil
 }
 
+// sharesHostRoot lets the tests stand this process's own root in for a
+// node's.
+var sharesHostRoot = false
+
+// openRoot opens the root of the container whose init is pid. A root that
+// is the host's own is refused: a PID remembered for a container that has
+// since restarted may name a host process now, and a write meant for the
+// node must not land on the host.
+func openRoot(pid int) (*os.File, error) {
+	root, err := os.Open(Root(pid, ""))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoRoot, err)
+	}
+	if !sharesHostRoot && sameFile(root, "/") {
+		root.Close()
+		return nil, fmt.Errorf("%w: pid %d runs in the host's root, not a node's", ErrNoRoot, pid)
+	}
+	return root, nil
+}
+
+// sameFile says whether f is the file at path (same device and inode).
+func sameFile(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(path)
+	return err == nil && os.SameFile(a, b)
+}
+
 // Root is the host path of path inside the root of the container whose
 // init is pid (for reads that follow a file, such as a log).
 func Root(pid int, path string) string {
@@ -56,9 +86,9 @@ func Root(pid int, path string) string {
 // Exists says whether path exists inside the root of the container whose
 // init is pid (resolved inside that root, as ReadFile does).
 func Exists(pid int, path string) (bool, error) {
-	root, err := os.Open(Root(pid, ""))
+	root, err := openRoot(pid)
 	if err != nil {
-		return false, fmt.Errorf("%w: %v", ErrNoRoot, err)
+		return false, err
 	}
 	defer root.Close()
 	fd, err := unix.Openat2(int(root.Fd()), path, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})

@@ -97,3 +97,21 @@ func TestWriteFileStaysInRoot(t *testing.T) {
 		t.Fatalf("wrote outside the root: %v", ents)
 	}
 }
+
+// A PID whose root is the host's (a remembered node PID now reused by a
+// host process) is no node: refused, so callers fall back to the node's
+// own commands.
+func TestHostRootRefused(t *testing.T) {
+	sharesHostRoot = false
+	defer func() { sharesHostRoot = true }()
+	dir := t.TempDir()
+	if err := WriteFile(os.Getpid(), filepath.Join(dir, "x"), []byte("x"), 0o600); !errors.Is(err, ErrNoRoot) {
+		t.Fatalf("write through the host's root: err = %v, want ErrNoRoot", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("written on the host: %v", err)
+	}
+	if _, err := ReadFile(os.Getpid(), "/etc/hostname"); !errors.Is(err, ErrNoRoot) {
+		t.Fatalf("read through the host's root: err = %v, want ErrNoRoot", err)
+	}
+}

@@ -17,9 +17,9 @@ import (
 // made (0755). Every component is resolved inside that root, so a symlink
 // in the node cannot point the write at the host.
 func WriteFile(pid int, path string, data []byte, perm os.FileMode) error {
-	root, err := os.Open(Root(pid, ""))
+	root, err := openRoot(pid)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoRoot, err)
+		return err
 	}
 	defer root.Close()
 	return writeIn(int(root.Fd()), path, data, perm)
