@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -60,20 +61,24 @@ func openRoot(pid int) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoRoot, err)
 	}
-	if !sharesHostRoot && sameFile(root, "/") {
+	if !sharesHostRoot && isHostRoot(root) {
 		root.Close()
 		return nil, fmt.Errorf("%w: pid %d runs in the host's root, not a node's", ErrNoRoot, pid)
 	}
 	return root, nil
 }
 
-// sameFile says whether f is the file at path (same device and inode).
-func sameFile(f *os.File, path string) bool {
+// hostRoot is this process's root, read once: every node read and write
+// compares against it.
+var hostRoot = sync.OnceValues(func() (os.FileInfo, error) { return os.Stat("/") })
+
+// isHostRoot says whether f is this process's root (same device and inode).
+func isHostRoot(f *os.File) bool {
 	a, err := f.Stat()
 	if err != nil {
 		return false
 	}
-	b, err := os.Stat(path)
+	b, err := hostRoot()
 	return err == nil && os.SameFile(a, b)
 }
 
