@@ -24,19 +24,10 @@ const maxFile = 16 << 20
 // init is pid. The path is resolved inside that root (RESOLVE_IN_ROOT), so
 // an absolute symlink in the node points into the node, not the host.
 func ReadFile(pid int, path string) ([]byte, error) {
-	root, err := openRoot(pid)
+	f, err := Open(pid, path)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	fd, err := unix.Openat2(int(root.Fd()), path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
-	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
-		return nil, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
-	}
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
 	if err != nil {
@@ -46,6 +37,30 @@ func ReadFile(pid int, path string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: larger than %d bytes", path, maxFile)
 	}
 	return data, nil
+}
+
+// Open opens path for reading inside the root file system of the container
+// whose init is pid, resolved inside that root as ReadFile does: a file a
+// poller follows (a log) is opened this way, never by its /proc/PID/root
+// path, through which a symlink in the node would name a host file.
+func Open(pid int, path string) (*os.File, error) {
+	root, err := openRoot(pid)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return openIn(int(root.Fd()), path)
+}
+
+func openIn(rootFD int, path string) (*os.File, error) {
+	fd, err := unix.Openat2(rootFD, path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		return nil, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // sharesHostRoot lets the tests stand this process's own root in for a
@@ -83,7 +98,9 @@ func isHostRoot(f *os.File) bool {
 }
 
 // Root is the host path of path inside the root of the container whose
-// init is pid (for reads that follow a file, such as a log).
+// init is pid. Only for naming and for checking that the root is still
+// there: opening a file by it would resolve the node's symlinks against
+// the host's root (Open does not).
 func Root(pid int, path string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/root" + path
 }

@@ -2,6 +2,7 @@ package nodeaccess
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -95,6 +96,42 @@ func TestWriteFileStaysInRoot(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Fatalf("wrote outside the root: %v", ents)
+	}
+}
+
+// A log followed in a node whose path is an absolute symlink is read from
+// the node, not from the host file of the same name (as opening it by its
+// /proc/PID/root path would).
+func TestOpenStaysInRoot(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret")
+	if err := os.WriteFile(secret, []byte("host"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, outside), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, secret), []byte("node"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "audit.log")); err != nil {
+		t.Fatal(err)
+	}
+	rfd, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rfd.Close()
+	f, err := openIn(int(rfd.Fd()), "/audit.log")
+	if errors.Is(err, ErrNoRoot) {
+		t.Skipf("openat2 not usable here: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := io.ReadAll(f)
+	if err != nil || string(got) != "node" {
+		t.Fatalf("read %q, %v: want the node's file", got, err)
 	}
 }
 

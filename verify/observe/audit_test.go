@@ -57,7 +57,12 @@ func TestAuditTailFollowsGrowthRotationAndPartialLines(t *testing.T) {
 		}
 	}
 	lines := func(tl *auditTail) string {
-		data, err := tl.read(path)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		data, err := tl.read(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,11 +50,7 @@ type auditTail struct {
 
 // poll returns the complete lines written since the last poll.
 func (t *auditTail) poll(ctx context.Context) [][]byte {
-	path, err := t.log.Path(ctx)
-	if err != nil {
-		return nil
-	}
-	data, err := t.read(path)
+	data, err := t.readFrom(ctx)
 	if err != nil {
 		if t.log.Lost != nil {
 			t.log.Lost()
@@ -70,14 +66,18 @@ func (t *auditTail) poll(ctx context.Context) [][]byte {
 	return bytes.Split(data[:last], []byte{'\n'})
 }
 
-// read returns what was appended to path since the last read, starting
-// over when the file was rotated or truncated.
-func (t *auditTail) read(path string) ([]byte, error) {
-	f, err := os.Open(path)
+func (t *auditTail) readFrom(ctx context.Context) ([]byte, error) {
+	f, err := t.log.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return t.read(f)
+}
+
+// read returns what was appended to f's file since the last read, starting
+// over when the file was rotated or truncated.
+func (t *auditTail) read(f *os.File) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (t *auditTail) read(path string) ([]byte, error) {
 	buf := make([]byte, n)
 	got, err := f.ReadAt(buf, t.offset)
 	if err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", f.Name(), err)
 	}
 	t.offset += int64(got)
 	return buf[:got], nil

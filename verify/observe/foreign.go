@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -155,7 +156,7 @@ func (f *foreign) Add(m ManagerURL) bool { return f.m.add(m) }
 func (f *foreign) AuditLogs() []AuditLog {
 	out := make([]AuditLog, 0, len(f.o.AuditLogs))
 	for _, p := range f.o.AuditLogs {
-		out = append(out, AuditLog{Instance: p, Path: func(context.Context) (string, error) { return p, nil }})
+		out = append(out, AuditLog{Instance: p, Open: func(context.Context) (*os.File, error) { return os.Open(p) }})
 	}
 	return out
 }

@@ -117,28 +117,29 @@ func (k *kindReach) AuditLogs() []AuditLog {
 	}
 	var out []AuditLog
 	for _, n := range k.controlPlanes() {
-		out = append(out, AuditLog{Instance: n, Path: func(ctx context.Context) (string, error) { return k.rootPath(ctx, n) },
+		out = append(out, AuditLog{Instance: n, Open: func(ctx context.Context) (*os.File, error) { return k.openInNode(ctx, n) },
 			Lost: func() { k.lost(n) }})
 	}
 	return out
 }
 
-// rootPath is the audit log's path through the node container's root
-// filesystem (/proc/PID/root), so no process runs in the node per poll.
-func (k *kindReach) rootPath(ctx context.Context, node string) (string, error) {
+// openInNode opens the audit log in the node container's root file system
+// from here, resolved inside that root, so no process runs in the node per
+// poll and no symlink in the node reaches a host file.
+func (k *kindReach) openInNode(ctx context.Context, node string) (*os.File, error) {
 	k.mu.Lock()
 	pid := k.pids[node]
 	k.mu.Unlock()
 	if pid == 0 {
 		var err error
 		if pid, err = k.pid(ctx, node); err != nil {
-			return "", err
+			return nil, err
 		}
 		k.mu.Lock()
 		k.pids[node] = pid
 		k.mu.Unlock()
 	}
-	return nodeaccess.Root(pid, k.auditLog), nil
+	return nodeaccess.Open(pid, k.auditLog)
 }
 
 // lost forgets a node's PID once its root is gone: the container stopped

@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 )
 
@@ -52,12 +53,12 @@ type APIServer struct {
 }
 
 // AuditLog is one API server's audit log as a file this process can read;
-// Path may change (a node container restarts) and fail while the file
-// cannot be reached.
+// Open opens it afresh on every poll (a node container restarts, the log
+// rotates) and fails while the file cannot be reached.
 type AuditLog struct {
 	Instance string
-	Path     func(ctx context.Context) (string, error)
-	// Lost says the path failed: the next Path looks again (nil: nothing
-	// to forget).
+	Open     func(ctx context.Context) (*os.File, error)
+	// Lost says Open or the read failed: the next Open looks again (nil:
+	// nothing to forget).
 	Lost func()
 }
