@@ -234,6 +234,9 @@ func (c *Cluster) writeFiles(ctx context.Context, n nodes.Node, dir string, file
 // kubeconfigs, the join's token and private keys are among them, and every
 // reader in a node runs as root.
 func (c *Cluster) writeFile(ctx context.Context, n nodes.Node, path, content string) error {
+	if path == kubeletFlagsFile {
+		defer c.names.stale(n.String())
+	}
 	if pid, err := c.PID(ctx, n.String()); err == nil {
 		err := nodeaccess.WriteFile(pid, path, []byte(content), 0o600)
 		if !errors.Is(err, nodeaccess.ErrNoRoot) {

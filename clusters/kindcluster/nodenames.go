@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/handover-sh/handover/clusters/nodeaccess"
 )
@@ -23,19 +24,27 @@ import (
 // kubeletFlagsFile is where kubeadm writes the kubelet's flags.
 const kubeletFlagsFile = "/var/lib/kubelet/kubeadm-flags.env"
 
-// nodeNames remembers the last name read for each container.
+// nameFresh is how long a name read from a node's kubelet flags is used
+// without reading them again. The observers ask for every control plane's
+// name at every tick (twice a second, by several pollers); the file
+// changes only when kubeadm starts a kubelet or a procedure switches one,
+// and this process's own writes of it are seen at once (stale).
+const nameFresh = 2 * time.Second
+
+// nodeNames remembers the last name read for each container, and when.
 type nodeNames struct {
 	mu     sync.Mutex
 	toNode map[string]string
+	readAt map[string]time.Time
 }
 
-func (m *nodeNames) remember(container, node string) {
+func (m *nodeNames) remember(container, node string, at time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.toNode == nil {
-		m.toNode = map[string]string{}
+		m.toNode, m.readAt = map[string]string{}, map[string]time.Time{}
 	}
-	m.toNode[container] = node
+	m.toNode[container], m.readAt[container] = node, at
 }
 
 func (m *nodeNames) node(container string) (string, bool) {
@@ -43,6 +52,25 @@ func (m *nodeNames) node(container string) (string, bool) {
 	defer m.mu.Unlock()
 	n, ok := m.toNode[container]
 	return n, ok
+}
+
+// fresh is the name read for container less than nameFresh before now.
+func (m *nodeNames) fresh(container string, now time.Time) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	at, ok := m.readAt[container]
+	if !ok || now.Sub(at) >= nameFresh || now.Before(at) {
+		return "", false
+	}
+	return m.toNode[container], true
+}
+
+// stale makes the next NodeName of container read its flags again (the
+// name itself stays known for a container since gone).
+func (m *nodeNames) stale(container string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.readAt, container)
 }
 
 // HostnameOverride is the --hostname-override of kubeadm's kubelet flags
@@ -72,13 +100,17 @@ func kubeadmFlag(env, name string) (string, bool) {
 // false for a node whose kubelet has no flags yet (kubeadm has not run)
 // and that was never read before.
 func (c *Cluster) NodeName(ctx context.Context, container string) (name string, found bool, err error) {
+	now := time.Now()
+	if n, ok := c.names.fresh(container, now); ok {
+		return n, true, nil
+	}
 	flags, err := c.kubeletFlags(ctx, container)
 	if err == nil {
 		name = container
 		if o := HostnameOverride(flags); o != "" {
 			name = o
 		}
-		c.names.remember(container, name)
+		c.names.remember(container, name, now)
 		return name, true, nil
 	}
 	if n, ok := c.names.node(container); ok {

@@ -1,6 +1,9 @@
 package kindcluster
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // A node's name is its kubelet's hostname override, as kubeadm writes it.
 func TestHostnameOverride(t *testing.T) {
@@ -14,7 +17,7 @@ func TestHostnameOverride(t *testing.T) {
 		}
 	}
 	var m nodeNames
-	m.remember("c-worker", "ip-172-18-0-3.r.compute.internal")
+	m.remember("c-worker", "ip-172-18-0-3.r.compute.internal", time.Now())
 	if n, ok := m.node("c-worker"); !ok || n != "ip-172-18-0-3.r.compute.internal" {
 		t.Errorf("remembered %q", n)
 	}
@@ -32,5 +35,33 @@ func TestPinsNodeIP(t *testing.T) {
 		if got := pinsNodeIP(flags); got != want {
 			t.Errorf("%q: got %v, want %v", flags, got, want)
 		}
+	}
+}
+
+// A name is used without reading the flags again for nameFresh, then read
+// again; a write of the flags by this process makes it stale at once; a
+// container since gone keeps its last name.
+func TestNodeNamesFreshness(t *testing.T) {
+	var m nodeNames
+	t0 := time.Unix(1000, 0)
+	if _, ok := m.fresh("c1", t0); ok {
+		t.Fatal("a name never read is fresh")
+	}
+	m.remember("c1", "ip-10-0-0-1.ec2.internal", t0)
+	if n, ok := m.fresh("c1", t0.Add(nameFresh-time.Millisecond)); !ok || n != "ip-10-0-0-1.ec2.internal" {
+		t.Fatalf("fresh within nameFresh = %q, %v", n, ok)
+	}
+	if _, ok := m.fresh("c1", t0.Add(nameFresh)); ok {
+		t.Fatal("still fresh after nameFresh")
+	}
+	if _, ok := m.fresh("c1", t0.Add(-time.Second)); ok {
+		t.Fatal("fresh before it was read (the clock stepped back)")
+	}
+	m.stale("c1")
+	if _, ok := m.fresh("c1", t0); ok {
+		t.Fatal("fresh after stale")
+	}
+	if n, ok := m.node("c1"); !ok || n != "ip-10-0-0-1.ec2.internal" {
+		t.Fatalf("the last name is forgotten: %q, %v", n, ok)
 	}
 }
