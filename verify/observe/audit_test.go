@@ -1,10 +1,13 @@
 package observe
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const kcmUA = "kube-controller-manager/v1.30.14 (linux/amd64) kubernetes/abc123/system:serviceaccount:kube-system:"
@@ -56,44 +59,57 @@ func TestAuditTailFollowsGrowthRotationAndPartialLines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lines := func(tl *auditTail) string {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		data, err := tl.read(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data = append(tl.partial, data...)
-		tl.partial = nil
-		return string(data)
+	log := AuditLog{Instance: "cp1", Open: func(context.Context) (*os.File, error) { return os.Open(path) }}
+	now := time.Unix(1000, 0)
+	lines := func(tl *auditTail, step time.Duration) string {
+		now = now.Add(step)
+		return string(bytes.Join(tl.poll(context.Background(), now), []byte{'|'}))
 	}
 	write("old\n", os.O_APPEND)
-	tl := &auditTail{fromEnd: true}
-	if got := lines(tl); got != "" {
+	tl := &auditTail{log: log, fromEnd: true}
+	if got := lines(tl, 0); got != "" {
 		t.Fatalf("read history %q from a log followed from its end", got)
 	}
 	write("a\nb", os.O_APPEND)
-	if got := lines(tl); got != "a\nb" {
+	if got := lines(tl, time.Second); got != "a" {
 		t.Fatalf("growth: %q", got)
 	}
+	write("c\n", os.O_APPEND)
+	if got := lines(tl, time.Second); got != "bc" {
+		t.Fatalf("a partial line completed: %q", got)
+	}
 	write("x\n", os.O_TRUNC)
-	if got := lines(tl); got != "x\n" {
+	if got := lines(tl, time.Second); got != "x" {
 		t.Fatalf("after truncation: %q", got)
 	}
+	// Rotated: the held file's last lines, then the new file's once the
+	// path is opened again.
+	write("y\n", os.O_APPEND)
 	if err := os.Rename(path, path+".1"); err != nil {
 		t.Fatal(err)
 	}
-	write("rotated-longer-than-before\n", os.O_APPEND)
-	if got := lines(tl); got != "rotated-longer-than-before\n" {
+	write("rotated\n", os.O_APPEND)
+	if got := lines(tl, time.Second); got != "y" {
+		t.Fatalf("before the path is opened again: %q", got)
+	}
+	if got := lines(tl, auditReopen); got != "rotated" {
 		t.Fatalf("after rotation: %q", got)
 	}
-	fresh := &auditTail{}
-	if got := lines(fresh); got != "rotated-longer-than-before\n" {
+	fresh := &auditTail{log: log}
+	if got := lines(fresh, 0); got != "rotated" {
 		t.Fatalf("a log that appeared later is read from its start: %q", got)
 	}
+	// The node went: what its API server wrote last is still read, the
+	// partial line too, from the file held open.
+	write("last\npart", os.O_APPEND)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(bytes.Join(tl.drain(), []byte{'|'})); got != "last|part" {
+		t.Fatalf("drained %q", got)
+	}
+	tl.close()
+	fresh.close()
 }
 
 func TestReadMetrics(t *testing.T) {

@@ -7,56 +7,152 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 )
 
 // followAudit reads every API server's audit log as it grows and records
 // the cloud controllers' writes. Logs present at the start are read from
 // their end; those of API servers that join later, from their beginning.
+// Each log stays open between polls: a poll costs one fstat, and the lines
+// an API server wrote just before its node went are still read once the
+// node is gone.
 func (ob *Observer) followAudit(ctx context.Context) {
 	if ob.o.Reach == nil {
 		return
 	}
 	tails := map[string]*auditTail{}
+	defer func() {
+		for _, t := range tails {
+			t.close()
+		}
+	}()
 	first := true
 	every(ctx, ob.o.HealthEvery, func(ctx context.Context) {
+		now := time.Now()
+		listed := map[string]bool{}
 		for _, l := range ob.o.Reach.AuditLogs() {
+			listed[l.Instance] = true
 			t := tails[l.Instance]
 			if t == nil {
 				t = &auditTail{log: l, fromEnd: first}
 				tails[l.Instance] = t
 			}
-			for _, line := range t.poll(ctx) {
-				if e, ok := auditWrite(line, l.Instance); ok {
-					ob.emit(e)
-				}
+			ob.emitAudit(l.Instance, t.poll(ctx, now))
+		}
+		for inst, t := range tails {
+			if !listed[inst] {
+				ob.emitAudit(inst, t.drain())
+				t.close()
+				delete(tails, inst)
 			}
 		}
 		first = false
 	})
 }
 
+func (ob *Observer) emitAudit(instance string, lines [][]byte) {
+	for _, line := range lines {
+		if e, ok := auditWrite(line, instance); ok {
+			ob.emit(e)
+		}
+	}
+}
+
 // maxAuditRead bounds one poll's read of one log.
 const maxAuditRead = 8 << 20
+
+// auditReopen is how often a followed log's path is opened again, to see
+// a rotation (the API server writes a new file under the old name) or a
+// node container that restarted or went. Lines written to a new file wait
+// at most this long; each carries its own time.
+const auditReopen = 5 * time.Second
 
 // auditTail follows one API server's audit log.
 type auditTail struct {
 	log     AuditLog
 	fromEnd bool // start at the end of the log the first time it is seen
-	opened  bool
-	ino     uint64
+	f       *os.File
+	checked time.Time // when the path was last opened
+	ino     fileID
 	offset  int64
 	partial []byte
 }
 
+type fileID struct{ dev, ino uint64 }
+
 // poll returns the complete lines written since the last poll.
-func (t *auditTail) poll(ctx context.Context) [][]byte {
-	data, err := t.readFrom(ctx)
+func (t *auditTail) poll(ctx context.Context, now time.Time) [][]byte {
+	var ended [][]byte
+	if t.f == nil || now.Sub(t.checked) >= auditReopen || now.Before(t.checked) {
+		ended = t.reopen(ctx)
+		t.checked = now
+	}
+	if t.f == nil {
+		return ended
+	}
+	data, err := t.read()
 	if err != nil {
-		if t.log.Lost != nil {
-			t.log.Lost()
-		}
+		t.lost()
+	}
+	return append(ended, t.lines(data)...)
+}
+
+// reopen opens the log's path again; a file other than the one held (a
+// rotation, a restarted node) is taken up from its start once the held
+// one is read to its end. It returns the lines of that end.
+func (t *auditTail) reopen(ctx context.Context) [][]byte {
+	f, err := t.log.Open(ctx)
+	if err != nil {
+		ended := t.drain()
+		t.lost()
+		return ended
+	}
+	id, size, err := stat(f)
+	if err != nil {
+		f.Close()
 		return nil
 	}
+	if t.f != nil && id == t.ino {
+		f.Close()
+		return nil
+	}
+	var ended [][]byte
+	if t.f != nil {
+		ended = t.drain()
+		t.close()
+		t.offset = 0
+	} else if t.fromEnd {
+		t.offset = size
+	}
+	t.fromEnd = false
+	t.f, t.ino = f, id
+	return ended
+}
+
+// rest is what the held file has beyond what was read (nil without one).
+func (t *auditTail) rest() []byte {
+	if t.f == nil {
+		return nil
+	}
+	data, _ := t.read()
+	return data
+}
+
+// drain returns the lines the held file has left, its last partial one
+// included: the file is written no more (its API server is gone, or it
+// was rotated away).
+func (t *auditTail) drain() [][]byte {
+	data := append(t.partial, t.rest()...)
+	t.partial = nil
+	if len(data) == 0 {
+		return nil
+	}
+	return bytes.Split(bytes.TrimSuffix(data, []byte{'\n'}), []byte{'\n'})
+}
+
+// lines splits data, after what the last poll left, into complete lines,
+// keeping a partial last one for the next poll.
+func (t *auditTail) lines(data []byte) [][]byte {
 	data = append(t.partial, data...)
 	last := bytes.LastIndexByte(data, '\n')
 	t.partial = append([]byte(nil), data[last+1:]...)
@@ -66,34 +162,45 @@ func (t *auditTail) poll(ctx context.Context) [][]byte {
 	return bytes.Split(data[:last], []byte{'\n'})
 }
 
-func (t *auditTail) readFrom(ctx context.Context) ([]byte, error) {
-	f, err := t.log.Open(ctx)
-	if err != nil {
-		return nil, err
+// lost closes the held file after a failure; the next poll opens the path
+// again, and the reach looks the node up again.
+func (t *auditTail) lost() {
+	t.close()
+	if t.log.Lost != nil {
+		t.log.Lost()
 	}
-	defer f.Close()
-	return t.read(f)
 }
 
-// read returns what was appended to f's file since the last read, starting
-// over when the file was rotated or truncated.
-func (t *auditTail) read(f *os.File) ([]byte, error) {
+func (t *auditTail) close() {
+	if t.f != nil {
+		t.f.Close()
+		t.f = nil
+	}
+}
+
+func stat(f *os.File) (fileID, int64, error) {
 	st, err := f.Stat()
+	if err != nil {
+		return fileID{}, 0, err
+	}
+	var id fileID
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		id = fileID{dev: uint64(sys.Dev), ino: sys.Ino}
+	}
+	return id, st.Size(), nil
+}
+
+// read returns what was appended to the held file since the last read,
+// starting over when it was truncated.
+func (t *auditTail) read() ([]byte, error) {
+	_, size, err := stat(t.f)
 	if err != nil {
 		return nil, err
 	}
-	ino := uint64(0)
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		ino = sys.Ino
-	}
-	switch {
-	case !t.opened && t.fromEnd:
-		t.offset = st.Size()
-	case t.opened && (ino != t.ino || st.Size() < t.offset):
+	if size < t.offset {
 		t.offset, t.partial = 0, nil
 	}
-	t.opened, t.ino = true, ino
-	n := st.Size() - t.offset
+	n := size - t.offset
 	if n <= 0 {
 		return nil, nil
 	}
@@ -101,9 +208,9 @@ func (t *auditTail) read(f *os.File) ([]byte, error) {
 		n = maxAuditRead
 	}
 	buf := make([]byte, n)
-	got, err := f.ReadAt(buf, t.offset)
+	got, err := t.f.ReadAt(buf, t.offset)
 	if err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading %s: %w", f.Name(), err)
+		return nil, fmt.Errorf("reading %s: %w", t.f.Name(), err)
 	}
 	t.offset += int64(got)
 	return buf[:got], nil
