@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -15,13 +16,23 @@ import (
 // procedure with two, 4.0 % with one.
 var quietProcess = map[string]string{"handover/one-proc": "true"}
 
-// quieten runs a quiet command on one P unless GOMAXPROCS says otherwise.
+// quietGOGC is the quiet commands' GC target: their live heap is tens of
+// MiB and their garbage is the polls' short-lived buffers, so collecting
+// at three times the live heap rather than twice halves the collector's
+// work for a few tens of MiB more resident (a default rehearsal's CPU
+// profile: mark workers 0.27 s → 0.14 s; 118 → 140 MiB at most).
+const quietGOGC = 200
+
+// quieten runs a quiet command on one P and with a higher GC target,
+// unless GOMAXPROCS or GOGC say otherwise.
 func quieten(c *cobra.Command) {
 	if c.Annotations["handover/one-proc"] == "" {
 		return
 	}
-	if _, set := os.LookupEnv("GOMAXPROCS"); set {
-		return
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
+		runtime.GOMAXPROCS(1)
 	}
-	runtime.GOMAXPROCS(1)
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(quietGOGC)
+	}
 }
