@@ -20,7 +20,7 @@ var quietProcess = map[string]string{"handover/one-proc": "true"}
 // MiB and their garbage is the polls' short-lived buffers, so collecting
 // at three times the live heap rather than twice halves the collector's
 // work for a few tens of MiB more resident (a default rehearsal's CPU
-// profile: mark workers 0.27 s → 0.14 s; 118 → 140 MiB at most).
+// profile: mark workers 0.27 s → 0.14 s; 118 → 140 – 145 MiB at most).
 const quietGOGC = 200
 
 // quieten runs a quiet command on one P and with a higher GC target,
