@@ -99,13 +99,30 @@ func TestAuditTailFollowsGrowthRotationAndPartialLines(t *testing.T) {
 	if got := lines(fresh, 0); got != "rotated" {
 		t.Fatalf("a log that appeared later is read from its start: %q", got)
 	}
-	// The node went: what its API server wrote last is still read, the
-	// partial line too, from the file held open.
+	// Closed (its node no longer listed), then listed again: it resumes
+	// where it was, nothing read twice.
+	write("more\n", os.O_APPEND)
+	tl.close()
+	if got := lines(tl, time.Second); got != "more" {
+		t.Fatalf("resumed: %q", got)
+	}
+	// Closed, and the file replaced meanwhile (a restarted node): the new
+	// one from its start, however long the old one was.
+	tl.close()
+	if err := os.Rename(path, path+".2"); err != nil {
+		t.Fatal(err)
+	}
+	write("a-new-file-longer-than-the-old-offset\n", os.O_APPEND)
+	if got := lines(tl, time.Second); got != "a-new-file-longer-than-the-old-offset" {
+		t.Fatalf("a new file after closing: %q", got)
+	}
+	// The node went: what its API server wrote last is still read from
+	// the file held open; a torn last line is not.
 	write("last\npart", os.O_APPEND)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(bytes.Join(tl.drain(), []byte{'|'})); got != "last|part" {
+	if got := string(bytes.Join(tl.drain(), []byte{'|'})); got != "last" {
 		t.Fatalf("drained %q", got)
 	}
 	tl.close()

@@ -39,11 +39,13 @@ func (ob *Observer) followAudit(ctx context.Context) {
 			}
 			ob.emitAudit(l.Instance, t.poll(ctx, now))
 		}
+		// A log no longer listed (its node went) is read to its end and
+		// closed; its place is kept, so a node listed again (a listing
+		// that failed once) resumes where it was rather than re-reading.
 		for inst, t := range tails {
-			if !listed[inst] {
+			if !listed[inst] && t.f != nil {
 				ob.emitAudit(inst, t.drain())
 				t.close()
-				delete(tails, inst)
 			}
 		}
 		first = false
@@ -120,9 +122,12 @@ func (t *auditTail) reopen(ctx context.Context) [][]byte {
 	if t.f != nil {
 		ended = t.drain()
 		t.close()
-		t.offset = 0
-	} else if t.fromEnd {
+	}
+	switch {
+	case t.fromEnd:
 		t.offset = size
+	case id != t.ino: // not the file last read: from its start
+		t.offset, t.partial = 0, nil
 	}
 	t.fromEnd = false
 	t.f, t.ino = f, id
@@ -138,16 +143,11 @@ func (t *auditTail) rest() []byte {
 	return data
 }
 
-// drain returns the lines the held file has left, its last partial one
-// included: the file is written no more (its API server is gone, or it
-// was rotated away).
+// drain returns the complete lines the held file has left: its API
+// server is gone, or the file was rotated away. A last line without its
+// end is a torn write, never completed.
 func (t *auditTail) drain() [][]byte {
-	data := append(t.partial, t.rest()...)
-	t.partial = nil
-	if len(data) == 0 {
-		return nil
-	}
-	return bytes.Split(bytes.TrimSuffix(data, []byte{'\n'}), []byte{'\n'})
+	return t.lines(t.rest())
 }
 
 // lines splits data, after what the last poll left, into complete lines,
