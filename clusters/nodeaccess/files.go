@@ -53,14 +53,25 @@ func Open(pid int, path string) (*os.File, error) {
 }
 
 func openIn(rootFD int, path string) (*os.File, error) {
-	fd, err := unix.Openat2(rootFD, path, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
-	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
-		return nil, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	fd, err := resolveIn(rootFD, path, unix.O_RDONLY)
+	if errors.Is(err, ErrNoRoot) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	return os.NewFile(uintptr(fd), path), nil
+}
+
+// resolveIn opens path under rootFD with flags, every component resolved
+// inside that root. Where openat2 is missing or refused (an old kernel, a
+// seccomp filter) it says ErrNoRoot; other errors are openat2's own.
+func resolveIn(rootFD int, path string, flags uint64) (int, error) {
+	fd, err := unix.Openat2(rootFD, path, &unix.OpenHow{Flags: flags | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		return -1, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	}
+	return fd, err
 }
 
 // sharesHostRoot lets the tests stand this process's own root in for a
@@ -113,15 +124,15 @@ func Exists(pid int, path string) (bool, error) {
 		return false, err
 	}
 	defer root.Close()
-	fd, err := unix.Openat2(int(root.Fd()), path, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
+	fd, err := resolveIn(int(root.Fd()), path, unix.O_PATH)
 	switch {
 	case err == nil:
 		unix.Close(fd)
 		return true, nil
 	case errors.Is(err, unix.ENOENT):
 		return false, nil
-	case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM):
-		return false, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	case errors.Is(err, ErrNoRoot):
+		return false, err
 	}
 	return false, &os.PathError{Op: "stat", Path: path, Err: err}
 }

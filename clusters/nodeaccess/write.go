@@ -66,12 +66,12 @@ func writeIn(rootFD int, path string, data []byte, perm os.FileMode) error {
 // components that are missing.
 func openDir(rootFD int, dir string) (int, error) {
 	dir = pathpkg.Clean("/" + dir)
-	fd, err := unix.Openat2(rootFD, dir, &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_IN_ROOT})
+	fd, err := resolveIn(rootFD, dir, unix.O_PATH|unix.O_DIRECTORY)
 	switch {
 	case err == nil:
 		return fd, nil
-	case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM):
-		return -1, fmt.Errorf("%w: openat2: %v", ErrNoRoot, err)
+	case errors.Is(err, ErrNoRoot):
+		return -1, err
 	case !errors.Is(err, unix.ENOENT) || dir == "/":
 		return -1, &os.PathError{Op: "open", Path: dir, Err: err}
 	}
