@@ -53,8 +53,9 @@ type APIServer struct {
 }
 
 // AuditLog is one API server's audit log as a file this process can read;
-// Open opens it afresh on every poll (a node container restarts, the log
-// rotates) and fails while the file cannot be reached.
+// Open opens it afresh, to see a node container that restarted or a log
+// that rotated (the follower holds the file between, and opens it again
+// every few seconds), and fails while the file cannot be reached.
 type AuditLog struct {
 	Instance string
 	Open     func(ctx context.Context) (*os.File, error)
