@@ -1,12 +1,14 @@
 // Package privatefs writes handover's files so that a planted symlink or a
 // loose directory on a shared host cannot redirect or expose them: handover
 // runs as root, and a path it writes to may have been prepared by anyone.
-// Directories are 0700 and never symlinks; files are replaced through a
-// temporary file and a rename (which replaces a link instead of following
-// it) or opened with O_NOFOLLOW.
+// Directories are reached without following links and must be nobody
+// else's; files are replaced through a temporary file and a rename (which
+// replaces a link instead of following it) or opened with O_NOFOLLOW.
 package privatefs
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,40 +16,28 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-)
 
-// MkdirAll makes dir and its missing parents 0700 and checks that dir is
-// a directory of its own, not a link to one elsewhere; an existing dir is
-// made 0700.
-func MkdirAll(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory (a symbolic link?): remove it and run again", dir)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		return os.Chmod(dir, 0o700)
-	}
-	return nil
-}
+	"golang.org/x/sys/unix"
+)
 
 // WriteFile replaces path with data, readable by root only.
 func WriteFile(path string, data []byte) error { return WriteFileMode(path, data, 0o600) }
 
 // WriteFileMode replaces path with data through a new temporary file in the
 // same directory: a symlink at path is replaced, never followed, and a
-// reader never sees half a file.
+// reader never sees half a file. The directory is reached as MkdirAll
+// reaches one, and the file is made relative to it.
 func WriteFileMode(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	dir, base := filepath.Split(path)
+	dfd, err := openDir(dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	tmp := f.Name()
+	defer unix.Close(dfd)
+	tmp, f, err := createTemp(dfd, dir, base)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(perm)
@@ -56,43 +46,74 @@ func WriteFileMode(path string, data []byte, perm os.FileMode) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = unix.Renameat(dfd, tmp, dfd, base)
 	}
 	if err != nil {
-		_ = os.Remove(tmp)
+		_ = unix.Unlinkat(dfd, tmp, 0)
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
 
+// createTemp makes a new file ".base.RANDOM" in the directory open at dfd.
+func createTemp(dfd int, dir, base string) (string, *os.File, error) {
+	for range 10 {
+		var r [6]byte
+		if _, err := rand.Read(r[:]); err != nil {
+			return "", nil, err
+		}
+		name := "." + base + "." + hex.EncodeToString(r[:])
+		fd, err := unix.Openat(dfd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		if errors.Is(err, unix.EEXIST) {
+			continue
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		return name, os.NewFile(uintptr(fd), filepath.Join(dir, name)), nil
+	}
+	return "", nil, fmt.Errorf("no free temporary name for %s in %s", base, dir)
+}
+
 // OpenAppend opens path for appending, creating it 0600; it refuses a
 // symlink.
 func OpenAppend(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, refusedLink(path, err)
-	}
-	return f, nil
+	return openIn(path, unix.O_CREAT|unix.O_WRONLY|unix.O_APPEND, 0o600)
 }
 
 // Create makes a new file at path (0644: an artifact for people to read),
 // refusing one that exists, symlinks included.
 func Create(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
-	if err != nil {
-		return nil, refusedLink(path, err)
-	}
-	return f, nil
+	return openIn(path, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY, 0o644)
 }
 
 // Rewrite opens path for writing from empty, creating it 0644 (an
 // artifact for people to read); it refuses a symlink.
 func Rewrite(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	return openIn(path, unix.O_CREAT|unix.O_WRONLY|unix.O_TRUNC, 0o644)
+}
+
+// openIn opens path's last component relative to its directory, reached
+// as MkdirAll reaches one, never following a link at either.
+func openIn(path string, flags int, perm uint32) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	dfd, err := openDir(dir)
 	if err != nil {
-		return nil, refusedLink(path, err)
+		return nil, err
 	}
-	return f, nil
+	defer unix.Close(dfd)
+	// O_NONBLOCK: a FIFO planted at path fails at once (ENXIO) instead
+	// of waiting for a reader; it has no effect on a regular file.
+	fd, err := unix.Openat(dfd, base, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, perm)
+	if err != nil {
+		return nil, refusedLink(path, &os.PathError{Op: "open", Path: path, Err: err})
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, fmt.Errorf("%s is not a regular file: remove it and run again", path)
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // refusedLink says what O_NOFOLLOW's ELOOP means.

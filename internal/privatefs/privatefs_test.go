@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -46,31 +47,101 @@ func TestPlantedLinksAreNeverFollowed(t *testing.T) {
 	}
 }
 
+// Directories are made 0700, those that exist keep their mode, and a path
+// someone else could steer is refused before anything is made under it.
 func TestPrivateDirectories(t *testing.T) {
 	base := t.TempDir()
-	loose := filepath.Join(base, "loose")
-	if err := os.Mkdir(loose, 0o777); err != nil {
+	made := filepath.Join(base, "a", "b")
+	if err := MkdirAll(made); err != nil {
 		t.Fatal(err)
 	}
-	if err := MkdirAll(filepath.Join(loose, "a", "b")); err != nil {
-		t.Fatal(err)
-	}
-	if err := MkdirAll(loose); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{loose, filepath.Join(loose, "a", "b")} {
+	for _, d := range []string{filepath.Join(base, "a"), made} {
 		if fi, _ := os.Stat(d); fi.Mode().Perm() != 0o700 {
 			t.Errorf("%s is %v, want 0700", d, fi.Mode().Perm())
 		}
 	}
-	elsewhere := t.TempDir()
+	shared := mkdirMode(t, filepath.Join(base, "shared"), 0o755)
+	if err := MkdirAllMode(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(shared); fi.Mode().Perm() != 0o755 {
+		t.Errorf("an existing 0755 directory became %v", fi.Mode().Perm())
+	}
+
+	// A 1777 directory, as /tmp: refused as the directory itself, fine
+	// above it, and left exactly as it was.
+	tmp := mkdirMode(t, filepath.Join(base, "tmp"), 0o777|os.ModeSticky)
+	if err := MkdirAll(tmp); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("MkdirAll of a 1777 directory: %v, want a refusal", err)
+	}
+	if err := MkdirAll(filepath.Join(tmp, "out")); err != nil {
+		t.Errorf("a directory of its own under a sticky one: %v", err)
+	}
+	if fi, _ := os.Stat(tmp); fi.Mode()&(os.ModePerm|os.ModeSticky) != 0o777|os.ModeSticky {
+		t.Errorf("the 1777 directory became %v", fi.Mode())
+	}
+
+	// Writable by others without the sticky bit: anyone could swap what
+	// is made below it.
+	loose := mkdirMode(t, filepath.Join(base, "loose"), 0o777)
+	if err := MkdirAll(filepath.Join(loose, "a")); err == nil {
+		t.Error("MkdirAll under a 0777 directory succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(loose, "a")); !os.IsNotExist(err) {
+		t.Errorf("something was made under the loose directory: %v", err)
+	}
+	if fi, _ := os.Stat(loose); fi.Mode().Perm() != 0o777 {
+		t.Errorf("the loose directory was re-moded to %v", fi.Mode().Perm())
+	}
+}
+
+// A link anywhere on the path is refused, not followed, and nothing is made
+// where it points.
+func TestDirectoriesThroughLinksAreRefused(t *testing.T) {
+	base, elsewhere := t.TempDir(), t.TempDir()
 	planted := filepath.Join(base, "planted")
 	if err := os.Symlink(elsewhere, planted); err != nil {
 		t.Fatal(err)
 	}
-	if err := MkdirAll(planted); err == nil {
-		t.Fatal("MkdirAll accepted a link to another directory")
+	for _, dir := range []string{planted, filepath.Join(planted, "logs")} {
+		if err := MkdirAll(dir); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("MkdirAll(%s): %v, want a refusal naming the link", dir, err)
+		}
 	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "logs")); !os.IsNotExist(err) {
+		t.Errorf("a directory was made through the link: %v", err)
+	}
+}
+
+// A directory of another user is refused unless that user ran sudo.
+func TestDirectoriesOfOthers(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a directory to another user")
+	}
+	theirs := filepath.Join(t.TempDir(), "theirs")
+	mkdirMode(t, theirs, 0o755)
+	if err := os.Chown(theirs, 4242, 4242); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SUDO_UID", "")
+	if err := MkdirAll(filepath.Join(theirs, "out")); err == nil || !strings.Contains(err.Error(), "uid 4242") {
+		t.Errorf("a directory of uid 4242: %v, want a refusal naming its owner", err)
+	}
+	t.Setenv("SUDO_UID", "4242")
+	if err := MkdirAll(filepath.Join(theirs, "out")); err != nil {
+		t.Errorf("the directory of the user who ran sudo: %v", err)
+	}
+}
+
+func mkdirMode(t *testing.T, dir string, mode os.FileMode) string {
+	t.Helper()
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, mode); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // Across file systems a rename fails; the copy keeps everything.
@@ -93,5 +164,35 @@ func TestCopyTreeKeepsFilesAndSkipsLinks(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dst, "link")); !os.IsNotExist(err) {
 		t.Fatalf("a link was copied: %v", err)
+	}
+}
+
+// A FIFO planted where a log goes is refused at once, not waited on.
+func TestPlantedFIFOIsRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "kwok.log")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, open := range map[string]func(string) (*os.File, error){"OpenAppend": OpenAppend, "Rewrite": Rewrite} {
+		if f, err := open(fifo); err == nil {
+			f.Close()
+			t.Errorf("%s opened a FIFO", name)
+		}
+	}
+}
+
+// Files are written only into a directory nobody else may write to: a
+// report given a 1777 directory is refused, and the directory stays 1777.
+func TestFilesOnlyInPrivateDirectories(t *testing.T) {
+	tmp := mkdirMode(t, filepath.Join(t.TempDir(), "tmp"), 0o777|os.ModeSticky)
+	if err := WriteFileMode(filepath.Join(tmp, "verdicts.md"), []byte("x"), 0o644); err == nil {
+		t.Error("WriteFileMode into a 1777 directory succeeded")
+	}
+	if f, err := Create(filepath.Join(tmp, "kwok.log")); err == nil {
+		f.Close()
+		t.Error("Create in a 1777 directory succeeded")
+	}
+	if fi, _ := os.Stat(tmp); fi.Mode()&(os.ModePerm|os.ModeSticky) != 0o777|os.ModeSticky {
+		t.Errorf("the directory became %v", fi.Mode())
 	}
 }
