@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // hostSysctls are host kernel settings a kubelet in a node container
@@ -29,10 +32,10 @@ func recordHostSysctls(c *Cluster) error {
 		}
 	}
 	raw, _ := json.Marshal(state)
-	if err := os.MkdirAll(filepath.Dir(sysctlStateFile()), 0o755); err != nil {
+	if err := privatefs.MkdirAll(filepath.Dir(sysctlStateFile())); err != nil {
 		return err
 	}
-	return os.WriteFile(sysctlStateFile(), raw, 0o644)
+	return privatefs.WriteFile(sysctlStateFile(), raw)
 }
 
 // restoreHostSysctls puts the settings back once no kind node is left.
@@ -46,11 +49,22 @@ func restoreHostSysctls(c *Cluster) error {
 		return nil
 	}
 	state := map[string]string{}
-	if err := json.Unmarshal(raw, &state); err != nil {
-		return os.Remove(sysctlStateFile())
-	}
-	for k, v := range state {
+	_ = json.Unmarshal(raw, &state)
+	for k, v := range restorable(state) {
 		_ = os.WriteFile("/proc/sys/"+k, []byte(v), 0o644)
 	}
 	return os.Remove(sysctlStateFile())
+}
+
+// restorable keeps only the settings handover records, each with an
+// integer value: the file is read back as root, and a key such as
+// "../../etc/x" or "kernel/core_pattern" must never become a write.
+func restorable(state map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range state {
+		if _, err := strconv.Atoi(v); err == nil && slices.Contains(hostSysctls, k) {
+			out[k] = v
+		}
+	}
+	return out
 }

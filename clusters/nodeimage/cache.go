@@ -6,12 +6,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
-// DefaultCacheDir is where built artifacts live between runs.
+// DefaultCacheDir is where built artifacts and clusters' state live between
+// runs: $HANDOVER_CACHE, else the user's cache directory ($XDG_CACHE_HOME
+// or $HOME/.cache), else the home directory the password database gives
+// the user, else (root with no home) /var/cache/handover. Never a shared
+// directory such as /tmp, where whoever made the directory first would
+// steer root's writes; CheckCacheDir refuses one that is not private.
 func DefaultCacheDir() string {
 	if d := os.Getenv("HANDOVER_CACHE"); d != "" {
 		return d
@@ -19,7 +27,22 @@ func DefaultCacheDir() string {
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "handover")
 	}
-	return filepath.Join(os.TempDir(), "handover-cache")
+	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) && u.HomeDir != "/" {
+		return filepath.Join(u.HomeDir, ".cache", "handover")
+	}
+	return "/var/cache/handover"
+}
+
+// CheckCacheDir makes the cache directory if it is missing (0700) and
+// refuses one that someone else could steer: a link anywhere on its path,
+// or a directory that is not root's or the user's (or, under sudo, the
+// invoking user's), or that others may write to.
+func CheckCacheDir() error {
+	dir := DefaultCacheDir()
+	if err := privatefs.MkdirAll(dir); err != nil {
+		return fmt.Errorf("cache directory %s: %w (set HANDOVER_CACHE to a private directory)", dir, err)
+	}
+	return nil
 }
 
 // Key hashes the parts that decide an artifact's content.
@@ -86,7 +109,7 @@ func fileSum(path string) (string, error) {
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	if keep {
-		_ = os.WriteFile(side, []byte(stamp+sum), 0o644) // best effort: a read-only tree hashes each time
+		_ = privatefs.WriteFileMode(side, []byte(stamp+sum), 0o644) // best effort: a read-only tree hashes each time
 	}
 	return sum, nil
 }
@@ -104,14 +127,14 @@ func cachedDir(root, name, key string, build func(dir string) error) (string, bo
 	}
 	tmp := final + ".partial"
 	_ = os.RemoveAll(tmp)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(tmp, 0o755); err != nil {
 		return "", false, err
 	}
 	if err := build(tmp); err != nil {
 		_ = os.RemoveAll(tmp)
 		return "", false, err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, ".done"), nil, 0o644); err != nil {
+	if err := privatefs.WriteFileMode(filepath.Join(tmp, ".done"), nil, 0o644); err != nil {
 		return "", false, err
 	}
 	_ = os.RemoveAll(final)

@@ -4,6 +4,8 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/kind/pkg/cmd"
 	"sigs.k8s.io/kind/pkg/log"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
 )
 
 // globals carries flags shared by every subcommand.
@@ -27,15 +29,35 @@ Start with:
   handover cluster create   # a 3 control-plane, 2 worker cluster`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(c *cobra.Command, _ []string) {
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			g.logger = newLogger(g.verbosity)
 			quieten(c)
+			if usesCache[topLevel(c).Name()] {
+				return nodeimage.CheckCacheDir()
+			}
+			return nil
 		},
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
 		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g))
 	return root
+}
+
+// usesCache names the commands that read or write the cache (images,
+// clusters' state, the host's recorded settings): before any of them runs,
+// the cache must be a private directory.
+var usesCache = map[string]bool{
+	"images": true, "cluster": true, "simcloud": true, "plan": true, "migrate": true,
+	"lint": true, "rehearse": true, "matrix": true,
+}
+
+// topLevel is c's ancestor just below the root (c itself at the top).
+func topLevel(c *cobra.Command) *cobra.Command {
+	for c.HasParent() && c.Parent().HasParent() {
+		c = c.Parent()
+	}
+	return c
 }
 
 func newLogger(v int32) log.Logger {
