@@ -18,6 +18,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/selfusage"
@@ -65,7 +66,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	logger := o.Logger
 	// The rehearsal file's intervals: reach every package that waits.
 	ctx = waits.WithOverrides(ctx, p.Spec.Intervals)
-	if err := os.MkdirAll(p.Config.Out, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(p.Config.Out, 0o755); err != nil {
 		return res, err
 	}
 	logger.V(0).Infof("Rehearsal: %s", p)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -51,7 +50,7 @@ const (
 // rendered whole, then replaces its file (a link planted at the name is
 // replaced, never written through).
 func WriteAll(dir string, r Report) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(dir, 0o755); err != nil {
 		return err
 	}
 	for name, write := range map[string]func(io.Writer, Report) error{

@@ -107,7 +107,7 @@ func configureDaemon(path, wrapper string, say func(string)) (bool, error) {
 	say(fmt.Sprintf("will set Docker's default runtime to %s in %s (was %q; kept behind the wrapper unless runc; original saved as %s; `handover host restore` puts it back)",
 		WrapperName, path, previous, BackupPath(path)))
 	out, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
 	return true, privatefs.WriteFileMode(path, append(out, '\n'), 0o644)

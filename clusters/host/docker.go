@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	kexec "sigs.k8s.io/kind/pkg/exec"
 
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/waits"
 )
 
@@ -93,7 +94,7 @@ func systemdIsInit() bool {
 }
 
 func spawnDockerd() error {
-	logf, err := os.OpenFile(DockerLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := privatefs.OpenAppend(DockerLog)
 	if err != nil {
 		return errorf("opening %s: %w", DockerLog, err)
 	}

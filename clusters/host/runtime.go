@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // ensureCapabilityWrapper registers the wrapper as Docker's default runtime
@@ -46,14 +48,10 @@ func installFile(src, dst string) (bool, error) {
 	if have, err := os.ReadFile(dst); err == nil && bytes.Equal(have, want) {
 		return false, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(filepath.Dir(dst), 0o755); err != nil {
 		return false, errorf("creating %s: %w", filepath.Dir(dst), err)
 	}
-	tmp := dst + ".tmp"
-	if err := os.WriteFile(tmp, want, 0o755); err != nil {
-		return false, errorf("writing %s: %w", tmp, err)
-	}
-	return true, os.Rename(tmp, dst)
+	return true, privatefs.WriteFileMode(dst, want, 0o755)
 }
 
 // reloadIfNeeded makes dockerd take the wrapper as its default runtime.

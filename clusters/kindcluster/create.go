@@ -58,30 +58,9 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 	if o.AfterCreate != nil {
 		kindWait = 0
 	}
-	done := make(chan error, 1)
-	go func() {
-		done <- c.provider.Create(t.Name,
-			cluster.CreateWithV1Alpha4Config(cfg),
-			cluster.CreateWithNodeImage(nodeimage.NodeImage(t.Kubernetes)),
-			cluster.CreateWithWaitForReady(kindWait),
-			cluster.CreateWithKubeconfigPath(o.KubeconfigPath),
-			cluster.CreateWithRetain(o.Retain),
-			cluster.CreateWithDisplayUsage(false),
-			cluster.CreateWithDisplaySalutation(false))
-	}()
-	var err error
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		err = fmt.Errorf("interrupted: %w", ctx.Err())
-		if !o.Retain {
-			// kind's create cannot be cancelled: remove its containers so its
-			// remaining steps fail fast, wait for it, then clean up again.
-			o.Logger.V(0).Info("Interrupted: stopping the create and removing its nodes ...")
-			_ = c.provider.Delete(t.Name, o.KubeconfigPath)
-			<-done
-		}
-	}
+	err := viaPrivateCopy(o.KubeconfigPath, func(kubeconfig string) error {
+		return c.runKindCreate(ctx, t, cfg, kindWait, kubeconfig, o)
+	})
 	if err == nil && o.AfterCreate != nil {
 		err = o.AfterCreate(ctx, c)
 	}
@@ -98,6 +77,34 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 		return nil, fmt.Errorf("creating cluster %q: %w", t.Name, err)
 	}
 	return c, nil
+}
+
+// runKindCreate runs kind's create, which cannot be cancelled: on ctx's
+// end it removes the nodes so kind's remaining steps fail fast, and waits
+// for it.
+func (c *Cluster) runKindCreate(ctx context.Context, t topology.Topology, cfg *v1alpha4.Cluster, wait time.Duration, kubeconfig string, o CreateOptions) error {
+	done := make(chan error, 1)
+	go func() {
+		done <- c.provider.Create(t.Name,
+			cluster.CreateWithV1Alpha4Config(cfg),
+			cluster.CreateWithNodeImage(nodeimage.NodeImage(t.Kubernetes)),
+			cluster.CreateWithWaitForReady(wait),
+			cluster.CreateWithKubeconfigPath(kubeconfig),
+			cluster.CreateWithRetain(o.Retain),
+			cluster.CreateWithDisplayUsage(false),
+			cluster.CreateWithDisplaySalutation(false))
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	if !o.Retain {
+		o.Logger.V(0).Info("Interrupted: stopping the create and removing its nodes ...")
+		_ = c.provider.Delete(t.Name, kubeconfig)
+		<-done
+	}
+	return fmt.Errorf("interrupted: %w", ctx.Err())
 }
 
 // Preflight checks everything Create needs before it touches anything.

@@ -22,7 +22,10 @@ func (c *Cluster) Delete(ctx context.Context, kubeconfigPath string) error {
 }
 
 func (c *Cluster) deleteNodes(kubeconfigPath string) error {
-	if err := c.provider.Delete(c.Name, kubeconfigPath); err != nil {
+	err := viaPrivateCopy(kubeconfigPath, func(kubeconfig string) error {
+		return c.provider.Delete(c.Name, kubeconfig)
+	})
+	if err != nil {
 		return fmt.Errorf("deleting cluster %q: %w", c.Name, err)
 	}
 	_ = os.RemoveAll(failedNodesDir(c.Name)) // logs nobody collected

@@ -61,7 +61,7 @@ func exportFailedNodes(cluster, dir string) error {
 		return nil // none failed
 	}
 	dst := filepath.Join(dir, "failed-nodes")
-	if err := os.MkdirAll(dst, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(dst, 0o755); err != nil {
 		return err
 	}
 	for _, e := range entries {

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
 	kerrors "sigs.k8s.io/kind/pkg/errors"
 	kexec "sigs.k8s.io/kind/pkg/exec"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // EtcdMembers lists the etcd member names as etcd itself reports them,
@@ -96,14 +99,36 @@ func handOffEtcdLeadership(ctx context.Context, n nodes.Node) error {
 // with those of nodes whose add failed (and which are gone) under
 // dir/failed-nodes.
 func (c *Cluster) CollectLogs(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(dir, 0o755); err != nil {
 		return err
 	}
 	ferr := exportFailedNodes(c.Name, dir)
-	if err := withoutNoCrictl(c.provider.CollectLogs(c.Name, dir)); err != nil {
+	if err := c.exportKindLogs(dir); err != nil {
 		return err
 	}
 	return ferr
+}
+
+// exportKindLogs has kind export into a new 0700 directory inside dir and
+// moves what it wrote up by renames: kind's export creates and writes its
+// files by path, following any link planted where it writes.
+func (c *Cluster) exportKindLogs(dir string) error {
+	tmp, err := os.MkdirTemp(dir, ".kind-logs-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	kerr := withoutNoCrictl(c.provider.CollectLogs(c.Name, tmp))
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return errors.Join(kerr, err)
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(tmp, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			kerr = errors.Join(kerr, fmt.Errorf("keeping kind's %s: %w", e.Name(), err))
+		}
+	}
+	return kerr
 }
 
 // withoutNoCrictl drops kind's `crictl images` failures from its log

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
 )
@@ -67,7 +68,8 @@ func postProcessRootfs(root string) error {
 			}
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(root, "etc/systemd/journald.conf"), os.O_APPEND|os.O_WRONLY, 0o644)
+	// O_NOFOLLOW: an absolute link in the root would name the host's file.
+	f, err := os.OpenFile(filepath.Join(root, "etc/systemd/journald.conf"), os.O_APPEND|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return err
 	}

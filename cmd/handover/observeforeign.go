@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
@@ -265,7 +266,7 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	if err := observe.CheckManagers(cmd.Context(), reach); err != nil {
 		return fmt.Errorf("--manager: %w", err)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(out, 0o755); err != nil {
 		return err
 	}
 	path := filepath.Join(out, "timeline.jsonl")

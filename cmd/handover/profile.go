@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // profileEnv names a file to write a CPU profile of this process into, for
@@ -22,7 +24,7 @@ func startProfile() func() {
 	if len(os.Args) > 1 {
 		path += "." + os.Args[1]
 	}
-	f, err := os.Create(path)
+	f, err := privatefs.Rewrite(path)
 	if err == nil {
 		err = pprof.StartCPUProfile(f)
 	}

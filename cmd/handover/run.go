@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/rehearsal"
@@ -44,7 +45,7 @@ func openRun(g *globals, s migrate.Spec, dir string, fresh bool) (*opened, error
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(dir, 0o755); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, "timeline.jsonl")

@@ -1,11 +1,12 @@
 package cloudcluster
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
+
+	"github.com/handover-sh/handover/internal/privatefs"
 )
 
 // The API servers of a cloud cluster keep an audit log of the writes the
@@ -50,7 +51,7 @@ rules:
 }
 
 func writeAuditPolicy(cluster string) error {
-	return os.WriteFile(filepath.Join(StateDir(cluster), auditPolicyFn), []byte(AuditPolicy()), 0o644)
+	return privatefs.WriteFileMode(filepath.Join(StateDir(cluster), auditPolicyFn), []byte(AuditPolicy()), 0o644)
 }
 
 // configureAudit mounts the policy into every node (nodes added later copy

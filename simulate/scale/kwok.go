@@ -3,11 +3,11 @@ package scale
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/simcloud"
 )
 
@@ -34,10 +34,10 @@ func kwokContainer(cluster string) string { return cluster + "-kwok" }
 // managing the nodes with kwok's annotation.
 func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error {
 	path := filepath.Join(stateDir, "kwok.kubeconfig")
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+	if err := privatefs.MkdirAll(stateDir); err != nil {
 		return fmt.Errorf("kwok's state directory: %w", err)
 	}
-	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
+	if err := privatefs.WriteFile(path, []byte(kubeconfig)); err != nil {
 		return fmt.Errorf("writing kwok's kubeconfig: %w", err)
 	}
 	name := kwokContainer(cluster)
@@ -61,10 +61,10 @@ func CollectLogs(ctx context.Context, cluster, dir string) error {
 	if _, err := engine.Inspect(ctx, kwokContainer(cluster)); engine.IsNotFound(err) {
 		return nil // no fleet, or it never started
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := privatefs.MkdirAllMode(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "kwok.log"))
+	f, err := privatefs.Rewrite(filepath.Join(dir, "kwok.log"))
 	if err != nil {
 		return err
 	}

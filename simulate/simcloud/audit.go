@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
 
@@ -22,7 +23,7 @@ func openAudit(path string) (*auditLog, error) {
 	if path == "" {
 		return a, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := privatefs.OpenAppend(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening audit log: %w", err)
 	}

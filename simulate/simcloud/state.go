@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 )
 
@@ -73,14 +74,10 @@ func (s *state) save(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := privatefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, raw, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return privatefs.WriteFileMode(path, raw, 0o644)
 }
 
 // saveEvery bounds how often the state is written: at scale it holds
