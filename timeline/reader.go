@@ -36,7 +36,8 @@ func (e *LineError) Error() string { return fmt.Sprintf("timeline line %d: %v", 
 func (e *LineError) Unwrap() error { return e.Err }
 
 // Read parses a timeline. Blank lines are allowed; anything else that is not
-// an event, or that no run of handover can write (see validate.go), is a
+// an event, or that no run of handover can write (validate.go, runs.go,
+// steps.go, once.go), is a
 // *LineError naming its line. The events before it are returned with it.
 func Read(r io.Reader) ([]Event, error) { return read(r, time.Now()) }
 
@@ -56,7 +57,7 @@ func read(r io.Reader, now time.Time) ([]Event, error) {
 		}
 		e, err := parse(line)
 		if err == nil {
-			err = v.check(n, e)
+			err = v.check(n, line, e)
 		}
 		if err != nil {
 			return out, &LineError{Line: n, Err: err}

@@ -14,8 +14,8 @@ func TestRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
 	at := time.Now().UTC().Add(-time.Minute)
-	for _, e := range []Event{{Time: at, Source: "runner", Kind: RunStart}, {Source: "runner", Kind: StepStart, Step: "grant"},
-		{Source: "runner", Kind: StepEnd, Step: "grant", Outcome: OK}} {
+	for _, e := range []Event{{Time: at, Source: "runner", Kind: RunStart}, {Source: "runner", Kind: StepStart, Step: "grant", Index: 1},
+		{Source: "runner", Kind: StepEnd, Step: "grant", Index: 1, Outcome: OK}} {
 		if err := w.Write(e); err != nil {
 			t.Fatal(err)
 		}
