@@ -13,11 +13,11 @@ import (
 // accepted.
 
 // MaxRun is the longest a run lasts, from its run.start to its last
-// event: a day. The longest procedure, seven control planes replaced one
-// at a time, waits at most a few hours on its named intervals at their
-// defaults; a run or an observation window dated across more than a day
-// is a clock stepped or a time written by hand, and its durations would
-// be judged wrong.
+// event: a day. Every wait of the longest procedure, seven control planes
+// replaced one at a time, runs out within a few hours at its named
+// interval's default (migrate/intervals.go); a run or an observation
+// window dated across more than a day is a clock stepped or a time
+// written by hand, and its durations would be judged wrong.
 const MaxRun = 24 * time.Hour
 
 // runState is one run: from its run.start to its run.end (0 while open).
