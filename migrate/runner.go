@@ -44,8 +44,10 @@ func Run(ctx context.Context, p *Procedure, e *Env, o RunOptions) error {
 		return err
 	}
 	start := time.Now()
-	e.event(timeline.Event{Kind: timeline.RunStart, Message: p.Title,
-		Attrs: map[string]string{"controllers": strings.Join(e.Spec.Controllers(), ","), "leaderName": e.Spec.LeaderName}})
+	e.event(timeline.Event{Kind: timeline.RunStart, Message: p.Title, Attrs: map[string]string{
+		"controllers": strings.Join(e.Spec.Controllers(), ","), "leaderName": e.Spec.LeaderName,
+		// What the run takes, for the timeline's reader to hold its steps to.
+		timeline.RunSteps: strings.Join(p.names(), ","), timeline.RunFrom: p.Steps[first].Name, timeline.RunUntil: p.Steps[last].Name}})
 	for i := first; i <= last; i++ {
 		if err := runStep(ctx, &p.Steps[i], i+1, len(p.Steps), e); err != nil {
 			e.event(timeline.Event{Kind: timeline.RunEnd, Outcome: outcome(err), Message: err.Error()})

@@ -144,6 +144,38 @@ func TestRunRangeAndInterrupt(t *testing.T) {
 	}
 }
 
+// What the runner writes over a range, an interruption, a resumption and
+// a failure is a timeline the reader accepts, each run declaring the
+// procedure's steps and its range.
+func TestRunTimelineDeclaresItsSteps(t *testing.T) {
+	steps := []*fakeStep{{}, {}, {}, {failDo: true}}
+	p := &Procedure{Name: "fake"}
+	for i, f := range steps {
+		p.Steps = append(p.Steps, f.step(string(rune('a'+i))))
+	}
+	e, buf := fakeEnv()
+	_ = Run(context.Background(), p, e, RunOptions{From: "b", Until: "c"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = Run(ctx, p, e, RunOptions{})
+	if err := Run(context.Background(), p, e, RunOptions{}); err == nil {
+		t.Fatal("step d should have failed")
+	}
+	evs, err := timeline.Read(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, ev := range evs {
+		if ev.Kind == timeline.RunStart {
+			runs = append(runs, ev.Attrs[timeline.RunSteps]+" "+ev.Attrs[timeline.RunFrom]+".."+ev.Attrs[timeline.RunUntil])
+		}
+	}
+	if got, want := strings.Join(runs, "; "), "a,b,c,d b..c; a,b,c,d a..d; a,b,c,d a..d"; got != want {
+		t.Fatalf("runs declare %q, want %q", got, want)
+	}
+}
+
 func TestBuildRejectsContradictions(t *testing.T) {
 	for name, tweak := range map[string]func(*Spec){
 		"unknown procedure":     func(s *Spec) { s.Procedure = "kubeadm" },
@@ -185,8 +217,8 @@ func TestEveryProcedureHasNamedUniqueSteps(t *testing.T) {
 		}
 		seen := map[string]bool{}
 		for _, st := range p.Steps {
-			if st.Name == "" || seen[st.Name] || st.Title == "" || len(st.Plan) == 0 {
-				t.Errorf("%s: step %q: needs a unique name, a title and a plan", name, st.Name)
+			if st.Name == "" || seen[st.Name] || strings.Contains(st.Name, ",") || st.Title == "" || len(st.Plan) == 0 {
+				t.Errorf("%s: step %q: needs a unique name without a comma (run.start lists them), a title and a plan", name, st.Name)
 			}
 			if st.Wait.Until != nil && (st.Wait.Name == "" || st.Wait.Timeout == 0) {
 				t.Errorf("%s: step %s: a wait needs a name and a timeout", name, st.Name)

@@ -60,6 +60,15 @@ type Procedure struct {
 	Spec Spec
 }
 
+// names are its steps' names, in order.
+func (p *Procedure) names() []string {
+	out := make([]string, len(p.Steps))
+	for i, s := range p.Steps {
+		out[i] = s.Name
+	}
+	return out
+}
+
 // Index is the position of the named step, or -1.
 func (p *Procedure) Index(name string) int {
 	for i, s := range p.Steps {

@@ -18,6 +18,9 @@ type kindRule struct {
 	// when the line was written; such events are written late and out of
 	// order by design, so the order rule skips them.
 	observed bool
+	// repeats: the same line may be written twice (dated to the second
+	// by the cluster's clock, two changes in that second look alike).
+	repeats  bool
 	outcomes []string // what Outcome may be; none: it has no outcome
 	step     bool     // names a step
 	attrs    []attrRule
@@ -69,8 +72,11 @@ var kindRules = map[string]kindRule{
 	// "kind" are read by checks/availability.go, "ms" by its probeEnd.
 	Probe: {observed: true, attrs: []attrRule{{"kind", true, oneOf("api", "lb")}, {"ok", true, boolean}, {"ms", true, millis}}},
 	// Audit logs (the API server's, the cloud's) and managedFields.
-	APIWrite:     {observed: true},
-	ManagedWrite: {observed: true},
+	APIWrite: {observed: true},
+	// verify/observe/managed.go and events.go: managedFields' times and
+	// an Event's are whole seconds, and one update moving two facets of
+	// a field (a Service's ingress and its finalizer) is two alike.
+	ManagedWrite: {observed: true, repeats: true},
 	CloudCall:    {observed: true},
 	NodeAdded:    {},
 	NodeChanged:  {},

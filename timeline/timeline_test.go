@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -13,8 +14,8 @@ func TestRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
 	at := time.Now().UTC().Add(-time.Minute)
-	for _, e := range []Event{{Time: at, Source: "runner", Kind: RunStart}, {Source: "runner", Kind: StepStart, Step: "grant"},
-		{Source: "runner", Kind: StepEnd, Step: "grant", Outcome: OK}} {
+	for _, e := range []Event{{Time: at, Source: "runner", Kind: RunStart}, {Source: "runner", Kind: StepStart, Step: "grant", Index: 1},
+		{Source: "runner", Kind: StepEnd, Step: "grant", Index: 1, Outcome: OK}} {
 		if err := w.Write(e); err != nil {
 			t.Fatal(err)
 		}
@@ -96,5 +97,38 @@ func TestCreateRefusesALink(t *testing.T) {
 	}
 	if raw, _ := os.ReadFile(victim); string(raw) != "precious" {
 		t.Fatalf("victim changed: %q", raw)
+	}
+}
+
+// ReadFile refuses at once what is not a timeline's file: it neither
+// waits on a FIFO nor reads a device or a file past MaxFile.
+func TestReadFileRefusesAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.jsonl")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxFile+1); err != nil { // sparse: nothing written
+		t.Fatal(err)
+	}
+	for path, says := range map[string]string{
+		fifo:        "is a named pipe (FIFO), not a regular file",
+		"/dev/zero": "is a character device, not a regular file",
+		huge:        "more than the 256 MiB handover reads",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadFileFrom(path, 0); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), says) {
+				t.Errorf("%s: %v, want it to say %q", path, err, says)
+			}
+		case <-time.After(time.Second):
+			t.Fatalf("%s: still reading after a second", path)
+		}
 	}
 }

@@ -30,9 +30,11 @@ const writeSkew = time.Second
 // at a time.
 type validator struct {
 	now    time.Time
-	latest mark           // the latest stamped event so far
-	run    *runState      // the last run, ended or not; nil before one
-	starts map[runKey]int // each run.start, to its line
+	latest mark            // the latest stamped event so far
+	run    *runState       // the last run, ended or not; nil before one
+	starts map[runKey]int  // each run.start, to its line
+	lines  map[lineKey]int // each line once judges, to its line
+	raw    []byte          // the line being judged
 	rules  []func(int, Event) error
 }
 
@@ -43,14 +45,6 @@ type mark struct {
 	kind string
 }
 
-// runState is one run: from its run.start to its run.end (0 while open).
-type runState struct {
-	start mark
-	ended int
-	open  map[string]mark // steps started and not ended, by name
-	begun map[string]int  // steps started or skipped, to their line
-}
-
 // runKey tells runs apart: two run.starts alike in all of it are one run
 // written twice.
 type runKey struct {
@@ -59,13 +53,21 @@ type runKey struct {
 }
 
 func newValidator(now time.Time) *validator {
-	v := &validator{now: now, starts: map[runKey]int{}}
+	v := &validator{now: now, starts: map[runKey]int{}, lines: map[lineKey]int{}}
 	// The rules naming a precise fault come first (a run ending before it
 	// starts, a run written twice), then the order of time, then how runs
 	// and steps nest: the lines of a shuffled timeline are told as time
 	// running backwards, not as a step outside its run.
 	v.rules = []func(int, Event) error{v.inRange, ignoreLine(checkFields), v.endsAfterStart, v.runOnce,
-		v.inOrder, v.runs, v.steps}
+		v.inOrder, v.once, v.runs, v.steps}
+	return v
+}
+
+// newRunValidator judges how runs and steps nest alone, not the times
+// against a clock nor the lines: CheckRuns.
+func newRunValidator() *validator {
+	v := &validator{starts: map[runKey]int{}}
+	v.rules = []func(int, Event) error{v.endsAfterStart, v.runs, v.steps}
 	return v
 }
 
@@ -73,8 +75,23 @@ func ignoreLine(f func(Event) error) func(int, Event) error {
 	return func(_ int, e Event) error { return f(e) }
 }
 
-// check judges the event on line n, after every line before it.
-func (v *validator) check(n int, e Event) error {
+// CheckRuns judges how the runs and steps of evs nest, as Read does, for
+// events that may not have come through it: the first that no run writes
+// is a *LineError whose Line is its place in evs, from 1.
+func CheckRuns(evs []Event) error {
+	v := newRunValidator()
+	for i, e := range evs {
+		if err := v.check(i+1, nil, e); err != nil {
+			return &LineError{Line: i + 1, Err: err}
+		}
+	}
+	return nil
+}
+
+// check judges the event on line n, raw as read, after every line before
+// it.
+func (v *validator) check(n int, raw []byte, e Event) error {
+	v.raw = raw
 	for _, rule := range v.rules {
 		if err := rule(n, e); err != nil {
 			return err

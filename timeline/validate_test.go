@@ -79,8 +79,10 @@ func (p *process) samples() {
 // run is migrate.Run's events for steps, the last ending as outcome;
 // killed leaves the run without its end, as a process killed mid-way.
 func (p *process) run(title string, outcome string, killed bool, steps ...string) {
+	all := append([]string{"prepare"}, steps...)
 	p.stamped(Event{Source: "runner", Kind: RunStart, Procedure: "taskdoc", Message: title,
-		Attrs: map[string]string{"controllers": "service-lb-controller", "leaderName": "cloud-provider-extraction-migration"}})
+		Attrs: map[string]string{"controllers": "service-lb-controller", "leaderName": "cloud-provider-extraction-migration",
+			RunSteps: strings.Join(all, ","), RunFrom: all[0], RunUntil: all[len(all)-1]}})
 	for i, s := range steps {
 		if i == 0 {
 			p.stamped(Event{Source: "runner", Kind: StepSkipped, Procedure: "taskdoc", Step: "prepare", Index: 1, Outcome: AlreadyDone})
@@ -107,7 +109,7 @@ func rehearsal(t testing.TB, from time.Time) []byte {
 	p.stamped(Event{Source: "rehearsal", Kind: Thresholds, Attrs: map[string]string{"gap": "40s"}})
 	p.observerStart()
 	p.samples()
-	p.run("Migrate", OK, false, "grant", "enable-leader-migration")
+	p.run("Migrate", OK, false, "grant", "enable-leader-migration", "settle")
 	p.run("Roll back", OK, false, "revert")
 	p.stamped(Event{Source: "observer", Kind: Snapshot, Attrs: map[string]string{"services": "", "loadBalancers": ""}})
 	p.stamped(Event{Source: "observer", Kind: ObserverStop})
@@ -320,13 +322,11 @@ func badCases() []badCase {
 			},
 			line: at(Lease, 0), says: "more than 24h0m0s after this machine's clock"},
 		{name: "shuffled: the run's end moved up among its steps, so a step seems outside its run",
-			edit: func(evs []Event) []Event {
-				end := evs[find(evs, RunEnd, 0)]
-				i := find(evs, StepStart, 1)
-				evs = append(evs[:find(evs, RunEnd, 0)], evs[find(evs, RunEnd, 0)+1:]...)
-				return append(evs[:i:i], append([]Event{end}, evs[i:]...)...)
-			},
+			edit: func(evs []Event) []Event { return endMovedUp(undeclared(evs)) },
 			line: func(evs []Event) int { return find(evs, RunEnd, 0) + 2 }, says: "time runs backwards"},
+		// Where the run declares its steps, the moved end is refused itself.
+		{name: "shuffled: the run's end moved up among the steps it declares",
+			edit: endMovedUp, line: at(RunEnd, 0), says: "run.end ok, but its run declares steps up to step 4 (settle)"},
 		{name: "step.end with no step.start",
 			edit: func(evs []Event) []Event {
 				i := find(evs, StepStart, 0)
@@ -340,6 +340,23 @@ func badCases() []badCase {
 			},
 			line: at(RunEnd, 0), says: "no run.start before it"},
 	}
+}
+
+// endMovedUp moves the first run's end up before its second step.
+func endMovedUp(evs []Event) []Event {
+	end := evs[find(evs, RunEnd, 0)]
+	i := find(evs, StepStart, 1)
+	evs = append(evs[:find(evs, RunEnd, 0)], evs[find(evs, RunEnd, 0)+1:]...)
+	return append(evs[:i:i], append([]Event{end}, evs[i:]...)...)
+}
+
+// undeclared drops the steps the first run declares, as a runner before
+// runs declared them wrote it.
+func undeclared(evs []Event) []Event {
+	e := &evs[find(evs, RunStart, 0)]
+	e.Attrs = maps.Clone(e.Attrs)
+	delete(e.Attrs, RunSteps)
+	return evs
 }
 
 // invariants are what every timeline Read accepts holds, checked apart

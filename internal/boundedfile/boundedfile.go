@@ -54,17 +54,11 @@ func Read(path string, limit int64) ([]byte, error) {
 // readOpened opens path and checks it again: it may have changed since it
 // was looked at.
 func readOpened(path string, limit int64) ([]byte, error) {
-	// O_NONBLOCK: should path become a FIFO after the Stat, the open
-	// returns at once instead of waiting for a writer; Fstat then refuses it.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, opened, err := open(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	opened, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if err := check(path, opened, limit); err != nil {
 		return nil, err
 	}
@@ -75,17 +69,50 @@ func readOpened(path string, limit int64) ([]byte, error) {
 	return b, check(path, sized{opened, int64(len(b))}, limit) // it may have changed while read
 }
 
+// open opens path without waiting on it and checks what was opened as a
+// stream: it may have changed since it was looked at.
+func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
+	// O_NONBLOCK: should path become a FIFO after the Stat, the open
+	// returns at once instead of waiting for a writer; Fstat then refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	opened, err := f.Stat()
+	if err == nil {
+		err = checkStream(path, opened, limit)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, opened, nil
+}
+
 // check refuses what is not a regular file of 1 to limit bytes.
 func check(path string, fi fs.FileInfo, limit int64) error {
+	if err := checkStream(path, fi, limit); err != nil {
+		return err
+	}
+	if fi.Size() == 0 {
+		return fmt.Errorf("%s is %w", path, ErrEmpty)
+	}
+	return nil
+}
+
+// checkStream refuses what is not a regular file of at most limit bytes.
+func checkStream(path string, fi fs.FileInfo, limit int64) error {
 	switch {
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("%s is %s, %w: give a file", path, kind(fi.Mode()), ErrNotRegular)
 	case fi.Size() > limit:
-		return fmt.Errorf("%s is %w: %d bytes, more than the %s handover reads", path, ErrTooLarge, fi.Size(), size(limit))
-	case fi.Size() == 0:
-		return fmt.Errorf("%s is %w", path, ErrEmpty)
+		return tooLarge(path, fi.Size(), limit)
 	}
 	return nil
+}
+
+func tooLarge(path string, n, limit int64) error {
+	return fmt.Errorf("%s is %w: %d bytes, more than the %s handover reads", path, ErrTooLarge, n, size(limit))
 }
 
 // sized is a file's information with the size actually read.

@@ -6,6 +6,7 @@ package layering_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,6 +43,12 @@ var rules = []struct {
 		"handover's own usage is measured the same whatever it rehearses or observes"},
 }
 
+// plumbing are the packages a rule's from may depend on whatever its
+// mustNot says (exact packages): internal/boundedfile reads the
+// timeline's file bounded. What they depend on in turn is still held to
+// the rule.
+var plumbing = map[string][]string{"timeline": {"internal/boundedfile"}}
+
 func TestLayers(t *testing.T) {
 	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}", "./...")
 	cmd.Dir = "../.."
@@ -63,7 +70,7 @@ func TestLayers(t *testing.T) {
 			checked++
 			for _, dep := range fields[1:] {
 				d, ours := strings.CutPrefix(dep, module)
-				if !ours || under(d, r.from) {
+				if !ours || under(d, r.from) || slices.Contains(plumbing[r.from], d) {
 					continue
 				}
 				for _, bad := range r.mustNot {

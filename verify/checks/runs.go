@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/handover-sh/handover/timeline"
@@ -10,8 +11,42 @@ import (
 // is judged by its last run, so one interrupted and resumed to the end
 // passes; one whose last run failed, was interrupted or never ended fails
 // with the runner's message. Without this, a rehearsal stopped half-way
-// would show only the green checks of what it got through.
+// would show only the green checks of what it got through. The steps are
+// held to what a run writes (timeline.CheckRuns: each begun and ended
+// once, in order and as the run declares them, a failed one failing its
+// run), so a run.end ok over steps that say otherwise fails its procedure.
 func CheckProcedures(evs []timeline.Event, _ Config) []Result {
+	out := procedures(evs)
+	var le *timeline.LineError
+	if err := timeline.CheckRuns(evs); errors.As(err, &le) {
+		return inconsistent(out, evs, le)
+	}
+	return out
+}
+
+// inconsistent fails the procedure of the run where the steps stop being
+// what a run writes (the first procedure's when no run holds it).
+func inconsistent(out []Result, evs []timeline.Event, le *timeline.LineError) []Result {
+	e := evs[le.Line-1]
+	title, start := "", e
+	for _, s := range evs[:le.Line] {
+		if s.Kind == timeline.RunStart {
+			title, start = s.Message, s
+		}
+	}
+	v := Violation{From: start.Time, To: e.Time, Sources: []string{"runner"},
+		Message: fmt.Sprintf("its steps are not what a run writes: event %d of the timeline: %v", le.Line, le.Err)}
+	for i := range out {
+		if out[i].Subject == title || (title == "" && i == 0) {
+			out[i] = result(Procedure, out[i].Subject, []Violation{v}, "steps inconsistent", nil)
+			return out
+		}
+	}
+	return append(out, result(Procedure, title, []Violation{v}, "steps inconsistent", nil))
+}
+
+// procedures judges each procedure by its last run's end.
+func procedures(evs []timeline.Event) []Result {
 	var order []string
 	last := map[string]*timeline.Event{} // a procedure's last run.end; nil while a run is open
 	starts := map[string]timeline.Event{}
