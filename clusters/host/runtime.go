@@ -61,11 +61,12 @@ func reloadIfNeeded(ctx context.Context, record func(string)) error {
 	if defaultRuntime(ctx) == WrapperName {
 		return nil
 	}
-	if _, err := os.Stat("/var/run/docker.pid"); err != nil {
-		return errorf("cannot find dockerd's pid to reload it: %w; restart Docker yourself", err)
+	reloaded, err := reloadDocker(ctx, func(rt string) bool { return rt == WrapperName })
+	if err != nil {
+		return errorf("switching dockerd's default runtime to %s: %w, then run again", WrapperName, err)
 	}
-	if err := reloadDocker(ctx, func(rt string) bool { return rt == WrapperName }); err != nil {
-		return errorf("dockerd did not switch its default runtime to %s; restart Docker and run again", WrapperName)
+	if !reloaded {
+		return errorf("cannot find dockerd's pid to reload it (no %s): restart Docker yourself", DockerPIDFile)
 	}
 	record("reloaded dockerd")
 	return nil
