@@ -23,9 +23,7 @@ import (
 // stay (the settings are put back when the last cluster is deleted). It
 // returns what it did.
 func Restore(ctx context.Context, o Options) ([]string, error) {
-	if o.DaemonJSON == "" {
-		o.DaemonJSON = "/etc/docker/daemon.json"
-	}
+	o = o.withDefaults()
 	b, ok, err := readBackup(o.DaemonJSON)
 	if err != nil || !ok {
 		return nil, err
@@ -36,7 +34,7 @@ func Restore(ctx context.Context, o Options) ([]string, error) {
 	if err := privatefs.WriteFileMode(o.DaemonJSON, form, 0o644); err != nil {
 		return nil, err
 	}
-	reloaded, reloadErr := reloadDocker(ctx, func(rt string) bool { return rt != WrapperName && (want == "" || rt == want) })
+	reloaded, reloadErr := reloadDocker(ctx, o.DockerPIDFile, func(rt string) bool { return rt != WrapperName && (want == "" || rt == want) })
 	if err := restoreDaemon(o.DaemonJSON, b); err != nil {
 		return nil, errors.Join(reloadErr, err)
 	}
@@ -48,7 +46,7 @@ func Restore(ctx context.Context, o Options) ([]string, error) {
 		return done, reloadErr
 	}
 	if !reloaded {
-		return append(done, "no dockerd runs ("+DockerPIDFile+" is absent): it reads the file when it starts"), nil
+		return append(done, "no dockerd runs ("+o.DockerPIDFile+" is absent): it reads the file when it starts"), nil
 	}
 	return append(done, "reloaded dockerd"), nil
 }
@@ -57,8 +55,8 @@ func Restore(ctx context.Context, o Options) ([]string, error) {
 // default-runtime are reloadable with SIGHUP) and waits until its default
 // runtime is as wanted; it says whether it reloaded. No dockerd running is
 // not an error: it reads the file when it starts.
-func reloadDocker(ctx context.Context, ok func(defaultRuntime string) bool) (bool, error) {
-	signalled, err := signalDockerd(DockerPIDFile)
+func reloadDocker(ctx context.Context, pidFile string, ok func(defaultRuntime string) bool) (bool, error) {
+	signalled, err := signalDockerd(pidFile)
 	if err != nil || !signalled {
 		return false, err
 	}

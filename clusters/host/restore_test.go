@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -48,6 +49,39 @@ func TestOnlyDockerdIsReloaded(t *testing.T) {
 	}
 	if signalled, err := signalDockerd(filepath.Join(t.TempDir(), "none")); signalled || err != nil {
 		t.Errorf("no pid file (no dockerd): signalled %v, error %v", signalled, err)
+	}
+}
+
+// `host restore` with a stale pid file puts daemon.json back, signals
+// nothing and says so; with no pid file it says no dockerd was reloaded.
+func TestRestoreSaysWhatItReloaded(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{DaemonJSON: filepath.Join(dir, "daemon.json"), DockerPIDFile: filepath.Join(dir, "docker.pid")}
+	if _, err := configureDaemon(o.DaemonJSON, filepath.Join(dir, "wrapper"), func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	other := startAs(t, "sleep")
+	writePID(t, o.DockerPIDFile, other.Process.Pid)
+	done, err := Restore(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "not dockerd") || strings.Contains(strings.Join(done, "; "), "reloaded") {
+		t.Fatalf("a stale pid file: did %q, error %v", done, err)
+	}
+	if ended(other) {
+		t.Fatal("restore signalled the process a stale pid file names")
+	}
+	if _, err := os.Stat(o.DaemonJSON); !os.IsNotExist(err) {
+		t.Fatalf("daemon.json not restored (there was none): %v", err)
+	}
+
+	if _, err := configureDaemon(o.DaemonJSON, filepath.Join(dir, "wrapper"), func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(o.DockerPIDFile); err != nil {
+		t.Fatal(err)
+	}
+	done, err = Restore(context.Background(), o)
+	if err != nil || !strings.Contains(done[len(done)-1], "no dockerd runs") {
+		t.Fatalf("no dockerd: did %q, error %v", done, err)
 	}
 }
 

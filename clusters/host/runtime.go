@@ -34,7 +34,7 @@ func ensureCapabilityWrapper(ctx context.Context, o Options, record func(string)
 	if configured {
 		record("registered " + WrapperName + " as Docker's default runtime in " + o.DaemonJSON)
 	}
-	return reloadIfNeeded(ctx, record)
+	return reloadIfNeeded(ctx, o.DockerPIDFile, record)
 }
 
 // installFile copies src to dst unless dst already has the same bytes.
@@ -57,16 +57,16 @@ func installFile(src, dst string) (bool, error) {
 }
 
 // reloadIfNeeded makes dockerd take the wrapper as its default runtime.
-func reloadIfNeeded(ctx context.Context, record func(string)) error {
+func reloadIfNeeded(ctx context.Context, pidFile string, record func(string)) error {
 	if defaultRuntime(ctx) == WrapperName {
 		return nil
 	}
-	reloaded, err := reloadDocker(ctx, func(rt string) bool { return rt == WrapperName })
+	reloaded, err := reloadDocker(ctx, pidFile, func(rt string) bool { return rt == WrapperName })
 	if err != nil {
 		return errorf("switching dockerd's default runtime to %s: %w, then run again", WrapperName, err)
 	}
 	if !reloaded {
-		return errorf("cannot find dockerd's pid to reload it (no %s): restart Docker yourself", DockerPIDFile)
+		return errorf("cannot find dockerd's pid to reload it (no %s): restart Docker yourself", pidFile)
 	}
 	record("reloaded dockerd")
 	return nil
