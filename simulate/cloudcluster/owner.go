@@ -20,7 +20,8 @@ import (
 // rehearsal's, or one being created) is claimed by that process: the claim
 // names the process by pid and start time. A process killed with SIGKILL
 // runs no cleanup, so its claim stays behind and names a dead process: the
-// cluster is an orphan, and the next run removes it. Clusters nobody claims
+// cluster is an orphan, and the next run removes it. A create whose cleanup
+// failed keeps its claim for the same reason. Clusters nobody claims
 // (made by `cluster create`, kept with --keep, or not handover's) are never
 // touched.
 
