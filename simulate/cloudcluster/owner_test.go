@@ -34,6 +34,9 @@ func TestOrphansAreClustersOfDeadRuns(t *testing.T) {
 	if got := Orphans(); !slices.Equal(got, []string{"killed", "reused"}) {
 		t.Fatalf("orphans %v, want [killed reused]", got)
 	}
+	if got := Held(); !slices.Equal(got, []string{"live"}) {
+		t.Fatalf("held by this process %v, want [live]", got)
+	}
 	if err := Claim("live", "handover rehearse", ""); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("claiming a cluster a live run holds: %v", err)
 	}
