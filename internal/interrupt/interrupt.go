@@ -1,9 +1,10 @@
 // Package interrupt turns the signals a user or a CI runner sends into a
 // cancelled context, so a run stops its work and cleans up: the first
-// SIGINT, SIGTERM or SIGHUP cancels; another exits at once, as soon as the
-// cleanup that must outlive the process has been started (a runner's
-// cancel is SIGTERM, then SIGKILL a few seconds later: whatever was not
-// started by then is left to the next run's prune). A process a signal
+// SIGINT, SIGTERM or SIGHUP cancels; another exits at once, or, in a
+// process that holds a cluster, as soon as the cleanup that must outlive
+// the process has been started (a runner's cancel is SIGTERM, then SIGKILL
+// a few seconds later: whatever was not started by then is left to the
+// next run's prune). A process a signal
 // stopped exits 128 + the signal's number, as a shell reports one the
 // signal killed.
 package interrupt
