@@ -25,17 +25,28 @@ type Options struct {
 	WrapperPath string
 	// DaemonJSON is Docker's daemon configuration file.
 	DaemonJSON string
+	// DockerPIDFile is where dockerd records its pid (DockerPIDFile).
+	DockerPIDFile string
 }
 
-// Prepare makes Docker usable for kind nodes on this host and returns the
-// actions it took (empty when nothing was needed).
-func Prepare(ctx context.Context, o Options) ([]string, error) {
+// withDefaults fills in the host's own paths.
+func (o Options) withDefaults() Options {
 	if o.WrapperPath == "" {
 		o.WrapperPath = DefaultWrapperPath
 	}
 	if o.DaemonJSON == "" {
 		o.DaemonJSON = "/etc/docker/daemon.json"
 	}
+	if o.DockerPIDFile == "" {
+		o.DockerPIDFile = DockerPIDFile
+	}
+	return o
+}
+
+// Prepare makes Docker usable for kind nodes on this host and returns the
+// actions it took (empty when nothing was needed).
+func Prepare(ctx context.Context, o Options) ([]string, error) {
+	o = o.withDefaults()
 	var done []string
 	record := func(msg string) {
 		done = append(done, msg)

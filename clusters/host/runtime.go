@@ -36,7 +36,7 @@ func ensureCapabilityWrapper(ctx context.Context, o Options, record func(string)
 	if configured {
 		record("registered " + WrapperName + " as Docker's default runtime in " + o.DaemonJSON)
 	}
-	return reloadIfNeeded(ctx, record)
+	return reloadIfNeeded(ctx, o.DockerPIDFile, record)
 }
 
 // installFile copies src to dst unless dst already has the same bytes.
@@ -55,15 +55,16 @@ func installFile(src, dst string) (bool, error) {
 }
 
 // reloadIfNeeded makes dockerd take the wrapper as its default runtime.
-func reloadIfNeeded(ctx context.Context, record func(string)) error {
+func reloadIfNeeded(ctx context.Context, pidFile string, record func(string)) error {
 	if defaultRuntime(ctx) == WrapperName {
 		return nil
 	}
-	if _, err := os.Stat("/var/run/docker.pid"); err != nil {
-		return errorf("cannot find dockerd's pid to reload it: %w; restart Docker yourself", err)
+	reloaded, err := reloadDocker(ctx, pidFile, func(rt string) bool { return rt == WrapperName })
+	if err != nil {
+		return errorf("switching dockerd's default runtime to %s: %w, then run again", WrapperName, err)
 	}
-	if err := reloadDocker(ctx, func(rt string) bool { return rt == WrapperName }); err != nil {
-		return errorf("dockerd did not switch its default runtime to %s; restart Docker and run again", WrapperName)
+	if !reloaded {
+		return errorf("cannot find dockerd's pid to reload it (no %s): restart Docker yourself", pidFile)
 	}
 	record("reloaded dockerd")
 	return nil

@@ -38,7 +38,8 @@ type CreateOptions struct {
 
 // Create makes an HA kind cluster of the given shape and waits until every
 // node is Ready and every kube-system pod runs. On failure or interruption
-// (ctx cancelled) it deletes what it made, unless Retain is set.
+// (ctx cancelled) it deletes what it made, unless Retain is set; when that
+// deletion fails too, the error says so (LeftBehind).
 func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster, error) {
 	if o.Wait == 0 {
 		o.Wait = waits.Of(ctx, WaitClusterReady)
@@ -69,9 +70,7 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 	}
 	if err != nil && !o.Retain {
 		o.Logger.V(0).Infof("Create failed; deleting cluster %q ...", t.Name)
-		if derr := c.Delete(context.Background(), o.KubeconfigPath); derr != nil {
-			o.Logger.Warnf("cleanup after failed create: %v", derr)
-		}
+		err = CleanedUp(err, func() error { return c.Delete(context.Background(), o.KubeconfigPath) })
 	}
 	if err != nil {
 		return nil, fmt.Errorf("creating cluster %q: %w", t.Name, err)

@@ -29,7 +29,8 @@ func newClusterPrune(g *globals) *cobra.Command {
 		Use:   "prune",
 		Short: "Remove what runs of handover that died left behind",
 		Long: `prune removes the clusters of handover runs that ended without cleaning up
-(killed with SIGKILL, a CI runner's cancel, a machine that lost power): their
+(killed with SIGKILL, a CI runner's cancel, a machine that lost power, or a
+failed create whose own cleanup failed): their
 node, load-balancer and kwok containers, their simulated cloud's process, and the
 kind network and host kernel settings once no cluster is left. A run that makes
 a cluster records its pid and start time; a cluster whose recorder no longer

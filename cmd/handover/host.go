@@ -53,7 +53,8 @@ It needs root for the changes it makes.`,
 		Short: "Undo what prepare changed in Docker's configuration",
 		Long: `restore puts /etc/docker/daemon.json back as it was before ` + "`host prepare`" + `
 changed it (or removes it, if there was none), removes the runtime wrapper and
-reloads dockerd. Docker and the Debian packages prepare installed stay; the
+reloads dockerd (SIGHUP, only to the process /var/run/docker.pid names if it
+runs as dockerd: a stale file is refused). Docker and the Debian packages prepare installed stay; the
 kernel settings kind nodes need are put back when the last cluster is deleted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

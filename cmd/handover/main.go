@@ -11,6 +11,7 @@ import (
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/host/capfilter"
 	"github.com/handover-sh/handover/internal/interrupt"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 func main() {
@@ -23,13 +24,19 @@ func main() {
 		}
 		return
 	}
-	ctx, _, stop := interrupt.Notify(context.Background(), os.Stderr, os.Exit)
+	// The next run prunes what this process holds should a signal end it.
+	ctx, h, stop := interrupt.Notify(context.Background(), os.Stderr, os.Exit, interrupt.WithLeftovers(cloudcluster.Held))
 	stopProfile := startProfile()
 	err := newRootCommand().ExecuteContext(ctx)
 	stopProfile()
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ERROR:", err)
+	}
+	if code, interrupted := h.Interrupted(); interrupted {
+		os.Exit(code)
+	}
+	if err != nil {
 		os.Exit(1)
 	}
 }

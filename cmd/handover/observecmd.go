@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/interrupt"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/selfusage"
@@ -149,6 +150,7 @@ func observeWindow(ctx context.Context, tl *timeline.Writer, title string, contr
 	if err != nil {
 		return fmt.Errorf("starting the observers: %w", err)
 	}
+	interrupt.FromContext(ctx).Awaited() // from here Ctrl-C ends the window as asked
 	err = tl.Write(timeline.Event{Source: "observer", Kind: timeline.RunStart, Message: title,
 		Attrs: map[string]string{"controllers": strings.Join(controllers, ",")}})
 	if err == nil {

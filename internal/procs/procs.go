@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -25,6 +26,20 @@ func Runs(pid int, args []string) bool {
 		}
 	}
 	return false
+}
+
+// Program is the name process pid runs as: the last element of its first
+// argument ("dockerd" for /usr/bin/dockerd -H fd://).
+func Program(pid int) (string, error) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return "", err
+	}
+	argv0, _, _ := bytes.Cut(raw, []byte{0})
+	if len(argv0) == 0 {
+		return "", fmt.Errorf("process %d has no command line (a kernel thread, or one that has exited)", pid)
+	}
+	return filepath.Base(string(argv0)), nil
 }
 
 func matchAt(have [][]byte, args []string) bool {

@@ -22,6 +22,12 @@ func TestRunsMatchesTheCommandLine(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	if prog, err := Program(pid); prog != "sleep" || err != nil {
+		t.Errorf("program %q (%v), want sleep", prog, err)
+	}
+	if _, err := Program(1 << 30); err == nil {
+		t.Error("a missing process has a program")
+	}
 	// A pid file left by a dead cloud, now another process's pid.
 	if Runs(pid, []string{"simcloud", "serve", "--cluster", "c"}) {
 		t.Error("a process with another command line was taken for the cloud")

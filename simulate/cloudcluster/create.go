@@ -47,7 +47,8 @@ func Validate(mode Mode, t topology.Topology) error {
 // (DaemonSet or Deployment) is how an external mode's CCM runs. The new
 // cluster is claimed by this process (Claim): the caller releases it once
 // the cluster is meant to outlive the process, or deletes it. A failed
-// create cleans up after itself and releases the claim.
+// create cleans up after itself and releases the claim, unless that
+// cleanup failed too (settleClaim).
 func Create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string, opts ...Option) (*kindcluster.Cluster, error) {
 	if workload != DaemonSet && workload != Deployment {
 		return nil, fmt.Errorf("--ccm %q: use %s or %s", workload, DaemonSet, Deployment)
@@ -68,10 +69,23 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		return nil, err
 	}
 	c, err := create(ctx, t, mode, workload, o, self, set)
-	if err != nil {
-		_ = Release(t.Name)
+	return c, settleClaim(t.Name, err, o.Retain)
+}
+
+// settleClaim ends a failed create's claim on cluster as its cleanup
+// allows: one that removed everything, or whose nodes were retained on
+// purpose, releases it; one whose cleanup failed keeps it, so that the next
+// run's prune, once this process has ended, removes what is left (released,
+// nothing would). A create that succeeded stays claimed.
+func settleClaim(cluster string, err error, retained bool) error {
+	if err == nil {
+		return nil
 	}
-	return c, err
+	if retained || !kindcluster.LeftBehind(err) {
+		_ = Release(cluster)
+		return err
+	}
+	return fmt.Errorf("%w (cluster %q stays claimed: the next run, or `handover cluster prune`, removes what is left)", err, cluster)
 }
 
 // commandLine names the claiming process for people: "handover rehearse".
@@ -87,8 +101,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		return nil, err
 	}
 	if err := writeAuditPolicy(t.Name); err != nil {
-		_ = cleanup(context.Background(), t.Name)
-		return nil, fmt.Errorf("writing the audit policy: %w", err)
+		return nil, cleanedUp(fmt.Errorf("writing the audit policy: %w", err), t.Name)
 	}
 	o.Configure = func(cfg *v1alpha4.Cluster) {
 		configure(cfg, mode, t.Name, t.Kubernetes, set.provider)
@@ -129,12 +142,16 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	}
 	c, err := kindcluster.Create(ctx, t, o)
 	if err != nil {
-		if cerr := cleanup(context.Background(), t.Name); cerr != nil {
-			o.Logger.Warnf("%v", cerr)
-		}
-		return nil, err
+		return nil, cleanedUp(err, t.Name)
 	}
 	return c, nil
+}
+
+// cleanedUp is err, a failed create's, once what the simulated cloud made
+// for the cluster is removed; a failure of that removal joins it
+// (kindcluster.LeftBehind).
+func cleanedUp(err error, cluster string) error {
+	return kindcluster.CleanedUp(err, func() error { return cleanup(context.Background(), cluster) })
 }
 
 // configure mounts the cloud configuration into every node and points the

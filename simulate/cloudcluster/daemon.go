@@ -213,12 +213,10 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 			return "", err
 		}
 		if err := startRegistry(ctx, cluster, awsRegistry(cluster), net.JoinHostPort(gw, strconv.Itoa(aws.tlsPort))); err != nil {
-			_ = cleanup(context.Background(), cluster)
-			return "", err
+			return "", cleanedUp(err, cluster)
 		}
 	} else if err := startRegistry(ctx, cluster, simRegistry(cluster), ""); err != nil {
-		_ = cleanup(context.Background(), cluster)
-		return "", err
+		return "", cleanedUp(err, cluster)
 	}
 	return cfg.URL, nil
 }

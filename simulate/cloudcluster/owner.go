@@ -20,7 +20,8 @@ import (
 // rehearsal's, or one being created) is claimed by that process: the claim
 // names the process by pid and start time. A process killed with SIGKILL
 // runs no cleanup, so its claim stays behind and names a dead process: the
-// cluster is an orphan, and the next run removes it. Clusters nobody claims
+// cluster is an orphan, and the next run removes it. A create whose cleanup
+// failed keeps its claim for the same reason. Clusters nobody claims
 // (made by `cluster create`, kept with --keep, or not handover's) are never
 // touched.
 
@@ -73,13 +74,28 @@ func readOwner(cluster string) (Owner, bool) {
 
 // Orphans are the clusters whose claiming process is gone.
 func Orphans() []string {
+	return claimed(func(o Owner) bool { return !procs.Alive(o.PID, o.Start) })
+}
+
+// Held are the clusters this process claims: what the next run removes
+// should it end now.
+func Held() []string {
+	start, err := procs.StartTime(os.Getpid())
+	if err != nil {
+		return nil
+	}
+	return claimed(func(o Owner) bool { return o.PID == os.Getpid() && o.Start == start })
+}
+
+// claimed are the claimed clusters whose owner is as asked, by name.
+func claimed(owner func(Owner) bool) []string {
 	entries, err := os.ReadDir(clustersDir())
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, e := range entries {
-		if o, ok := readOwner(e.Name()); ok && !procs.Alive(o.PID, o.Start) {
+		if o, ok := readOwner(e.Name()); ok && owner(o) {
 			out = append(out, e.Name())
 		}
 	}

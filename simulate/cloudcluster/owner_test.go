@@ -2,6 +2,7 @@ package cloudcluster
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/internal/procs"
 )
 
@@ -31,6 +33,9 @@ func TestOrphansAreClustersOfDeadRuns(t *testing.T) {
 	}
 	if got := Orphans(); !slices.Equal(got, []string{"killed", "reused"}) {
 		t.Fatalf("orphans %v, want [killed reused]", got)
+	}
+	if got := Held(); !slices.Equal(got, []string{"live"}) {
+		t.Fatalf("held by this process %v, want [live]", got)
 	}
 	if err := Claim("live", "handover rehearse", ""); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("claiming a cluster a live run holds: %v", err)
@@ -57,5 +62,43 @@ func writeOwner(t *testing.T, cluster string, o Owner) {
 	}
 	if start, _ := procs.StartTime(o.PID); start == o.Start {
 		t.Fatalf("owner %+v is alive", o)
+	}
+}
+
+// A failed create whose cleanup failed too keeps its claim, so the next
+// run prunes what it left; one that cleaned up, or retained its nodes on
+// purpose, releases it.
+func TestAFailedCleanupKeepsTheClaim(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	failed := errors.New("kubeadm init failed")
+	leftBehind := kindcluster.CleanedUp(failed, func() error { return errors.New("docker rm: device or resource busy") })
+	for _, c := range []struct {
+		name     string
+		err      error
+		retained bool
+		claimed  bool
+	}{
+		{"cleaned up", kindcluster.CleanedUp(failed, func() error { return nil }), false, false},
+		{"cleanup failed", leftBehind, false, true},
+		{"cleanup failed, nodes retained", leftBehind, true, false},
+		{"created", nil, false, true},
+	} {
+		if err := Claim("c", "handover rehearse", ""); err != nil {
+			t.Fatal(err)
+		}
+		err := settleClaim("c", c.err, c.retained)
+		if !errors.Is(err, c.err) {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.err)
+		}
+		o, claimed := readOwner("c")
+		if claimed != c.claimed || claimed && o.PID != os.Getpid() {
+			t.Errorf("%s: claimed %v (%+v), want %v", c.name, claimed, o, c.claimed)
+		}
+		if err != nil && strings.Contains(err.Error(), "stays claimed") != claimed {
+			t.Errorf("%s: the error does not say what became of the claim: %v", c.name, err)
+		}
+		if err := Release("c"); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
