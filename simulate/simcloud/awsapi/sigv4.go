@@ -58,7 +58,7 @@ func parseAuthorization(h string) (authorization, *Error) {
 
 // verify checks r's signature for service in region against keys at now;
 // body is the request's payload. It returns the key that signed it.
-func verify(r *http.Request, body []byte, keys Keys, service, region string, now time.Time) (Key, *Error) {
+func verify(r *http.Request, body []byte, keys KeyStore, service, region string, now time.Time) (Key, *Error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return Key{}, errMissingToken()
@@ -67,7 +67,7 @@ func verify(r *http.Request, body []byte, keys Keys, service, region string, now
 	if err != nil {
 		return Key{}, err
 	}
-	key, ok := keys[a.keyID]
+	key, ok := keys.Key(a.keyID)
 	if !ok {
 		return Key{}, errUnknownKey()
 	}
