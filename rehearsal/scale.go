@@ -35,6 +35,9 @@ func prepareFleet(ctx context.Context, p *Plan, kc *kindcluster.Cluster, rc *res
 		return nil, fmt.Errorf("a simulated fleet needs the simulated cloud: %w", err)
 	}
 	o.CloudURL, o.CloudToken = cloud.URL, cloud.Token
+	if o.CloudAdminToken, err = cloudcluster.AdminToken(p.Spec.Cluster); err != nil {
+		return nil, err
+	}
 	if o.CloudAs, err = behaviour.Lookup(cloud.Profile); err != nil {
 		return nil, fmt.Errorf("the simulated cloud's profile: %w", err)
 	}

@@ -26,7 +26,7 @@ import (
 
 func newSimcloudCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "simcloud", Short: "Run the simulated cloud"}
-	var cluster, stateDir, cloudConfig, podNetwork string
+	var cluster, stateDir, cloudConfig, adminTokenFile, podNetwork string
 	var listen []string
 	var registryHost string
 	var awsf awsFlags
@@ -43,7 +43,10 @@ starts it for you.
 
 Every call must carry the token of --cloud-config (Authorization: Bearer), the
 file the cluster's managers and kubelets read; calls without it are refused and
-not audited. Routes must lie inside --pod-network and point at the cluster's
+not audited. The admin calls (the fault knobs, terminating an instance,
+virtual instances and load balancers, the audit) need the token of
+--admin-token-file instead, which handover keeps on the host and mounts into
+no node: a node's token there is refused (403). Routes must lie inside --pod-network and point at the cluster's
 instances; load balancers relay only to the cluster's instances.
 
 With --aws-keys the same cloud is also served as AWS serves it, for the aws
@@ -58,6 +61,10 @@ among them (answered InvalidAction, as AWS answers it).`,
 			guard, err := serveGuard(cloudConfig, podNetwork)
 			if err != nil {
 				return err
+			}
+			adminToken, err := cloudcluster.ReadAdminToken(adminTokenFile)
+			if err != nil {
+				return fmt.Errorf("--admin-token-file: %w", err)
 			}
 			withAWS, err := awsf.enabled()
 			if err != nil {
@@ -79,6 +86,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 				Cluster:    cluster,
 				As:         guard.as,
 				Token:      guard.token,
+				AdminToken: adminToken,
 				PodNetwork: guard.podNetwork,
 				Registry:   reg,
 			})
@@ -100,10 +108,12 @@ among them (answered InvalidAction, as AWS answers it).`,
 	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on (repeatable: e.g. loopback and the kind network's gateway)")
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
 	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
+	serve.Flags().StringVar(&adminTokenFile, "admin-token-file", "", "file of the cloud's admin token (root only, on the host): required of the admin calls, which the --cloud-config token cannot make")
 	serve.Flags().StringVar(&podNetwork, "pod-network", "", "the cluster's pod network: routes outside it are refused")
 	serve.Flags().StringVar(&registryHost, "registry", "", "the cloud's container registry (its name): callers get tokens for it at POST /v1/registry/token, signed with --registry-token-key")
 	awsf.register(serve)
 	_ = serve.MarkFlagRequired("cloud-config")
+	_ = serve.MarkFlagRequired("admin-token-file")
 	_ = serve.MarkFlagRequired("pod-network")
 	c.AddCommand(serve, newFaultsCommand(g))
 	return c

@@ -31,7 +31,7 @@ type awsFlags struct {
 
 func (a *awsFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&a.keys, "aws-keys", "", "serve the AWS APIs (EC2, classic ELB) to the access keys in this file (JSON, root only), each signing as the component it names")
+	f.StringVar(&a.keys, "aws-keys", "", "serve the AWS APIs (EC2, classic ELB) to the access keys in this file (JSON, root only), each signing as the component (and node) it names; a key added later is served once the file is replaced")
 	f.StringArrayVar(&a.listen, "aws-listen", nil, "address to serve the AWS APIs on, at /ec2/ and /elasticloadbalancing/ (repeatable)")
 	f.StringArrayVar(&a.imdsListen, "imds-listen", nil, "address to serve the instance metadata service on, answering each node by its address (repeatable)")
 	f.StringArrayVar(&a.tlsListen, "aws-tls-listen", nil, "address to serve the AWS APIs on over TLS (repeatable): also at /, by X-Amz-Target, as ECR answers at its default endpoint")
@@ -68,7 +68,7 @@ type awsServers struct {
 }
 
 func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string, registryKey []byte) (*awsServers, error) {
-	keys, err := amazon.ReadKeys(a.keys)
+	keys, err := amazon.OpenKeyFile(a.keys)
 	if err != nil {
 		return nil, err
 	}

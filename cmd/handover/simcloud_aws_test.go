@@ -37,7 +37,7 @@ func TestAWSFaceOpensOverTheCloud(t *testing.T) {
 	if err := amazon.WriteKeys(keys, []awsapi.Key{key}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := simcloud.New(simcloud.Options{StatePath: filepath.Join(dir, "state.json"), Token: strings.Repeat("t", 32)})
+	s, err := simcloud.New(simcloud.Options{StatePath: filepath.Join(dir, "state.json"), Token: strings.Repeat("t", 32), AdminToken: strings.Repeat("a", 32)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
@@ -119,7 +118,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 		"cloud.conf":                           kcm.INI(),
 		"cloud-ccm.conf":                       ccm.INI(),
 		"credential-provider.yaml":             credentialProviderConfig(),
-		"kubelet.env":                          "KUBELET_EXTRA_ARGS=\n" + strings.Join(append(cfg.Env(keys["kubelet"]), "AWS_CA_BUNDLE="+awsCAPath), "\n") + "\n",
+		"kubelet.env":                          kubeletEnv(keys["kubelet"]),
 		"kube-controller-manager.credentials":  sharedCredentials(keys["kube-controller-manager"]),
 		"cloud-controller-manager.credentials": sharedCredentials(keys["cloud-controller-manager"]),
 		"patches/kube-controller-manager+strategic.yaml": `spec:

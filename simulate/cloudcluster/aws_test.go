@@ -20,6 +20,7 @@ import (
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/awsconfig"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
@@ -364,5 +365,49 @@ func TestAWSOneSideCloudConfig(t *testing.T) {
 	}
 	if _, _, id := (&AWSCloudConfigs{KCM: &AWSVars{}}).configs(base, "c1"); id != "c1" {
 		t.Errorf("no file names a cluster, yet the cloud tags %q", id)
+	}
+}
+
+// A node's kubelet key is its own: in the keys' file the cloud serves,
+// naming the node, and written for that node alone.
+func TestIssueKubeletKey(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{}
+	for _, node := range []string{"c1-worker", "c1-worker2"} {
+		p, err := IssueKubeletKey("c1", node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths[node] = p
+	}
+	keys, err := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for node, p := range paths {
+		raw, err := os.ReadFile(p)
+		if fi, _ := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s's kubelet env: %v", node, err)
+		}
+		var owner awsapi.Key
+		for id, k := range keys {
+			if strings.Contains(string(raw), "AWS_ACCESS_KEY_ID="+id+"\n") {
+				owner = k
+			}
+		}
+		if owner.Principal != "kubelet" || owner.Node != node {
+			t.Errorf("%s's kubelet env holds the key of %q on %q", node, owner.Principal, owner.Node)
+		}
+	}
+	if paths["c1-worker"] == paths["c1-worker2"] {
+		t.Error("two nodes share a kubelet env")
+	}
+	for _, bad := range []string{"", "../c2", "a/b", ".hidden"} {
+		if _, err := IssueKubeletKey("c1", bad); err == nil {
+			t.Errorf("a node named %q got a key", bad)
+		}
 	}
 }

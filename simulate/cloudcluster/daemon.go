@@ -167,6 +167,10 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 	if err != nil {
 		return "", err
 	}
+	admin, err := writeAdminToken(dir)
+	if err != nil {
+		return "", err
+	}
 	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: set.profile}
 	args := []string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}
 	if set.provider != AWS {
@@ -197,7 +201,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 		return "", err
 	}
 	local := api.NewClient("http://127.0.0.1:"+strconv.Itoa(port), "handover")
-	local.Token = token
+	local.Token = admin
 	startTimeout := waits.Of(ctx, WaitCloudStart)
 	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
 		_, err := local.Faults(ctx)
@@ -232,7 +236,8 @@ func spawnSimcloud(self, cluster, dir, podNetwork string, more []string) (int, e
 	}
 	defer logf.Close()
 	args := []string{"simcloud", "serve", "--cluster", cluster, "--state-dir", dir,
-		"--cloud-config", filepath.Join(dir, cloudConfigFile), "--pod-network", podNetwork}
+		"--cloud-config", filepath.Join(dir, cloudConfigFile), "--admin-token-file", filepath.Join(dir, adminTokenFile),
+		"--pod-network", podNetwork}
 	args = append(args, more...)
 	cmd := exec.Command(self, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
@@ -300,13 +305,19 @@ func Config(cluster string) (provider.Config, error) {
 	return cfg, nil
 }
 
-// Client calls a cluster's simcloud as component, with its token.
+// Client calls a cluster's simcloud as component from the host, with the
+// admin token: every route, the admin ones (faults, termination, the
+// audit) among them.
 func Client(cluster, component string) (*api.Client, error) {
 	cfg, err := Config(cluster)
 	if err != nil {
 		return nil, err
 	}
+	admin, err := AdminToken(cluster)
+	if err != nil {
+		return nil, err
+	}
 	c := api.NewClient(cfg.URL, component)
-	c.Token = cfg.Token
+	c.Token = admin
 	return c, nil
 }

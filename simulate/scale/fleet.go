@@ -24,8 +24,10 @@ type Options struct {
 	// handover's (virtual instances, the throttle), the simulated kubelets'
 	// are each its own node's.
 	CloudURL string
-	// CloudToken is the cloud's credential for the cluster.
-	CloudToken string
+	// CloudToken is the cloud's credential for the cluster, the nodes'
+	// (the simulated kubelets' calls); CloudAdminToken the host's (the
+	// fleet's own calls, which are admin calls).
+	CloudToken, CloudAdminToken string
 	// CloudAs is the provider the cloud names things as (its
 	// cloud-config's profile): simulated in-tree kubelets form
 	// ProviderIDs by it, as real ones do by their provider's name.
@@ -90,7 +92,9 @@ const registerWorkers = 8
 // kwok, the nodes, the Services and their endpoints, and waits until every
 // node is initialised and every Service has its load balancer.
 func Prepare(ctx context.Context, o Options, p Profile) (*Fleet, error) {
-	f := &Fleet{o: o, p: p, admin: o.cloudClient("handover-scale"), sum: Summary{Asked: p.Nodes}}
+	admin := o.cloudClient("handover-scale")
+	admin.Token = o.CloudAdminToken
+	f := &Fleet{o: o, p: p, admin: admin, sum: Summary{Asked: p.Nodes}}
 	if p.None() {
 		return f, nil
 	}

@@ -26,14 +26,13 @@ func NewToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// guard refuses a call without the cluster's token before anything reads
-// it: a refused call is not audited, so a caller without the token cannot
-// write a line into the evidence under another component's name. It bounds
-// the body of every call it lets through.
+// guard refuses a call without one of the cloud's tokens before anything
+// reads it: a refused call is not audited, so a caller without a token
+// cannot write a line into the evidence under another component's name.
+// It bounds the body of every call it lets through.
 func (s *Server) guard(next http.Handler) http.Handler {
-	want := []byte("Bearer " + s.opts.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Token != "" && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		if s.opts.Token != "" && !s.carries(r, s.opts.Token) && !s.carries(r, s.opts.AdminToken) {
 			s.refused.Add(1)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="simcloud"`)
 			writeJSON(w, http.StatusUnauthorized, api.Error{Message: "this cloud needs the cluster's token (Authorization: Bearer, from its cloud-config)"})
@@ -44,7 +43,41 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-// Refused is how many calls the cloud refused for want of its token.
+// adminOnly refuses, unaudited, an admin call without the admin token: a
+// node holds the cluster's token, and must not arm faults, terminate
+// instances or read the audit.
+func (s *Server) adminOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token != "" && !s.carries(r, s.opts.AdminToken) {
+			s.refused.Add(1)
+			writeJSON(w, http.StatusForbidden, api.Error{Message: "this call is the host's: it needs the cloud's admin token, which no node holds"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// carries: r's Authorization is the bearer token, compared in constant time.
+func (s *Server) carries(r *http.Request, token string) bool {
+	return subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+token)) == 1
+}
+
+// checkTokens: both tokens or neither (in-process tests), and two
+// different ones.
+func (o Options) checkTokens() error {
+	switch {
+	case o.Token == "" && o.AdminToken == "":
+		return nil
+	case o.Token == "" || o.AdminToken == "":
+		return errors.New("simcloud: the cluster's token and the admin token go together")
+	case o.Token == o.AdminToken:
+		return errors.New("simcloud: the admin token must differ from the cluster's token, which every node holds")
+	}
+	return nil
+}
+
+// Refused is how many calls the cloud refused for want of its token (or,
+// on an admin route, of the admin token).
 func (s *Server) Refused() int64 { return s.refused.Load() }
 
 // checkRoute keeps a route inside what the cloud's route table is for: a

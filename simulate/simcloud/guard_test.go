@@ -39,7 +39,7 @@ func TestCallsWithoutTheTokenAreRefused(t *testing.T) {
 	if got := r.server.Refused(); got != 12 {
 		t.Errorf("refused %d calls, want 12", got)
 	}
-	audit, err := r.client("handover").Audit(ctx, r.now.Add(-1))
+	audit, err := r.admin().Audit(ctx, r.now.Add(-1))
 	if err != nil || len(audit) != 0 {
 		t.Fatalf("the audit holds refused calls: %+v %v", audit, err)
 	}
@@ -111,5 +111,53 @@ func TestBackendsOutsideTheClusterAreRefused(t *testing.T) {
 	r.fakes.mu.Unlock()
 	if _, err := ccm.UpdateLoadBalancer(ctx, "service-lb-controller", "lb", spec("172.18.0.4", "172.18.0.5")); err != nil {
 		t.Fatalf("a backend terminated since it was seen: %v", err)
+	}
+}
+
+// A node holds the cluster's token, not the admin token: with it, no admin
+// route answers (403) and none leaves a line in the audit, while the host's
+// admin token calls every route.
+func TestANodesTokenCannotCallTheAdminRoutes(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ctx := context.Background()
+	node := r.client("kubelet")
+	calls := map[string]func() error{
+		"SetFaults":             func() error { return node.SetFaults(ctx, api.Faults{ThrottleQPS: 1}) },
+		"GetFaults":             func() error { _, err := node.Faults(ctx); return err },
+		"TerminateInstance":     func() error { return node.TerminateInstance(ctx, "c-worker") },
+		"AddVirtualInstance":    func() error { _, err := AddVirtualInstance(ctx, node, "fake-1"); return err },
+		"AddVirtualLBNamespace": func() error { return MakeLoadBalancersVirtual(ctx, node, "default") },
+		"Audit":                 func() error { _, err := node.Audit(ctx, r.now); return err },
+	}
+	for name, call := range calls {
+		var se *api.StatusError
+		if err := call(); !errors.As(err, &se) || se.Code != http.StatusForbidden {
+			t.Errorf("%s with a node's token: %v, want 403", name, err)
+		}
+	}
+	if _, _, err := AuditAfter(ctx, node, 0); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("the audit by position with a node's token: %v, want 403", err)
+	}
+	if len(r.fakes.stopped) != 0 {
+		t.Fatalf("a node's token terminated %v", r.fakes.stopped)
+	}
+	admin := r.admin()
+	if f, err := admin.Faults(ctx); err != nil || f.ThrottleQPS != 0 {
+		t.Errorf("a node's token set faults: %+v %v", f, err)
+	}
+	if _, err := admin.Instances(ctx, ""); err != nil {
+		t.Errorf("the admin token on a cloud route: %v", err)
+	}
+	audit, err := admin.Audit(ctx, r.now.Add(-1))
+	if err != nil || len(audit) != 2 {
+		t.Fatalf("the audit holds %+v (%v), want the admin's two calls", audit, err)
+	}
+}
+
+func TestTheTokensGoTogetherAndDiffer(t *testing.T) {
+	for _, o := range []Options{{Token: "t"}, {AdminToken: "a"}, {Token: "t", AdminToken: "t"}} {
+		if _, err := New(o); err == nil {
+			t.Errorf("tokens %q/%q accepted", o.Token, o.AdminToken)
+		}
 	}
 }

@@ -37,7 +37,7 @@ func TestRegistryToken(t *testing.T) {
 	if _, ok := ecrtoken.Verify(key, tok.Password, r.now.Add(registryTokenLife+time.Second)); ok {
 		t.Fatal("an expired token still checks")
 	}
-	if err := r.client("handover").SetFaults(ctx, api.Faults{Deny: map[string][]string{"kubelet": {"GetRegistryToken"}}}); err != nil {
+	if err := r.admin().SetFaults(ctx, api.Faults{Deny: map[string][]string{"kubelet": {"GetRegistryToken"}}}); err != nil {
 		t.Fatal(err)
 	}
 	var se *api.StatusError

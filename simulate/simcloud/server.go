@@ -31,6 +31,11 @@ type Options struct {
 	// Token, when set, is required of every call (Authorization: Bearer).
 	// Only in-process tests leave it empty.
 	Token string
+	// AdminToken is the host's: only it may call the admin routes (the
+	// fault knobs, terminating an instance, virtual instances and load
+	// balancers, the audit), and it may call every other. It is never
+	// given to a node. Required with Token, and other than it.
+	AdminToken string
 	// PodNetwork, when set, bounds the routes the cloud accepts.
 	PodNetwork *net.IPNet
 	// Registry is the cloud's container registry: its tokens are signed
@@ -60,6 +65,9 @@ func New(o Options) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if err := o.checkTokens(); err != nil {
+		return nil, err
+	}
 	st, err := loadState(o.StatePath)
 	if err != nil {
 		return nil, err
@@ -86,8 +94,10 @@ func (s *Server) Handler() http.Handler {
 	cloud := func(op string, h func(*http.Request) (any, error)) http.Handler {
 		return s.call(op, true, h)
 	}
+	// The admin routes are handover's on the host: no fault knob reaches
+	// them, and a node's token is refused there.
 	admin := func(op string, h func(*http.Request) (any, error)) http.Handler {
-		return s.call(op, false, h)
+		return s.adminOnly(s.call(op, false, h))
 	}
 	mux.Handle("GET /v1/instances", cloud("ListInstances", s.listInstances))
 	mux.Handle("GET /v1/instances/{name}", cloud("GetInstance", s.getInstance))
@@ -107,7 +117,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("DELETE /v1/routes/{name}", cloud("DeleteRoute", s.deleteRoute))
 	mux.Handle("GET /v1/faults", admin("GetFaults", func(*http.Request) (any, error) { return s.faults.get(), nil }))
 	mux.Handle("PUT /v1/faults", admin("SetFaults", s.setFaults))
-	mux.HandleFunc("GET /v1/audit", s.getAudit)
+	mux.Handle("GET /v1/audit", s.adminOnly(http.HandlerFunc(s.getAudit)))
 	return s.guard(mux)
 }
 

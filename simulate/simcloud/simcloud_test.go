@@ -82,8 +82,12 @@ func (f *fakeBackends) Sync(_ context.Context, routes []api.Route) error {
 	return nil
 }
 
-// rigToken is the test cloud's credential.
-const rigToken = "test-token"
+// rigToken is the test cloud's credential, every node's; rigAdminToken
+// the host's.
+const (
+	rigToken      = "test-token"
+	rigAdminToken = "test-admin-token"
+)
 
 type rig struct {
 	server *Server
@@ -97,7 +101,7 @@ func newRig(t *testing.T, dir string) *rig {
 	r := &rig{fakes: newFakes(), now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	s, err := New(Options{Backends: Backends{Instances: r.fakes, LoadBalancers: r.fakes, Routes: r.fakes},
 		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"),
-		Now: func() time.Time { return r.now }, Token: rigToken, PodNetwork: mustCIDR(t, "10.244.0.0/16")})
+		Now: func() time.Time { return r.now }, Token: rigToken, AdminToken: rigAdminToken, PodNetwork: mustCIDR(t, "10.244.0.0/16")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +115,14 @@ func newRig(t *testing.T, dir string) *rig {
 func (r *rig) client(component string) *api.Client {
 	c := api.NewClient(r.url, component)
 	c.Token = rigToken
+	return c
+}
+
+// admin calls the rig's cloud as handover on the host, with the admin
+// token.
+func (r *rig) admin() *api.Client {
+	c := api.NewClient(r.url, "handover")
+	c.Token = rigAdminToken
 	return c
 }
 
@@ -158,7 +170,7 @@ func TestInstancesAttributedToCaller(t *testing.T) {
 func TestTerminatedInstanceIsGone(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	kcm := r.cloud("kube-controller-manager")
-	if err := r.client("handover").TerminateInstance(context.Background(), "c-worker2"); err != nil {
+	if err := r.admin().TerminateInstance(context.Background(), "c-worker2"); err != nil {
 		t.Fatal(err)
 	}
 	exists, err := kcm.InstanceExists(context.Background(), node("c-worker2"))
@@ -168,7 +180,7 @@ func TestTerminatedInstanceIsGone(t *testing.T) {
 	if len(r.fakes.stopped) != 1 || r.fakes.stopped[0] != "c-worker2" {
 		t.Fatalf("the machine was not stopped: %v", r.fakes.stopped)
 	}
-	if err := r.client("handover").TerminateInstance(context.Background(), "nope"); !api.IsNotFound(err) {
+	if err := r.admin().TerminateInstance(context.Background(), "nope"); !api.IsNotFound(err) {
 		t.Fatalf("terminating a missing instance: %v", err)
 	}
 }
@@ -282,7 +294,7 @@ func TestRoutes(t *testing.T) {
 func TestFaultKnobs(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	ctx := context.Background()
-	admin := r.client("handover")
+	admin := r.admin()
 	ccm := r.cloud("cloud-controller-manager")
 	code := func(err error) int {
 		var se *api.StatusError
@@ -368,10 +380,10 @@ func TestStateSurvivesRestartAndAuditIsJSONL(t *testing.T) {
 	if _, err := ccm.EnsureLoadBalancer(ctx, "c", service(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.client("handover").SetFaults(ctx, api.Faults{Latency: api.Duration{Duration: time.Millisecond}}); err != nil {
+	if err := r.admin().SetFaults(ctx, api.Faults{Latency: api.Duration{Duration: time.Millisecond}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.client("handover").TerminateInstance(ctx, "c-worker2"); err != nil {
+	if err := r.admin().TerminateInstance(ctx, "c-worker2"); err != nil {
 		t.Fatal(err)
 	}
 	r.server.Close()
@@ -381,7 +393,7 @@ func TestStateSurvivesRestartAndAuditIsJSONL(t *testing.T) {
 	if err != nil || len(lbs) != 1 || lbs[0].IP != "172.18.100.1" {
 		t.Fatalf("load balancers after restart: %+v %v", lbs, err)
 	}
-	if f, _ := again.client("x").Faults(ctx); f.Latency.Duration != time.Millisecond {
+	if f, _ := again.admin().Faults(ctx); f.Latency.Duration != time.Millisecond {
 		t.Fatalf("faults after restart: %+v", f)
 	}
 	if _, err := again.client("x").Instance(ctx, "", "c-worker2"); !api.IsNotFound(err) {
@@ -422,7 +434,7 @@ func TestCorruptStateIsAClearError(t *testing.T) {
 func TestDenyRefusesACallersOperations(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	ctx := context.Background()
-	admin := r.client("handover")
+	admin := r.admin()
 	if err := admin.SetFaults(ctx, api.Faults{Deny: map[string][]string{"cloud-controller-manager": {"CreateRoute"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +469,7 @@ func TestDenyRefusesACallersOperations(t *testing.T) {
 func TestScopeHidesInstancesElsewhere(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	ctx := context.Background()
-	admin, ccm := r.client("handover"), r.client("cloud-controller-manager")
+	admin, ccm := r.admin(), r.client("cloud-controller-manager")
 	if err := admin.SetFaults(ctx, api.Faults{Scope: map[string]string{"cloud-controller-manager": "zone-a"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestVirtualInstances(t *testing.T) {
 	dir := t.TempDir()
 	r := newRig(t, dir)
 	ctx := context.Background()
-	admin := r.client("handover")
+	admin := r.admin()
 	v1, err := AddVirtualInstance(ctx, admin, "fake-1")
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestVirtualInstances(t *testing.T) {
 func TestAuditAfterMissesNothing(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	ctx := context.Background()
-	c := r.client("handover-observer")
+	c := r.admin()
 	_, next, err := AuditAfter(ctx, c, math.MaxInt)
 	if err != nil || next != 0 {
 		t.Fatalf("past the end of an empty audit: next %d, %v", next, err)
@@ -116,7 +116,7 @@ func TestAuditAfterMissesNothing(t *testing.T) {
 func TestVirtualLoadBalancers(t *testing.T) {
 	r := newRig(t, t.TempDir())
 	ctx := context.Background()
-	admin := r.client("handover")
+	admin := r.admin()
 	if err := MakeLoadBalancersVirtual(ctx, admin, "handover-scale"); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ type Options struct {
 	// whose Component is the caller's (the signing key's principal).
 	Cloud   *api.Client
 	Network Network
-	Keys    awsapi.Keys
+	Keys    awsapi.KeyStore
 	// StatePath keeps what only AWS has ("" in memory).
 	StatePath string
 	Now       func() time.Time
@@ -72,16 +72,19 @@ func (f *Face) Actions() map[string][]string {
 // Handler serves the AWS APIs at /<service>/.
 func (f *Face) Handler() http.Handler { return f.server }
 
-// cloud is the simulated cloud's client for a caller.
+// cloud is the simulated cloud's client for a caller: as its key's
+// component, and its node for a node's key, so the cloud's audit and
+// knobs see both.
 func (f *Face) cloud(c awsapi.Call) *api.Client {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	cl, ok := f.clients[c.Key.Principal]
+	who := c.Key.Principal + "\x00" + c.Key.Node
+	cl, ok := f.clients[who]
 	if !ok {
 		copied := *f.opts.Cloud
-		copied.Component = c.Key.Principal
+		copied.Component, copied.Node = c.Key.Principal, c.Key.Node
 		cl = &copied
-		f.clients[c.Key.Principal] = cl
+		f.clients[who] = cl
 	}
 	return cl
 }

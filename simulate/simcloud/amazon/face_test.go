@@ -25,6 +25,8 @@ const (
 	cluster = "c"
 	region  = "sim-region-1"
 	token   = "rig-token"
+	// adminToken is the host's, for the rig's admin calls.
+	adminToken = "rig-admin-token"
 )
 
 var (
@@ -89,7 +91,7 @@ func newRig(t *testing.T, dir string) *rig {
 	r := &rig{back: &backends{instances: []api.Instance{instance("c-control-plane", region+"a", "172.18.0.2"),
 		instance("c-worker", region+"b", "172.18.0.3"), instance("c-local", region+"c", "127.0.0.1", localSecondIP)}}}
 	s, err := simcloud.New(simcloud.Options{Backends: simcloud.Backends{Instances: r.back, LoadBalancers: r.back, Routes: r.back},
-		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token})
+		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token, AdminToken: adminToken})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +140,7 @@ func (r *rig) calls() []awsapi.Record {
 
 func (r *rig) admin() *api.Client {
 	c := api.NewClient(r.cloudAt, "handover")
-	c.Token = token
+	c.Token = adminToken
 	return c
 }
 

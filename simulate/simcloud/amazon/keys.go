@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/privatefs"
@@ -30,7 +32,8 @@ type keyFile struct {
 	Keys []awsapi.Key `json:"keys"`
 }
 
-// maxKeyFile bounds the keys' file: a key a component, a few components.
+// maxKeyFile bounds the keys' file: a key a component and one a node's
+// kubelet, about 200 bytes each.
 const maxKeyFile = 64 << 10
 
 // WriteKeys writes the issued keys to path.
@@ -40,6 +43,24 @@ func WriteKeys(path string, keys []awsapi.Key) error {
 		return err
 	}
 	return privatefs.WriteFile(path, raw)
+}
+
+// AddKey adds a key to the keys' file at path (a node's, issued as it
+// joins): the file is replaced whole, so a cloud serving it (KeyFile)
+// reads either the old keys or the new ones. Callers serialise their adds.
+func AddKey(path string, k awsapi.Key) error {
+	keys, err := ReadKeys(path)
+	if err != nil {
+		return err
+	}
+	if _, dup := keys[k.ID]; dup {
+		return fmt.Errorf("the AWS keys %s: %s issued already", path, k.ID)
+	}
+	all := make([]awsapi.Key, 0, len(keys)+1)
+	for _, id := range slices.Sorted(maps.Keys(keys)) {
+		all = append(all, keys[id])
+	}
+	return WriteKeys(path, append(all, k))
 }
 
 // ReadKeys reads the keys WriteKeys wrote, refusing a file that names a

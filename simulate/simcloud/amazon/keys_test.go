@@ -1,11 +1,13 @@
 package amazon_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,5 +102,90 @@ func TestDocsListTheServedActions(t *testing.T) {
 		if !strings.Contains(string(raw), row) {
 			t.Errorf("docs/providers.md has no row\n%s", row)
 		}
+	}
+}
+
+// A node's kubelet key, issued after the cloud opened its keys' file, is
+// served at once, and its calls are the node's: the AWS call record and
+// the cloud's audit name the node whose key signed.
+func TestANodesKeyIsServedAndNamesItsNode(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, dir)
+	path := filepath.Join(dir, "keys.json")
+	if err := amazon.WriteKeys(path, []awsapi.Key{kcm}); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := amazon.OpenKeyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var records []awsapi.Record
+	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(r.cloud.Handler(), token), Keys: keys,
+		Network: amazon.Network{Cluster: cluster, Region: region, Zones: []string{region + "a"}, CIDR: "172.18.0.0/16"},
+		Record:  func(rec awsapi.Record) { mu.Lock(); records = append(records, rec); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.awsAt = serve(t, face)
+	node, err := amazon.NewKey("kubelet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node.Node = "c-worker"
+	describe := &ec2.DescribeInstancesInput{InstanceIds: aws.StringSlice([]string{amazon.InstanceID(cluster, "c-worker")})}
+	if _, err := r.ec2(node).DescribeInstances(describe); code(t, err) != "InvalidClientTokenId" {
+		t.Fatalf("a key not yet issued: %v", err)
+	}
+	if err := amazon.AddKey(path, node); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ec2(node).DescribeInstances(describe); err != nil {
+		t.Fatalf("a key issued after the cloud started: %v", err)
+	}
+	mu.Lock()
+	last := records[len(records)-1]
+	mu.Unlock()
+	if last.Principal != "kubelet" || last.Node != "c-worker" {
+		t.Errorf("the AWS call record names %q on %q", last.Principal, last.Node)
+	}
+	audit, err := r.admin().Audit(context.Background(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named bool
+	for _, e := range audit {
+		named = named || e.Component == "kubelet" && e.Node == "c-worker"
+	}
+	if !named {
+		t.Errorf("no audit entry names the node whose key signed: %+v", audit)
+	}
+	if _, err := r.ec2(kcm).DescribeInstances(describe); err != nil {
+		t.Errorf("a key of the first reading: %v", err)
+	}
+}
+
+// A file that stops reading keeps the keys last read; one changed is read
+// again only when a call names a key not held.
+func TestAKeyFileKeepsItsKeysWhenTheFileBreaks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := amazon.WriteKeys(path, []awsapi.Key{kcm}); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := amazon.OpenKeyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("not JSON"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := keys.Key("AKIANOBODY"); ok {
+		t.Error("an unknown key found")
+	}
+	if k, ok := keys.Key(kcm.ID); !ok || k != kcm {
+		t.Errorf("the manager's key lost: %+v", k)
+	}
+	if err := amazon.AddKey(path, ccm); err == nil {
+		t.Error("a key added to a broken file")
 	}
 }

@@ -56,6 +56,13 @@ func errSignature() *Error {
 		Message: "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method."}
 }
 
+// errPayloadHash: the body is not the one signed. 403, as a signature
+// that does not cover the body is no signature.
+func errPayloadHash() *Error {
+	return &Error{Status: http.StatusForbidden, Code: "SignatureDoesNotMatch",
+		Message: "The request's X-Amz-Content-Sha256 header is not the SHA-256 of its body (UNSIGNED-PAYLOAD is for S3 only)."}
+}
+
 func errExpired(format string, args ...any) *Error {
 	return Errorf("RequestExpired", format, args...)
 }

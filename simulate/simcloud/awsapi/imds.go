@@ -81,12 +81,7 @@ type IMDS struct {
 	Now          func() time.Time
 
 	mu     sync.Mutex
-	tokens map[string]tokenLease
-}
-
-type tokenLease struct {
-	ip      string
-	expires time.Time
+	tokens *tokenTable
 }
 
 // Limits of a session token's TTL (the IMDS user guide: 1 s to 6 h).
@@ -147,16 +142,20 @@ func (m *IMDS) issue(w http.ResponseWriter, r *http.Request, ip string) {
 	token := hex.EncodeToString(b)
 	m.mu.Lock()
 	if m.tokens == nil {
-		m.tokens = map[string]tokenLease{}
+		m.tokens = newTokenTable()
 	}
 	now := m.now()
-	for t, s := range m.tokens {
-		if now.After(s.expires) {
-			delete(m.tokens, t)
-		}
-	}
-	m.tokens[token] = tokenLease{ip: ip, expires: now.Add(time.Duration(ttl) * time.Second)}
+	ok := m.tokens.issue(token, ip, now, now.Add(time.Duration(ttl)*time.Second))
 	m.mu.Unlock()
+	if !ok {
+		// The IMDS throttles each instance's queries ("Query throttling"
+		// in the EC2 user guide's "Retrieve instance metadata"): 429, which
+		// aws-sdk-go's token provider does not take for IMDSv2 being off
+		// (it falls back to IMDSv1 on 403, 404 and 405 only).
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "this instance holds too many live session tokens: reuse one until it expires", http.StatusTooManyRequests)
+		return
+	}
 	w.Header().Set("X-Aws-Ec2-Metadata-Token-Ttl-Seconds", strconv.Itoa(ttl))
 	_, _ = w.Write([]byte(token))
 }
@@ -170,8 +169,7 @@ func (m *IMDS) authorised(r *http.Request, ip string) bool {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s, ok := m.tokens[token]
-	return ok && s.ip == ip && !m.now().After(s.expires)
+	return m.tokens != nil && m.tokens.valid(token, ip, m.now())
 }
 
 // lookup answers a path of the tree: a value, or a directory's entries one

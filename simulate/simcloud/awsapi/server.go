@@ -29,10 +29,24 @@ type Key struct {
 	// Principal is the component the key was issued to: the audit's
 	// caller.
 	Principal string `json:"principal"`
+	// Node is the node whose component holds the key (a kubelet's: one
+	// key a node), "" for a cluster-wide component's.
+	Node string `json:"node,omitempty"`
+}
+
+// KeyStore finds an issued key by its access key ID.
+type KeyStore interface {
+	Key(id string) (Key, bool)
 }
 
 // Keys are the issued keys by access key ID.
 type Keys map[string]Key
+
+// Key is the key with id.
+func (k Keys) Key(id string) (Key, bool) {
+	key, ok := k[id]
+	return key, ok
+}
 
 // Record is what the server reports of each call it answers.
 type Record struct {
@@ -40,6 +54,7 @@ type Record struct {
 	Service    string    `json:"service"`
 	Action     string    `json:"action"`
 	Principal  string    `json:"principal,omitempty"` // "" when the signature was refused
+	Node       string    `json:"node,omitempty"`      // the signing key's node, for a per-node key
 	RemoteAddr string    `json:"remoteAddr"`
 	Status     int       `json:"status"`
 	Code       string    `json:"code,omitempty"` // the error code, "" on success
@@ -52,7 +67,7 @@ type Record struct {
 // Options configure a Server.
 type Options struct {
 	Region string
-	Keys   Keys
+	Keys   KeyStore
 	Now    func() time.Time
 	// Gate, when set, may refuse a verified call before its action runs
 	// (the cloud's throttling, outages and denials).
@@ -74,8 +89,8 @@ func NewServer(o Options, services ...Service) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Region == "" {
-		return nil, errors.New("awsapi: a server needs its region")
+	if o.Region == "" || o.Keys == nil {
+		return nil, errors.New("awsapi: a server needs its region and its keys")
 	}
 	s := &Server{opts: o, services: map[string]Service{}}
 	for _, svc := range services {
@@ -98,7 +113,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := Record{Time: s.opts.Now(), Service: svc.Name, RemoteAddr: r.RemoteAddr, Status: http.StatusOK}
 	reqID := newRequestID()
 	out, call, err := s.serve(svc, r)
-	rec.Action, rec.Principal = call.Action, call.Key.Principal
+	rec.Action, rec.Principal, rec.Node = call.Action, call.Key.Principal, call.Key.Node
 	if err == nil {
 		err = writeAnswer(w, svc, call.Action, out, reqID)
 	}

@@ -30,6 +30,8 @@ type testServer struct {
 	mu      sync.Mutex
 	records []Record
 	gate    func(Call, Refusals) *Error
+	// terminated: the instances TerminateInstances was answered for.
+	terminated []string
 }
 
 func newTestServer(t *testing.T) *testServer {
@@ -47,6 +49,11 @@ func newTestServer(t *testing.T) *testServer {
 					Tags: []*ec2.Tag{{Key: aws.String("caller"), Value: aws.String(c.Key.Principal)}}})
 			}
 			return &ec2.DescribeInstancesOutput{Reservations: []*ec2.Reservation{{Instances: out}}}, nil
+		}), Op("TerminateInstances", func(_ context.Context, _ Call, in *ec2.TerminateInstancesInput) (*ec2.TerminateInstancesOutput, error) {
+			ts.mu.Lock()
+			defer ts.mu.Unlock()
+			ts.terminated = append(ts.terminated, aws.StringValueSlice(in.InstanceIds)...)
+			return &ec2.TerminateInstancesOutput{}, nil
 		})}}
 	elbSvc := Service{Name: "elasticloadbalancing", Protocol: Query, Namespace: "http://elasticloadbalancing.amazonaws.com/doc/2012-06-01/",
 		Actions: []Action{Op("DescribeLoadBalancers", func(_ context.Context, _ Call, in *elb.DescribeLoadBalancersInput) (*elb.DescribeLoadBalancersOutput, error) {
@@ -201,6 +208,12 @@ func signed(t *testing.T, method, url, body string, key Key, when time.Time) *ht
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	return sign(t, req, body, key, when)
+}
+
+// sign signs req, whose body is body, with aws-sdk-go's v4 signer.
+func sign(t *testing.T, req *http.Request, body string, key Key, when time.Time) *http.Request {
+	t.Helper()
 	if _, err := v4.NewSigner(credentials.NewStaticCredentials(key.ID, key.Secret, "")).Sign(req, strings.NewReader(body), "ec2", testRegion, when); err != nil {
 		t.Fatal(err)
 	}

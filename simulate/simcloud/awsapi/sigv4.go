@@ -58,7 +58,7 @@ func parseAuthorization(h string) (authorization, *Error) {
 
 // verify checks r's signature for service in region against keys at now;
 // body is the request's payload. It returns the key that signed it.
-func verify(r *http.Request, body []byte, keys Keys, service, region string, now time.Time) (Key, *Error) {
+func verify(r *http.Request, body []byte, keys KeyStore, service, region string, now time.Time) (Key, *Error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return Key{}, errMissingToken()
@@ -67,14 +67,18 @@ func verify(r *http.Request, body []byte, keys Keys, service, region string, now
 	if err != nil {
 		return Key{}, err
 	}
-	key, ok := keys[a.keyID]
+	key, ok := keys.Key(a.keyID)
 	if !ok {
 		return Key{}, errUnknownKey()
 	}
 	if err := checkScope(r, a, service, region, now); err != nil {
 		return Key{}, err
 	}
-	want := signature(key.Secret, a, stringToSign(r.Header.Get("X-Amz-Date"), a, canonicalRequest(r, a.signedHeaders, body)))
+	payload, err := payloadHash(r, body)
+	if err != nil {
+		return Key{}, err
+	}
+	want := signature(key.Secret, a, stringToSign(r.Header.Get("X-Amz-Date"), a, canonicalRequest(r, a.signedHeaders, payload)))
 	if subtle.ConstantTimeCompare([]byte(want), []byte(a.signature)) != 1 {
 		return Key{}, errSignature()
 	}
@@ -106,11 +110,27 @@ func checkScope(r *http.Request, a authorization, service, region string, now ti
 	return nil
 }
 
-func canonicalRequest(r *http.Request, signed []string, body []byte) string {
-	payload := r.Header.Get("X-Amz-Content-Sha256")
-	if payload == "" {
-		payload = hexSHA256(body)
+// payloadHash is the SHA-256 of the body as received: the signature
+// covers it, whatever a caller claims. aws-sdk-go v1 (signer/v4's
+// buildBodyDigest) and v2 (X-Amz-Content-Sha256 added for S3 only, by
+// S3ContentSHA256Header) send no X-Amz-Content-Sha256 to EC2, ELB or ECR;
+// a header that does come must name that same hash. UNSIGNED-PAYLOAD and
+// the STREAMING-* values are S3's ("Signature Calculations for the
+// Authorization Header" in the S3 API reference), refused here as a
+// mismatch.
+func payloadHash(r *http.Request, body []byte) (string, *Error) {
+	sum := hexSHA256(body)
+	claimed := r.Header.Values("X-Amz-Content-Sha256")
+	if len(claimed) == 0 {
+		return sum, nil
 	}
+	if len(claimed) > 1 || subtle.ConstantTimeCompare([]byte(claimed[0]), []byte(sum)) != 1 {
+		return "", errPayloadHash()
+	}
+	return sum, nil
+}
+
+func canonicalRequest(r *http.Request, signed []string, payload string) string {
 	headers := make([]string, len(signed))
 	for i, name := range signed {
 		headers[i] = name + ":" + headerValue(r, name) + "\n"
