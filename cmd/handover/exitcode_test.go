@@ -41,8 +41,12 @@ func TestASignalledRunExits128PlusTheSignal(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(`{"url":"http://127.0.0.1","token":"`+strings.Repeat("t", 40)+`"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"simcloud", "serve", "--cluster", "exit-codes", "--cloud-config", cfg, "--pod-network", "10.244.0.0/16",
-		"--listen", "127.0.0.1:0", "--state-dir", dir}
+	admin := filepath.Join(dir, "admin-token")
+	if err := os.WriteFile(admin, []byte(strings.Repeat("a", 40)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"simcloud", "serve", "--cluster", "exit-codes", "--cloud-config", cfg, "--admin-token-file", admin,
+		"--pod-network", "10.244.0.0/16", "--listen", "127.0.0.1:0", "--state-dir", dir}
 	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143, syscall.SIGHUP: 129} {
 		if code := runUntilSignalled(t, args, "simcloud for cluster", sig); code != want {
 			t.Errorf("%v: exit code %d, want %d", sig, code, want)
