@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
@@ -89,14 +90,14 @@ func (f *foreignFlags) options(rc *rest.Config) (observe.ForeignOptions, error) 
 		o.Managers = append(o.Managers, u)
 	}
 	for _, p := range f.auditLogs {
-		if _, err := os.Stat(p); err != nil {
+		if err := boundedfile.Check(p); err != nil {
 			return o, fmt.Errorf("--audit-log: %w", err)
 		}
 	}
 	if f.managerCA == "" {
 		return o, nil
 	}
-	pem, err := os.ReadFile(f.managerCA)
+	pem, err := boundedfile.Read(f.managerCA, boundedfile.ConfigLimit)
 	if err != nil {
 		return o, fmt.Errorf("--manager-ca: %w", err)
 	}
@@ -113,7 +114,7 @@ func (f *foreignFlags) options(rc *rest.Config) (observe.ForeignOptions, error) 
 // else its token.
 func (f *foreignFlags) credential(rc *rest.Config) (observe.Credential, error) {
 	if f.managerToken != "" {
-		b, err := os.ReadFile(f.managerToken)
+		b, err := boundedfile.Read(f.managerToken, boundedfile.ConfigLimit)
 		if err != nil {
 			return observe.Credential{}, fmt.Errorf("--manager-token: %w", err)
 		}
@@ -128,7 +129,7 @@ func (f *foreignFlags) credential(rc *rest.Config) (observe.Credential, error) {
 	case rc.BearerToken != "":
 		return observe.Credential{Token: rc.BearerToken, From: "the kubeconfig's token"}, nil
 	case rc.BearerTokenFile != "":
-		b, err := os.ReadFile(rc.BearerTokenFile)
+		b, err := boundedfile.Read(rc.BearerTokenFile, boundedfile.ConfigLimit)
 		if err != nil {
 			return observe.Credential{}, fmt.Errorf("kubeconfig token file: %w", err)
 		}
@@ -157,10 +158,10 @@ func clientCertificate(rc *rest.Config) (*tls.Certificate, error) {
 	certPEM, keyPEM := rc.CertData, rc.KeyData
 	var err error
 	if len(certPEM) == 0 && rc.CertFile != "" {
-		if certPEM, err = os.ReadFile(rc.CertFile); err != nil {
+		if certPEM, err = boundedfile.Read(rc.CertFile, boundedfile.ConfigLimit); err != nil {
 			return nil, fmt.Errorf("kubeconfig client certificate: %w", err)
 		}
-		if keyPEM, err = os.ReadFile(rc.KeyFile); err != nil {
+		if keyPEM, err = boundedfile.Read(rc.KeyFile, boundedfile.ConfigLimit); err != nil {
 			return nil, fmt.Errorf("kubeconfig client key: %w", err)
 		}
 	}
