@@ -34,6 +34,7 @@ type foreignFlags struct {
 	auditLogs           []string
 	probeLBs            bool
 	printRBAC           bool
+	noExec              bool
 	rbacSubjects        []string
 }
 
@@ -44,6 +45,7 @@ func (f *foreignFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.managerToken, "manager-token", "", "with --manager-ca: a file holding a bearer token for the managers' /metrics (default: the kubeconfig's client certificate or token)")
 	fs.StringVar(&f.managerCA, "manager-ca", "", "with --manager: a CA file the managers' serving certificates are verified against; only then is a credential sent them, for /metrics (default: not verified, and only the anonymous /healthz is asked)")
 	fs.StringArrayVar(&f.auditLogs, "audit-log", nil, "with --kubeconfig: an API server's audit log file, followed as it grows (repeatable)")
+	fs.BoolVar(&f.noExec, "no-exec", false, "with --kubeconfig: refuse a kubeconfig whose user runs an exec plugin for its credentials, before contacting anything (without it the plugin runs, as this process's user, and observe prints its command first)")
 	fs.BoolVar(&f.probeLBs, "probe-lbs", false, "with --kubeconfig: send HTTP GETs through every LoadBalancer Service's ingress address (your workloads answer them)")
 	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the roles a read-only observer needs (a ClusterRole; a Role in kube-system for the leases), and exit")
 	fs.StringArrayVar(&f.rbacSubjects, "rbac-subject", nil, "with --print-rbac: also print bindings of both roles to this subject, user:NAME, group:NAME or serviceaccount:NAMESPACE:NAME (repeatable)")
@@ -53,7 +55,7 @@ func (f *foreignFlags) add(fs *pflag.FlagSet) {
 // rejects foreign-only flags without one and kind-only flags with one.
 func (f *foreignFlags) foreign(fs *pflag.FlagSet) (bool, error) {
 	if f.kubeconfig == "" {
-		for _, name := range []string{"context", "manager", "manager-token", "manager-ca", "audit-log", "probe-lbs"} {
+		for _, name := range []string{"context", "manager", "manager-token", "manager-ca", "audit-log", "probe-lbs", "no-exec"} {
 			if fs.Changed(name) {
 				return false, fmt.Errorf("--%s needs --kubeconfig: handover's own clusters are reached through their nodes", name)
 			}
@@ -229,6 +231,9 @@ const preflightTimeout = 10 * time.Second
 func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.Spec, out string, from int64, duration time.Duration) error {
 	rc, err := readonly.Config(f.kubeconfig, f.context)
 	if err != nil {
+		return err
+	}
+	if err := execPlugin(cmd.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
 		return err
 	}
 	o, err := f.options(rc)
