@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
@@ -252,7 +252,7 @@ type cloudGuard struct {
 // serveGuard reads what the cloud requires of its callers.
 func serveGuard(cloudConfig, podNetwork string) (cloudGuard, error) {
 	var g cloudGuard
-	raw, err := os.ReadFile(cloudConfig)
+	raw, err := boundedfile.Read(cloudConfig, boundedfile.ConfigLimit)
 	if err != nil {
 		return g, fmt.Errorf("--cloud-config: %w", err)
 	}
