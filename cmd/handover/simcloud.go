@@ -55,6 +55,10 @@ logged to aws-calls.jsonl in --state-dir, an action the cloud does not serve
 among them (answered InvalidAction, as AWS answers it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListens(map[string][]string{"--listen": listen, "--aws-listen": awsf.listen,
+				"--imds-listen": awsf.imdsListen, "--aws-tls-listen": awsf.tlsListen}); err != nil {
+				return err
+			}
 			guard, err := serveGuard(cloudConfig, podNetwork)
 			if err != nil {
 				return err
@@ -97,7 +101,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 		},
 	}
 	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
-	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on (repeatable: e.g. loopback and the kind network's gateway)")
+	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on, IP:PORT (repeatable): loopback or the kind network's gateway; an unspecified address (0.0.0.0, ::, :PORT) is refused")
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
 	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
 	serve.Flags().StringVar(&podNetwork, "pod-network", "", "the cluster's pod network: routes outside it are refused")
