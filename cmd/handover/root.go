@@ -27,14 +27,16 @@ Start with:
   handover cluster create   # a 3 control-plane, 2 worker cluster`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(c *cobra.Command, _ []string) {
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			g.logger = newLogger(g.verbosity)
 			quieten(c)
+			return checkDurations(c)
 		},
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
 		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g))
+	documentDurations(root)
 	return root
 }
 
