@@ -355,9 +355,9 @@ func (c Config) scale(fault faults.Spec, m scale.Machine) (scale.Profile, error)
 		p.ThrottleQPS = *in.ThrottleQPS
 	}
 	if in.JoinEvery != "" {
-		d, err := time.ParseDuration(in.JoinEvery)
+		d, err := fileDuration("scale.joinEvery", in.JoinEvery)
 		if err != nil {
-			return p, fmt.Errorf("scale.joinEvery %q: %w (e.g. 10s)", in.JoinEvery, err)
+			return p, err
 		}
 		p.JoinEvery = d
 	}
@@ -373,19 +373,8 @@ func (c Config) scale(fault faults.Spec, m scale.Machine) (scale.Profile, error)
 	return p, nil
 }
 
-// maxObserveAfter bounds observeAfter: the cluster, load and observers
-// keep running meanwhile.
-const maxObserveAfter = 30 * time.Minute
-
 func (c Config) observeAfter() (time.Duration, error) {
-	if c.ObserveAfter == "" {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(c.ObserveAfter)
-	if err != nil || d < 0 || d > maxObserveAfter {
-		return 0, fmt.Errorf("observeAfter %q: want a duration from 0 to %s, such as 1m", c.ObserveAfter, maxObserveAfter)
-	}
-	return d, nil
+	return fileDuration("observeAfter", c.ObserveAfter)
 }
 
 func (c Config) fault(procs []*migrate.Procedure) (faults.Spec, error) {
@@ -403,8 +392,8 @@ func (c Config) fault(procs []*migrate.Procedure) (faults.Spec, error) {
 		if v == "" {
 			continue
 		}
-		if *d, err = time.ParseDuration(v); err != nil {
-			return f, fmt.Errorf("faults.%s %q: %w (e.g. 10s, 1m)", field, v, err)
+		if *d, err = fileDuration("faults."+field, v); err != nil {
+			return f, err
 		}
 	}
 	var steps []string
@@ -440,7 +429,7 @@ func (c Config) intervals() (migrate.Intervals, error) {
 		if err != nil {
 			return nil, fmt.Errorf("intervals: %s: %w", name, err)
 		}
-		out[name] = d
+		out[name] = d // its range is the waits table's (Validate)
 	}
 	return out, out.Validate()
 }

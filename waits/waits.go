@@ -29,9 +29,18 @@ var table = struct {
 	m map[string]Wait
 }{m: map[string]Wait{}}
 
+// MinOverride and MaxOverride bound every override of a wait: below a
+// second no Kubernetes object changes state, and no wait of a rehearsal
+// of minutes is worth an hour (a run waiting years would hold its cluster
+// and its runner as long). Every default lies between them too.
+const (
+	MinOverride = time.Second
+	MaxOverride = time.Hour
+)
+
 // Register adds the waits of owner (a package path inside handover, for
-// the help). A name registered twice, or a default not above zero, is a
-// programming error.
+// the help). A name registered twice, or a default not from MinOverride
+// to MaxOverride, is a programming error.
 func Register(owner string, ws ...Wait) {
 	table.Lock()
 	defer table.Unlock()
@@ -41,6 +50,9 @@ func Register(owner string, ws ...Wait) {
 		}
 		if w.Default <= 0 {
 			panic("waits: " + w.Name + " has no default")
+		}
+		if w.Default < MinOverride || w.Default > MaxOverride {
+			panic("waits: " + w.Name + "'s default is out of the overrides' range")
 		}
 		w.Owner = owner
 		table.m[w.Name] = w
@@ -74,7 +86,7 @@ func Table() []Wait {
 }
 
 // Validate rejects overrides of unknown names and durations not above
-// zero, naming each.
+// zero or outside MinOverride to MaxOverride, naming each.
 func Validate(overrides map[string]time.Duration) error {
 	table.RLock()
 	defer table.RUnlock()
@@ -82,8 +94,10 @@ func Validate(overrides map[string]time.Duration) error {
 	for _, name := range slices.Sorted(maps.Keys(overrides)) {
 		if _, ok := table.m[name]; !ok {
 			errs = append(errs, fmt.Sprintf("intervals: no interval %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(table.m)), ", ")))
-		} else if overrides[name] <= 0 {
-			errs = append(errs, fmt.Sprintf("intervals: %s must be positive, not %s", name, overrides[name]))
+		} else if d := overrides[name]; d <= 0 {
+			errs = append(errs, fmt.Sprintf("intervals: %s must be positive, not %s", name, d))
+		} else if d < MinOverride || d > MaxOverride {
+			errs = append(errs, fmt.Sprintf("intervals: %s is %s, out of range: give from %s to %s", name, d, MinOverride, MaxOverride))
 		}
 	}
 	if len(errs) > 0 {

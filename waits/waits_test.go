@@ -44,3 +44,22 @@ func TestOverridesTravelWithTheContext(t *testing.T) {
 		t.Fatalf("override %s, default %s", Of(ctx, "ctx-wait"), Of(context.Background(), "ctx-wait"))
 	}
 }
+
+// An override has a range, printed in the help: from 1s to 1h.
+func TestOverridesHaveARange(t *testing.T) {
+	Register("waits_test", Wait{Name: "ranged-wait", Default: time.Minute, Doc: "a test"})
+	for d, want := range map[time.Duration]string{
+		-5 * time.Second:       "ranged-wait must be positive, not -5s",
+		500 * time.Millisecond: "ranged-wait is 500ms, out of range: give from 1s to 1h0m0s",
+		2562047 * time.Hour:    "ranged-wait is 2562047h0m0s, out of range",
+	} {
+		if err := Validate(map[string]time.Duration{"ranged-wait": d}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", d, err, want)
+		}
+	}
+	for _, d := range []time.Duration{MinOverride, MaxOverride} {
+		if err := Validate(map[string]time.Duration{"ranged-wait": d}); err != nil {
+			t.Errorf("%s: %v", d, err)
+		}
+	}
+}

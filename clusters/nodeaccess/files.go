@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/handover-sh/handover/internal/boundedfile"
 )
 
 // ErrNoRoot says the node's root file system cannot be reached from here
@@ -42,7 +44,9 @@ func ReadFile(pid int, path string) ([]byte, error) {
 // Open opens path for reading inside the root file system of the container
 // whose init is pid, resolved inside that root as ReadFile does: a file a
 // poller follows (a log) is opened this way, never by its /proc/PID/root
-// path, through which a symlink in the node would name a host file.
+// path, through which a symlink in the node would name a host file. Only a
+// regular file is opened: a FIFO planted in the node would block the open
+// (and whoever waits for the poller), a device would never end.
 func Open(pid int, path string) (*os.File, error) {
 	root, err := openRoot(pid)
 	if err != nil {
@@ -53,14 +57,21 @@ func Open(pid int, path string) (*os.File, error) {
 }
 
 func openIn(rootFD int, path string) (*os.File, error) {
-	fd, err := resolveIn(rootFD, path, unix.O_RDONLY)
+	// O_NONBLOCK: a FIFO opens at once instead of waiting for a writer,
+	// and Regular then refuses it; a regular file's reads do not heed it.
+	fd, err := resolveIn(rootFD, path, unix.O_RDONLY|unix.O_NONBLOCK)
 	if errors.Is(err, ErrNoRoot) {
 		return nil, err
 	}
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	f := os.NewFile(uintptr(fd), path)
+	if err := boundedfile.Regular(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // resolveIn opens path under rootFD with flags, every component resolved

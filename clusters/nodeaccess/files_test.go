@@ -6,7 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/internal/boundedfile"
 )
 
 // The test process's own root stands in for a node's: /proc/self/root.
@@ -150,5 +154,40 @@ func TestHostRootRefused(t *testing.T) {
 	}
 	if _, err := ReadFile(os.Getpid(), "/etc/hostname"); !errors.Is(err, ErrNoRoot) {
 		t.Fatalf("read through the host's root: err = %v, want ErrNoRoot", err)
+	}
+}
+
+// A FIFO planted in a node where a followed log or a read file should be is
+// refused at once: opening it would wait for a writer forever, and the
+// observer waiting on that open could not stop. A device is refused too.
+func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "audit.log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(root, "audit.log"), "/dev/zero", root} {
+		done := make(chan error, 2)
+		go func() {
+			f, err := Open(os.Getpid(), path)
+			if f != nil {
+				f.Close()
+			}
+			done <- err
+			_, err = ReadFile(os.Getpid(), path)
+			done <- err
+		}()
+		for range 2 {
+			select {
+			case err := <-done:
+				if errors.Is(err, ErrNoRoot) {
+					t.Skipf("openat2 not usable here: %v", err)
+				}
+				if !errors.Is(err, boundedfile.ErrNotRegular) {
+					t.Fatalf("%s: err = %v, want %v", path, err, boundedfile.ErrNotRegular)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s: still opening after 5s", path)
+			}
+		}
 	}
 }

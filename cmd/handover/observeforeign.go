@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/timeline"
@@ -34,6 +34,7 @@ type foreignFlags struct {
 	auditLogs           []string
 	probeLBs            bool
 	printRBAC           bool
+	noExec              bool
 	rbacSubjects        []string
 }
 
@@ -44,6 +45,7 @@ func (f *foreignFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.managerToken, "manager-token", "", "with --manager-ca: a file holding a bearer token for the managers' /metrics (default: the kubeconfig's client certificate or token)")
 	fs.StringVar(&f.managerCA, "manager-ca", "", "with --manager: a CA file the managers' serving certificates are verified against; only then is a credential sent them, for /metrics (default: not verified, and only the anonymous /healthz is asked)")
 	fs.StringArrayVar(&f.auditLogs, "audit-log", nil, "with --kubeconfig: an API server's audit log file, followed as it grows (repeatable)")
+	fs.BoolVar(&f.noExec, "no-exec", false, "with --kubeconfig: refuse a kubeconfig whose user runs an exec plugin for its credentials, before contacting anything (without it the plugin runs, as this process's user, and observe prints its command first)")
 	fs.BoolVar(&f.probeLBs, "probe-lbs", false, "with --kubeconfig: send HTTP GETs through every LoadBalancer Service's ingress address (your workloads answer them)")
 	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the roles a read-only observer needs (a ClusterRole; a Role in kube-system for the leases), and exit")
 	fs.StringArrayVar(&f.rbacSubjects, "rbac-subject", nil, "with --print-rbac: also print bindings of both roles to this subject, user:NAME, group:NAME or serviceaccount:NAMESPACE:NAME (repeatable)")
@@ -53,7 +55,7 @@ func (f *foreignFlags) add(fs *pflag.FlagSet) {
 // rejects foreign-only flags without one and kind-only flags with one.
 func (f *foreignFlags) foreign(fs *pflag.FlagSet) (bool, error) {
 	if f.kubeconfig == "" {
-		for _, name := range []string{"context", "manager", "manager-token", "manager-ca", "audit-log", "probe-lbs"} {
+		for _, name := range []string{"context", "manager", "manager-token", "manager-ca", "audit-log", "probe-lbs", "no-exec"} {
 			if fs.Changed(name) {
 				return false, fmt.Errorf("--%s needs --kubeconfig: handover's own clusters are reached through their nodes", name)
 			}
@@ -90,14 +92,14 @@ func (f *foreignFlags) options(rc *rest.Config) (observe.ForeignOptions, error) 
 		o.Managers = append(o.Managers, u)
 	}
 	for _, p := range f.auditLogs {
-		if _, err := os.Stat(p); err != nil {
+		if err := boundedfile.Check(p); err != nil {
 			return o, fmt.Errorf("--audit-log: %w", err)
 		}
 	}
 	if f.managerCA == "" {
 		return o, nil
 	}
-	pem, err := os.ReadFile(f.managerCA)
+	pem, err := boundedfile.Read(f.managerCA, boundedfile.ConfigLimit)
 	if err != nil {
 		return o, fmt.Errorf("--manager-ca: %w", err)
 	}
@@ -114,7 +116,7 @@ func (f *foreignFlags) options(rc *rest.Config) (observe.ForeignOptions, error) 
 // else its token.
 func (f *foreignFlags) credential(rc *rest.Config) (observe.Credential, error) {
 	if f.managerToken != "" {
-		b, err := os.ReadFile(f.managerToken)
+		b, err := boundedfile.Read(f.managerToken, boundedfile.ConfigLimit)
 		if err != nil {
 			return observe.Credential{}, fmt.Errorf("--manager-token: %w", err)
 		}
@@ -129,7 +131,7 @@ func (f *foreignFlags) credential(rc *rest.Config) (observe.Credential, error) {
 	case rc.BearerToken != "":
 		return observe.Credential{Token: rc.BearerToken, From: "the kubeconfig's token"}, nil
 	case rc.BearerTokenFile != "":
-		b, err := os.ReadFile(rc.BearerTokenFile)
+		b, err := boundedfile.Read(rc.BearerTokenFile, boundedfile.ConfigLimit)
 		if err != nil {
 			return observe.Credential{}, fmt.Errorf("kubeconfig token file: %w", err)
 		}
@@ -158,10 +160,10 @@ func clientCertificate(rc *rest.Config) (*tls.Certificate, error) {
 	certPEM, keyPEM := rc.CertData, rc.KeyData
 	var err error
 	if len(certPEM) == 0 && rc.CertFile != "" {
-		if certPEM, err = os.ReadFile(rc.CertFile); err != nil {
+		if certPEM, err = boundedfile.Read(rc.CertFile, boundedfile.ConfigLimit); err != nil {
 			return nil, fmt.Errorf("kubeconfig client certificate: %w", err)
 		}
-		if keyPEM, err = os.ReadFile(rc.KeyFile); err != nil {
+		if keyPEM, err = boundedfile.Read(rc.KeyFile, boundedfile.ConfigLimit); err != nil {
 			return nil, fmt.Errorf("kubeconfig client key: %w", err)
 		}
 	}
@@ -229,6 +231,9 @@ const preflightTimeout = 10 * time.Second
 func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.Spec, out string, from int64, duration time.Duration) error {
 	rc, err := readonly.Config(f.kubeconfig, f.context)
 	if err != nil {
+		return err
+	}
+	if err := execPlugin(cmd.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
 		return err
 	}
 	o, err := f.options(rc)

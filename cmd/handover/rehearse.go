@@ -72,6 +72,9 @@ full before anything runs:
   machines: {secondInterface: true, kubeletNodeIP: false}  # --provider aws: machines as yours are
   out: _output/rke2
 
+Durations (Go durations, such as 90s or 5m; outside its range one is refused):
+` + rehearsal.DurationHelp() + `
+
 Intervals (default, what it bounds):
 ` + intervalHelp() + `
 

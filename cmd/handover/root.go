@@ -32,6 +32,9 @@ Start with:
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			g.logger = newLogger(g.verbosity)
 			quieten(c)
+			if err := checkDurations(c); err != nil {
+				return err
+			}
 			if usesCache[topLevel(c).Name()] {
 				return nodeimage.CheckCacheDir()
 			}
@@ -41,6 +44,7 @@ Start with:
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
 		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g))
+	documentDurations(root)
 	return root
 }
 

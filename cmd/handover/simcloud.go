@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
@@ -58,6 +58,10 @@ logged to aws-calls.jsonl in --state-dir, an action the cloud does not serve
 among them (answered InvalidAction, as AWS answers it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListens(map[string][]string{"--listen": listen, "--aws-listen": awsf.listen,
+				"--imds-listen": awsf.imdsListen, "--aws-tls-listen": awsf.tlsListen}); err != nil {
+				return err
+			}
 			guard, err := serveGuard(cloudConfig, podNetwork)
 			if err != nil {
 				return err
@@ -105,7 +109,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 		},
 	}
 	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
-	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on (repeatable: e.g. loopback and the kind network's gateway)")
+	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on, IP:PORT (repeatable): loopback or the kind network's gateway; an unspecified address (0.0.0.0, ::, :PORT) is refused")
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
 	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
 	serve.Flags().StringVar(&adminTokenFile, "admin-token-file", "", "file of the cloud's admin token (root only, on the host): required of the admin calls, which the --cloud-config token cannot make")
@@ -262,7 +266,7 @@ type cloudGuard struct {
 // serveGuard reads what the cloud requires of its callers.
 func serveGuard(cloudConfig, podNetwork string) (cloudGuard, error) {
 	var g cloudGuard
-	raw, err := os.ReadFile(cloudConfig)
+	raw, err := boundedfile.Read(cloudConfig, boundedfile.ConfigLimit)
 	if err != nil {
 		return g, fmt.Errorf("--cloud-config: %w", err)
 	}

@@ -3,11 +3,14 @@ package observe
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/handover-sh/handover/internal/boundedfile"
 )
 
 // followAudit reads every API server's audit log as it grows and records
@@ -34,7 +37,7 @@ func (ob *Observer) followAudit(ctx context.Context) {
 			listed[l.Instance] = true
 			t := tails[l.Instance]
 			if t == nil {
-				t = &auditTail{log: l, fromEnd: first}
+				t = &auditTail{log: l, fromEnd: first, warn: ob.warnf}
 				tails[l.Instance] = t
 			}
 			ob.emitAudit(l.Instance, t.poll(ctx, now))
@@ -52,6 +55,13 @@ func (ob *Observer) followAudit(ctx context.Context) {
 	})
 }
 
+// warnf says what the observer passed over, when it has a logger.
+func (ob *Observer) warnf(format string, args ...any) {
+	if ob.o.Logger != nil {
+		ob.o.Logger.Warnf(format, args...)
+	}
+}
+
 func (ob *Observer) emitAudit(instance string, lines [][]byte) {
 	for _, line := range lines {
 		if e, ok := auditWrite(line, instance); ok {
@@ -62,6 +72,14 @@ func (ob *Observer) emitAudit(instance string, lines [][]byte) {
 
 // maxAuditRead bounds one poll's read of one log.
 const maxAuditRead = 8 << 20
+
+// maxAuditLine bounds one line of an audit log. A write's event carries at
+// most its request body (3 MiB, the API server's MaxRequestBodyBytes, twice
+// the 1.5 MiB etcd accepts) and, at level RequestResponse, the object
+// answered (at most etcd's 1.5 MiB, somewhat more as JSON): 8 MiB holds both
+// with room. A longer line is no write of a manager's (a large list's
+// response) or no API server's, and is skipped rather than held.
+const maxAuditLine = 8 << 20
 
 // auditReopen is how often a followed log's path is opened again, to see
 // a rotation (the API server writes a new file under the old name) or a
@@ -78,6 +96,12 @@ type auditTail struct {
 	ino     fileID
 	offset  int64
 	partial []byte
+	// skipping: the line under way is longer than maxAuditLine, and is
+	// passed over to its end; skipped counts such lines.
+	skipping bool
+	skipped  int
+	refused  string                           // the refusal last named
+	warn     func(format string, args ...any) // nil: no one to tell
 }
 
 type fileID struct{ dev, ino uint64 }
@@ -103,7 +127,7 @@ func (t *auditTail) poll(ctx context.Context, now time.Time) [][]byte {
 // rotation, a restarted node) is taken up from its start once the held
 // one is read to its end. It returns the lines of that end.
 func (t *auditTail) reopen(ctx context.Context) [][]byte {
-	f, err := t.log.Open(ctx)
+	f, err := t.open(ctx)
 	if err != nil {
 		ended := t.drain()
 		t.lost()
@@ -127,11 +151,34 @@ func (t *auditTail) reopen(ctx context.Context) [][]byte {
 	case t.fromEnd:
 		t.offset = size
 	case id != t.ino: // not the file last read: from its start
-		t.offset, t.partial = 0, nil
+		t.restart()
 	}
 	t.fromEnd = false
 	t.f, t.ino = f, id
 	return ended
+}
+
+// open opens the log's path, refusing what is not a regular file (a FIFO
+// or a device planted where the log should be: one would block a read,
+// the other never end) and naming each refusal once.
+func (t *auditTail) open(ctx context.Context) (*os.File, error) {
+	f, err := t.log.Open(ctx)
+	if err == nil {
+		if err = boundedfile.Regular(f); err != nil {
+			f.Close()
+		}
+	}
+	switch {
+	case err == nil:
+		t.refused = ""
+		return f, nil
+	case errors.Is(err, boundedfile.ErrNotRegular) && err.Error() != t.refused:
+		t.refused = err.Error()
+		if t.warn != nil {
+			t.warn("audit log of %s not followed: %v", t.log.Instance, err)
+		}
+	}
+	return nil, err
 }
 
 // rest is what the held file has beyond what was read (nil without one).
@@ -151,16 +198,59 @@ func (t *auditTail) drain() [][]byte {
 }
 
 // lines splits data, after what the last poll left, into complete lines,
-// keeping a partial last one for the next poll.
+// keeping a partial last one for the next poll. A line longer than
+// maxAuditLine is skipped, counted and named, never held whole: an API
+// server's line has an end, a file that never writes one must not fill
+// memory.
 func (t *auditTail) lines(data []byte) [][]byte {
-	data = append(t.partial, data...)
-	last := bytes.LastIndexByte(data, '\n')
-	t.partial = append([]byte(nil), data[last+1:]...)
-	if last < 0 {
-		return nil
+	var out [][]byte
+	for len(data) > 0 {
+		end := bytes.IndexByte(data, '\n')
+		if end < 0 {
+			t.keep(data)
+			break
+		}
+		line := data[:end]
+		data = data[end+1:]
+		if t.skipping { // the end of a line already skipped
+			t.skipping = false
+			continue
+		}
+		if len(t.partial) > 0 {
+			line, t.partial = append(t.partial, line...), nil
+		}
+		if len(line) > maxAuditLine {
+			t.skip()
+			continue
+		}
+		out = append(out, line)
 	}
-	return bytes.Split(data[:last], []byte{'\n'})
+	return out
 }
+
+// keep holds the start of a line for the next poll, up to maxAuditLine;
+// beyond it the line is skipped to its end.
+func (t *auditTail) keep(rest []byte) {
+	switch {
+	case t.skipping:
+	case len(t.partial)+len(rest) > maxAuditLine:
+		t.partial, t.skipping = nil, true
+		t.skip()
+	default:
+		t.partial = append(t.partial, rest...)
+	}
+}
+
+// skip counts a line too long to read and says so.
+func (t *auditTail) skip() {
+	t.skipped++
+	if t.warn != nil {
+		t.warn("audit log of %s: skipped a line longer than %d MiB (%d so far): no write of a manager's is that long", t.log.Instance, maxAuditLine>>20, t.skipped)
+	}
+}
+
+// restart reads the held file again from its start.
+func (t *auditTail) restart() { t.offset, t.partial, t.skipping = 0, nil, false }
 
 // lost closes the held file after a failure; the next poll opens the path
 // again, and the reach looks the node up again.
@@ -198,7 +288,7 @@ func (t *auditTail) read() ([]byte, error) {
 		return nil, err
 	}
 	if size < t.offset {
-		t.offset, t.partial = 0, nil
+		t.restart()
 	}
 	n := size - t.offset
 	if n <= 0 {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/clusters/managers"
+	"github.com/handover-sh/handover/internal/boundedfile"
 )
 
 // ManagerURL is a manager the user can reach: which one, the instance it
@@ -156,7 +157,7 @@ func (f *foreign) Add(m ManagerURL) bool { return f.m.add(m) }
 func (f *foreign) AuditLogs() []AuditLog {
 	out := make([]AuditLog, 0, len(f.o.AuditLogs))
 	for _, p := range f.o.AuditLogs {
-		out = append(out, AuditLog{Instance: p, Open: func(context.Context) (*os.File, error) { return os.Open(p) }})
+		out = append(out, AuditLog{Instance: p, Open: func(context.Context) (*os.File, error) { return boundedfile.OpenGrowing(p) }})
 	}
 	return out
 }

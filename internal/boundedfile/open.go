@@ -1,0 +1,52 @@
+package boundedfile
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// OpenGrowing opens the regular file at path (a symbolic link to one is fine) for
+// a reader that bounds each read itself, such as a follower of a growing
+// log: no size is checked. Anything else is refused at once; the open
+// never waits for a FIFO's writer.
+func OpenGrowing(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := Regular(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// Regular refuses an opened file that is not a regular file, naming what
+// it is. A file opened from elsewhere (inside a container's root) is held
+// to what OpenGrowing holds a path to; open it with O_NONBLOCK first, so that a
+// FIFO does not block the open.
+func Regular(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is %s, %w: give a file", f.Name(), kind(fi.Mode()), ErrNotRegular)
+	}
+	return nil
+}
+
+// Check refuses a path that is not a regular file (a symbolic link to one
+// is fine) without opening it, for an early error before a later open; it
+// reads nothing and so checks no size.
+func Check(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is %s, %w: give a file", path, kind(fi.Mode()), ErrNotRegular)
+	}
+	return nil
+}
