@@ -130,7 +130,10 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	if err := writeProviderCode(tl, env.Spec); err != nil {
 		return err
 	}
-	cloud, _ := cloudcluster.Client(p.Spec.Cluster, "handover-load") // nil: no cloud
+	cloud, err := cloudcluster.ClientIfAny(p.Spec.Cluster, "handover-load")
+	if err != nil {
+		return err
+	}
 	rc, err := kc.RESTConfig()
 	if err != nil {
 		return fmt.Errorf("the load's client configuration: %w", err)
@@ -274,7 +277,11 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 	}
 	var cloud observe.Cloud // stays nil (no cloud) unless it answers
 	var resolve func(context.Context, string) (string, error)
-	if c, err := cloudcluster.Client(kc.Name, "handover-observer"); err == nil {
+	c, err := cloudcluster.ClientIfAny(kc.Name, "handover-observer")
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
 		view := simCloudView{c: c, names: kc}
 		cloud, resolve = view, view.ResolveLB
 	}

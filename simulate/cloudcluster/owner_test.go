@@ -102,3 +102,22 @@ func TestAFailedCleanupKeepsTheClaim(t *testing.T) {
 		}
 	}
 }
+
+// A cluster without a cloud has no client; one whose cloud cannot be
+// called is an error, not "no cloud".
+func TestClientIfAny(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	if c, err := ClientIfAny("plain", "test"); c != nil || err != nil {
+		t.Fatalf("a cluster without a cloud: %v, %v", c, err)
+	}
+	dir := StateDir("old")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, cloudConfigFile), []byte(`{"url":"http://127.0.0.1:1","token":"t"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClientIfAny("old", "test"); err == nil || !strings.Contains(err.Error(), "create it again") {
+		t.Fatalf("a cloud without an admin token: %v", err)
+	}
+}
