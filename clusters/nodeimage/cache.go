@@ -33,13 +33,15 @@ func DefaultCacheDir() string {
 	return "/var/cache/handover"
 }
 
-// CheckCacheDir makes the cache directory if it is missing (0700) and
-// refuses one that someone else could steer: a link anywhere on its path,
-// or a directory that is not root's or the user's (or, under sudo, the
-// invoking user's), or that others may write to.
+// CheckCacheDir makes the cache directory if it is missing and refuses one
+// that someone else could steer: a link anywhere on its path, or a
+// directory that is not root's or the user's (or, under sudo, the invoking
+// user's), or that others may write to. It is made 0755, as the images'
+// build directories in it are: a CI runner's user saves it between runs
+// (the clusters' secrets are in 0700 directories below it).
 func CheckCacheDir() error {
 	dir := DefaultCacheDir()
-	if err := privatefs.MkdirAll(dir); err != nil {
+	if err := privatefs.MkdirAllMode(dir, 0o755); err != nil {
 		return fmt.Errorf("cache directory %s: %w (set HANDOVER_CACHE to a private directory)", dir, err)
 	}
 	return nil
