@@ -103,11 +103,17 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := writeAuditPolicy(t.Name); err != nil {
 		return nil, cleanedUp(fmt.Errorf("writing the audit policy: %w", err), t.Name)
 	}
-	o.Configure = func(cfg *v1alpha4.Cluster) {
+	o.Configure = func(cfg *v1alpha4.Cluster) error {
 		configure(cfg, mode, t.Name, t.Kubernetes, set.provider)
 		if set.noNodeIP {
 			cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, unpinNodeIP()...)
 		}
+		if set.provider == AWS {
+			// Before kind starts a node: a file missing at a mount's
+			// host path would be made a directory.
+			return issueKubeletKeys(t.Name, cfg.Nodes)
+		}
+		return nil
 	}
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
 		if set.secondInterfaces {
