@@ -150,6 +150,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err != nil {
 		return nil, cleanedUp(err, t.Name)
 	}
+	c.Hooks = nodeHooks(t.Name)
 	return c, nil
 }
 
@@ -164,9 +165,8 @@ func cleanedUp(err error, cluster string) error {
 // kubelets (and, in-tree, kube-controller-manager) at the cloud.
 func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider string) {
 	cfg.Networking.DisableDefaultCNI = true
-	mount := v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), "cloud-config.json"), ContainerPath: CloudConfigPath, Readonly: true}
 	for i := range cfg.Nodes {
-		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, mount)
+		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, cloudConfigMount(cluster))
 	}
 	configureAudit(cfg, cluster)
 	if provider == AWS {
