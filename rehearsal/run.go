@@ -115,7 +115,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return nil
 	})
 	defer self.Stop()
-	kc, err := kindcluster.Open(p.Spec.Cluster, logger)
+	kc, err := cloudcluster.Open(p.Spec.Cluster, logger)
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,9 @@ func (c *Cluster) AddNode(ctx context.Context, o AddNodeOptions) (string, error)
 		}
 		_ = engine.Remove(context.WithoutCancel(ctx), name)
 		c.forget()
+		if gerr := c.nodeGone(context.WithoutCancel(ctx), name); gerr != nil {
+			c.Logger.Warnf("%v", gerr)
+		}
 		return "", fmt.Errorf("adding node %s: %w", name, err)
 	}
 	c.Logger.V(0).Infof(" ✓ Node %s joined and Ready (%s)", name, time.Since(start).Round(time.Second))
@@ -198,25 +201,16 @@ func (c *Cluster) nextName(role string) (string, error) {
 }
 
 // startContainer runs a node container with the same settings kind uses and
-// the same extra mounts as donor.
+// donor's extra mounts, as the cluster's hooks make them the node's own.
 func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, role, image string) error {
-	spec := engine.RunSpec{Name: name, Hostname: name, Image: image, Network: dockerNetwork,
-		Labels:     Labels(c.Name, role),
-		Privileged: true, Tty: true, RestartRetries: 1,
-		Tmpfs: []string{"/tmp", "/run"}, Volumes: []string{"/var"},
-		Binds: []string{"/lib/modules:/lib/modules:ro"}}
-	// `docker run -e NAME` passes NAME only when it is set here.
-	if v, ok := os.LookupEnv("KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER"); ok {
-		spec.Env = append(spec.Env, "KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER="+v)
-	}
-	if role == RoleControlPlane {
-		spec.Env = append(spec.Env, "KUBECONFIG=/etc/kubernetes/admin.conf")
-	}
-	binds, err := extraBinds(ctx, donor)
+	donorBinds, err := extraBinds(ctx, donor)
 	if err != nil {
 		return err
 	}
-	spec.Binds = append(spec.Binds, binds...)
+	spec, err := c.nodeSpec(ctx, name, role, image, donorBinds)
+	if err != nil {
+		return err
+	}
 	for try := 0; ; try++ {
 		if spec.IPv4, err = freshAddress(ctx); err != nil {
 			return err
@@ -237,6 +231,28 @@ func (c *Cluster) startContainer(ctx context.Context, donor nodes.Node, name, ro
 	}
 	c.forget()
 	return nil
+}
+
+// nodeSpec is a joining node's container, given its donor's extra binds.
+func (c *Cluster) nodeSpec(ctx context.Context, name, role, image string, donorBinds []string) (engine.RunSpec, error) {
+	spec := engine.RunSpec{Name: name, Hostname: name, Image: image, Network: dockerNetwork,
+		Labels:     Labels(c.Name, role),
+		Privileged: true, Tty: true, RestartRetries: 1,
+		Tmpfs: []string{"/tmp", "/run"}, Volumes: []string{"/var"},
+		Binds: []string{"/lib/modules:/lib/modules:ro"}}
+	// `docker run -e NAME` passes NAME only when it is set here.
+	if v, ok := os.LookupEnv("KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER"); ok {
+		spec.Env = append(spec.Env, "KIND_EXPERIMENTAL_CONTAINERD_SNAPSHOTTER="+v)
+	}
+	if role == RoleControlPlane {
+		spec.Env = append(spec.Env, "KUBECONFIG=/etc/kubernetes/admin.conf")
+	}
+	binds, err := c.nodeBinds(ctx, name, role, donorBinds)
+	if err != nil {
+		return engine.RunSpec{}, err
+	}
+	spec.Binds = append(spec.Binds, binds...)
+	return spec, nil
 }
 
 // waitRuntime waits for the node's systemd to have started containerd: for

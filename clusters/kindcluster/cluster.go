@@ -22,6 +22,10 @@ type Cluster struct {
 	Logger   log.Logger
 	provider *cluster.Provider
 
+	// Hooks are the cloud's part in joins and removals (none: a joining
+	// node copies its donor's mounts).
+	Hooks NodeHooks
+
 	kubeconfigs kubeconfigCache
 	nodes       *engine.Set // nil: the process's shared watch
 	names       nodeNames

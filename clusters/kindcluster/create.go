@@ -28,8 +28,9 @@ type CreateOptions struct {
 	// Retain keeps the nodes of a failed create for debugging.
 	Retain bool
 	// Configure adjusts kind's configuration before creation (cloud modes
-	// add kubeadm patches and mounts).
-	Configure func(*v1alpha4.Cluster)
+	// add kubeadm patches and mounts, and write the files mounted); an
+	// error ends the create before kind runs.
+	Configure func(*v1alpha4.Cluster) error
 	// AfterCreate runs once kind is done and before the health wait (cloud
 	// modes install their pod network and managers there). When it is set,
 	// kind does not wait for control-plane readiness itself.
@@ -53,7 +54,9 @@ func Create(ctx context.Context, t topology.Topology, o CreateOptions) (*Cluster
 	}
 	cfg := kindConfig(t)
 	if o.Configure != nil {
-		o.Configure(cfg)
+		if err := o.Configure(cfg); err != nil {
+			return nil, fmt.Errorf("creating cluster %q: %w", t.Name, err)
+		}
 	}
 	kindWait := o.Wait
 	if o.AfterCreate != nil {

@@ -62,6 +62,9 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 		return err
 	}
 	c.forget()
+	if err := c.nodeGone(ctx, name); err != nil {
+		return err
+	}
 	c.Logger.V(0).Infof(" ✓ Node %s removed (%s)", name, time.Since(start).Round(time.Second))
 	return nil
 }

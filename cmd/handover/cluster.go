@@ -172,7 +172,7 @@ Ready. It prints the new node's name.`,
 			if role != kindcluster.RoleControlPlane && role != kindcluster.RoleWorker {
 				return fmt.Errorf("--role %q: use control-plane or worker", role)
 			}
-			c, err := kindcluster.Open(name, g.logger)
+			c, err := cloudcluster.Open(name, g.logger)
 			if err != nil {
 				return err
 			}
@@ -200,7 +200,7 @@ balancer, stops its API server gracefully and removes its etcd member, then
 deletes the Node object and the container.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := kindcluster.Open(name, g.logger)
+			c, err := cloudcluster.Open(name, g.logger)
 			if err != nil {
 				return err
 			}
@@ -218,7 +218,7 @@ func newClusterKubeconfig(g *globals) *cobra.Command {
 		Short: "Print an admin kubeconfig for the cluster",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := kindcluster.Open(name, g.logger)
+			c, err := cloudcluster.Open(name, g.logger)
 			if err != nil {
 				return err
 			}

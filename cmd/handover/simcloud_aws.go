@@ -31,7 +31,7 @@ type awsFlags struct {
 
 func (a *awsFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&a.keys, "aws-keys", "", "serve the AWS APIs (EC2, classic ELB) to the access keys in this file (JSON, root only), each signing as the component (and node) it names; a key added later is served once the file is replaced")
+	f.StringVar(&a.keys, "aws-keys", "", "serve the AWS APIs (EC2, classic ELB) to the access keys in this file (JSON, root only), each signing as the component (and node) it names; the file is read again when replaced: a key added is served, one removed refused, from the next call on; a terminated instance's node keys are refused")
 	f.StringArrayVar(&a.listen, "aws-listen", nil, "address to serve the AWS APIs on, at /ec2/ and /elasticloadbalancing/ (repeatable)")
 	f.StringArrayVar(&a.imdsListen, "imds-listen", nil, "address to serve the instance metadata service on, answering each node by its address (repeatable)")
 	f.StringArrayVar(&a.tlsListen, "aws-tls-listen", nil, "address to serve the AWS APIs on over TLS (repeatable): also at /, by X-Amz-Target, as ECR answers at its default endpoint")
@@ -84,7 +84,7 @@ func (a *awsFlags) open(s *simcloud.Server, token, cluster, stateDir string, reg
 	if err != nil {
 		return nil, err
 	}
-	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), token), Keys: keys, TokenKey: registryKey,
+	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), token), Keys: keys, Terminated: s.Terminated, TokenKey: registryKey,
 		Network:   amazon.Network{Cluster: cluster, ClusterID: a.clusterID, Region: simcloud.Region, Zones: simcloud.Zones(), CIDR: a.nodeNetwork},
 		StatePath: filepath.Join(stateDir, "aws-state.json"), Record: calls.Record})
 	if err != nil {

@@ -54,12 +54,16 @@ func writeAuditPolicy(cluster string) error {
 	return privatefs.WriteFileMode(filepath.Join(StateDir(cluster), auditPolicyFn), []byte(AuditPolicy()), 0o644)
 }
 
-// configureAudit mounts the policy into every node (nodes added later copy
-// their mounts from a control plane) and turns the audit log on.
+// auditMount is the audit policy's mount, on every node.
+func auditMount(cluster string) v1alpha4.Mount {
+	return v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), auditPolicyFn), ContainerPath: auditPolicy, Readonly: true}
+}
+
+// configureAudit mounts the policy into every node (nodes added later get
+// it from cloudNodeMounts) and turns the audit log on.
 func configureAudit(cfg *v1alpha4.Cluster, cluster string) {
-	mount := v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), auditPolicyFn), ContainerPath: auditPolicy, Readonly: true}
 	for i := range cfg.Nodes {
-		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, mount)
+		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, auditMount(cluster))
 	}
 	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, `kind: ClusterConfiguration
 apiServer:

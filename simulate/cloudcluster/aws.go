@@ -56,23 +56,23 @@ const (
 //go:embed bootstrap-kubeadm.sh
 var bootstrapKubeadm []byte
 
-// awsPrincipals are the components the cloud issues a key each: the
-// cloud's audit tells them apart by it.
-var awsPrincipals = []string{"kube-controller-manager", "kubelet", "cloud-controller-manager"}
+// awsPrincipals are the cluster-wide components the cloud issues a key
+// each: the cloud's audit tells them apart by it. Each node's kubelet gets
+// its own (IssueKubeletKey).
+var awsPrincipals = []string{"kube-controller-manager", "cloud-controller-manager"}
 
 // awsStateDir holds what an aws cluster's nodes are given.
 func awsStateDir(cluster string) string { return filepath.Join(StateDir(cluster), "aws") }
 
 // awsHostFiles are the files written for an aws cluster (relative to its
 // state dir) and where each is mounted: on every node, or only on
-// control planes.
+// control planes. A node's kubelet key is its own (awsNodeMounts).
 var awsHostFiles = []struct {
 	name, path   string
 	controlPlane bool
 }{
 	{"cloud.conf", AWSCloudConfigPath, false},
 	{"cloud-ccm.conf", AWSCCMCloudConfigPath, false},
-	{"kubelet.env", kubeletEnvPath, false},
 	{"bootstrap-kubeadm", bootstrapKubeadmPath, false},
 	{"patches", awsPatchDir, false},
 	{"kube-controller-manager.credentials", awsKCMCredentials, true},
@@ -118,7 +118,6 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 		"cloud.conf":                           kcm.INI(),
 		"cloud-ccm.conf":                       ccm.INI(),
 		"credential-provider.yaml":             credentialProviderConfig(),
-		"kubelet.env":                          kubeletEnv(keys["kubelet"]),
 		"kube-controller-manager.credentials":  sharedCredentials(keys["kube-controller-manager"]),
 		"cloud-controller-manager.credentials": sharedCredentials(keys["cloud-controller-manager"]),
 		"patches/kube-controller-manager+strategic.yaml": `spec:
@@ -152,20 +151,29 @@ func sharedCredentials(k awsapi.Key) string {
 	return fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n", k.ID, k.Secret)
 }
 
-// configureAWS mounts the aws files into the nodes and points kubeadm,
-// the kubelets and (in-tree) the kube-controller-manager at the aws
-// provider: every node named by its instance's private DNS name, as
-// kubeadm clusters on AWS name them.
-func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster, version string) {
+// awsNodeMounts are the aws files a node gets by its role, and its own
+// kubelet key (the file IssueKubeletKey writes for it).
+func awsNodeMounts(cluster, node string, role v1alpha4.NodeRole) []v1alpha4.Mount {
 	dir := awsStateDir(cluster)
-	for i := range cfg.Nodes {
-		for _, f := range awsHostFiles {
-			if f.controlPlane && cfg.Nodes[i].Role != v1alpha4.ControlPlaneRole {
-				continue
-			}
-			cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts,
-				v1alpha4.Mount{HostPath: filepath.Join(dir, f.name), ContainerPath: f.path, Readonly: true})
+	var out []v1alpha4.Mount
+	for _, f := range awsHostFiles {
+		if f.controlPlane && role != v1alpha4.ControlPlaneRole {
+			continue
 		}
+		out = append(out, v1alpha4.Mount{HostPath: filepath.Join(dir, f.name), ContainerPath: f.path, Readonly: true})
+	}
+	return append(out, v1alpha4.Mount{HostPath: kubeletEnvFile(cluster, node), ContainerPath: kubeletEnvPath, Readonly: true})
+}
+
+// configureAWS mounts the aws files into the nodes, each its own kubelet
+// key by the name kind gives it, and points kubeadm, the kubelets and
+// (in-tree) the kube-controller-manager at the aws provider: every node
+// named by its instance's private DNS name, as kubeadm clusters on AWS
+// name them. The keys are issued apart (issueKubeletKeys).
+func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster, version string) {
+	names := kindNodeNames(cluster, cfg.Nodes)
+	for i := range cfg.Nodes {
+		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, awsNodeMounts(cluster, names[i], cfg.Nodes[i].Role)...)
 	}
 	kubelet := "cloud-provider: external"
 	// An external kubelet without an in-tree ECR provider pulls from the

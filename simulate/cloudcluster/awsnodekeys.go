@@ -1,11 +1,15 @@
 package cloudcluster
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
+
+	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/simcloud"
@@ -15,9 +19,12 @@ import (
 
 // A kubelet's AWS key is its node's own: the cloud's audit names the node
 // whose key signed, and one node's key is no other node's. The key is
-// issued on the node's way in, added to the keys' file the running cloud
-// serves (it reads the file again for a key it does not hold), and written
-// for that node alone under nodes/NODE/ in the aws state dir.
+// issued on the node's way in (the cluster's first nodes as it is created,
+// a joining one before its container starts), added to the keys' file the
+// running cloud serves (it reads the file again once replaced), and
+// written for that node alone under nodes/NODE/ in the aws state dir. It
+// is revoked on the node's way out (RevokeKubeletKeys); a terminated
+// instance's key is refused by the cloud itself.
 
 // kubeletEnvName is a node's kubelet environment file under its own
 // directory, mounted at kubeletEnvPath.
@@ -26,12 +33,15 @@ const kubeletEnvName = "kubelet.env"
 // nodeName is what a node's directory may be named: a container's name.
 var nodeName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
-// keyFileMu serialises this process's additions to a keys' file.
-var keyFileMu sync.Mutex
+// kubeletEnvFile is the host path of node's kubelet environment.
+func kubeletEnvFile(cluster, node string) string {
+	return filepath.Join(awsStateDir(cluster), "nodes", node, kubeletEnvName)
+}
 
-// IssueKubeletKey issues node's kubelet its own key and writes its
-// kubelet environment; it returns the file's host path, to mount at
-// /etc/default/kubelet in that node only.
+// IssueKubeletKey issues node's kubelet its own key, in place of any it
+// held before (a name used again), and writes its kubelet environment; it
+// returns the file's host path, to mount at /etc/default/kubelet in that
+// node only.
 func IssueKubeletKey(cluster, node string) (string, error) {
 	if !nodeName.MatchString(node) {
 		return "", fmt.Errorf("issuing a kubelet key: %q is not a node's name", node)
@@ -41,22 +51,69 @@ func IssueKubeletKey(cluster, node string) (string, error) {
 		return "", err
 	}
 	key.Node = node
-	dir := awsStateDir(cluster)
-	keyFileMu.Lock()
-	err = amazon.AddKey(filepath.Join(dir, "keys.json"), key)
-	keyFileMu.Unlock()
+	err = amazon.EditKeys(filepath.Join(awsStateDir(cluster), "keys.json"), func(keys awsapi.Keys) error {
+		amazon.DropNodeKeys(keys, node)
+		keys[key.ID] = key
+		return nil
+	})
 	if err != nil {
 		return "", fmt.Errorf("issuing node %s's kubelet key: %w", node, err)
 	}
-	nodeDir := filepath.Join(dir, "nodes", node)
-	if err := privatefs.MkdirAll(nodeDir); err != nil {
+	path := kubeletEnvFile(cluster, node)
+	if err := privatefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return "", err
 	}
-	path := filepath.Join(nodeDir, kubeletEnvName)
 	if err := privatefs.WriteFile(path, []byte(kubeletEnv(key))); err != nil {
 		return "", err
 	}
 	return path, nil
+}
+
+// RevokeKubeletKeys revokes node's kubelet keys and removes its kubelet
+// environment: the cloud refuses the keys from its next call on. A
+// cluster whose cloud is not aws has none to revoke.
+func RevokeKubeletKeys(cluster, node string) error {
+	if !nodeName.MatchString(node) {
+		return fmt.Errorf("revoking a kubelet key: %q is not a node's name", node)
+	}
+	keys := filepath.Join(awsStateDir(cluster), "keys.json")
+	if _, err := os.Stat(keys); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if _, err := amazon.RevokeNodeKeys(keys, node); err != nil {
+		return fmt.Errorf("revoking node %s's kubelet key: %w", node, err)
+	}
+	return os.RemoveAll(filepath.Dir(kubeletEnvFile(cluster, node)))
+}
+
+// issueKubeletKeys issues each of a new cluster's nodes its kubelet key,
+// by the names kind gives them.
+func issueKubeletKeys(cluster string, nodes []v1alpha4.Node) error {
+	for _, name := range kindNodeNames(cluster, nodes) {
+		if _, err := IssueKubeletKey(cluster, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// kindNodeNames are the container names kind gives a cluster's nodes, in
+// their order: NAME-ROLE for a role's first node, then NAME-ROLE2,
+// NAME-ROLE3, … (kind v0.33.0 pkg/cluster/internal/providers/common/
+// namer.go, MakeNodeNamer, applied in the configuration's order by each
+// provider's provision.go).
+func kindNodeNames(cluster string, nodes []v1alpha4.Node) []string {
+	count := map[v1alpha4.NodeRole]int{}
+	names := make([]string, len(nodes))
+	for i, n := range nodes {
+		count[n.Role]++
+		suffix := ""
+		if c := count[n.Role]; c > 1 {
+			suffix = fmt.Sprint(c)
+		}
+		names[i] = cluster + "-" + string(n.Role) + suffix
+	}
+	return names
 }
 
 // kubeletEnv is a kubelet's environment file holding key.

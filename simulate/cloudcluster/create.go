@@ -103,11 +103,17 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := writeAuditPolicy(t.Name); err != nil {
 		return nil, cleanedUp(fmt.Errorf("writing the audit policy: %w", err), t.Name)
 	}
-	o.Configure = func(cfg *v1alpha4.Cluster) {
+	o.Configure = func(cfg *v1alpha4.Cluster) error {
 		configure(cfg, mode, t.Name, t.Kubernetes, set.provider)
 		if set.noNodeIP {
 			cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, unpinNodeIP()...)
 		}
+		if set.provider == AWS {
+			// Before kind starts a node: a file missing at a mount's
+			// host path would be made a directory.
+			return issueKubeletKeys(t.Name, cfg.Nodes)
+		}
+		return nil
 	}
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
 		if set.secondInterfaces {
@@ -144,6 +150,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err != nil {
 		return nil, cleanedUp(err, t.Name)
 	}
+	c.Hooks = nodeHooks(t.Name)
 	return c, nil
 }
 
@@ -158,9 +165,8 @@ func cleanedUp(err error, cluster string) error {
 // kubelets (and, in-tree, kube-controller-manager) at the cloud.
 func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider string) {
 	cfg.Networking.DisableDefaultCNI = true
-	mount := v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), "cloud-config.json"), ContainerPath: CloudConfigPath, Readonly: true}
 	for i := range cfg.Nodes {
-		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, mount)
+		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, cloudConfigMount(cluster))
 	}
 	configureAudit(cfg, cluster)
 	if provider == AWS {

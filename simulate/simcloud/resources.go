@@ -92,6 +92,14 @@ func (s *Server) terminateInstance(r *http.Request) (any, error) {
 	return nil, s.persist()
 }
 
+// Terminated says whether the instance of that name was terminated: the
+// AWS face refuses its node's keys from then on.
+func (s *Server) Terminated(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state.Terminated[name]
+}
+
 func (s *Server) listLoadBalancers(*http.Request) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -19,6 +19,10 @@ type Options struct {
 	Cloud   *api.Client
 	Network Network
 	Keys    awsapi.KeyStore
+	// Terminated, when set, says whether the instance of a node's name was
+	// terminated: that node's keys are refused from then on, as a
+	// terminated instance's credentials end with it.
+	Terminated func(node string) bool
 	// StatePath keeps what only AWS has ("" in memory).
 	StatePath string
 	Now       func() time.Time
@@ -57,7 +61,11 @@ func New(o Options) (*Face, error) {
 		return nil, err
 	}
 	f := &Face{opts: o, state: st, clients: map[string]*api.Client{}}
-	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: o.Keys, Now: o.Now, Record: o.Record}, f.ec2(), f.elb(), f.ecrService())
+	keys := o.Keys
+	if o.Terminated != nil && keys != nil {
+		keys = liveKeys{keys, o.Terminated}
+	}
+	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: keys, Now: o.Now, Record: o.Record}, f.ec2(), f.elb(), f.ecrService())
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +79,21 @@ func (f *Face) Actions() map[string][]string {
 
 // Handler serves the AWS APIs at /<service>/.
 func (f *Face) Handler() http.Handler { return f.server }
+
+// liveKeys are the keys of store but those of a terminated instance's
+// node: such a key is unknown, as AWS answers a credential that ended.
+type liveKeys struct {
+	store      awsapi.KeyStore
+	terminated func(node string) bool
+}
+
+func (l liveKeys) Key(id string) (awsapi.Key, bool) {
+	k, ok := l.store.Key(id)
+	if ok && k.Node != "" && l.terminated(k.Node) {
+		return awsapi.Key{}, false
+	}
+	return k, ok
+}
 
 // cloud is the simulated cloud's client for a caller: as its key's
 // component, and its node for a node's key, so the cloud's audit and

@@ -9,12 +9,11 @@ import (
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
 
-// KeyFile serves the keys of the keys' file: read when opened, and read
-// again when a call names a key it does not hold and the file was
-// replaced since (a node's kubelet key, issued when the node joins after
-// the cloud started). A miss costs one stat; the file is read only when
-// it changed, so unknown keys sent in a loop do not make the cloud
-// re-read it.
+// KeyFile serves the keys of the keys' file as it is now: a key issued
+// as a node joins, after the cloud started, is served from the next call
+// on, and a key revoked as its node leaves refused from then on. Each call
+// costs one stat; the file is read again only when it was replaced (or
+// changed) since it was last read.
 type KeyFile struct {
 	path  string
 	mu    sync.Mutex
@@ -22,7 +21,7 @@ type KeyFile struct {
 	stamp fileStamp
 }
 
-// fileStamp tells a replaced file from the one read: WriteKeys renames a
+// fileStamp tells a replaced file from the one read: EditKeys renames a
 // new file into place.
 type fileStamp struct {
 	ino, size int64
@@ -32,7 +31,7 @@ type fileStamp struct {
 // OpenKeyFile reads the keys at path.
 func OpenKeyFile(path string) (*KeyFile, error) {
 	k := &KeyFile{path: path}
-	if err := k.reload(); err != nil {
+	if err := k.reload(stampOf(path)); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -42,21 +41,20 @@ func OpenKeyFile(path string) (*KeyFile, error) {
 func (k *KeyFile) Key(id string) (awsapi.Key, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if key, ok := k.keys[id]; ok {
-		return key, true
+	if stamp := stampOf(k.path); stamp != k.stamp {
+		// A file that no longer reads keeps the keys last read, and is
+		// read again only once it changes again.
+		if k.reload(stamp) != nil {
+			k.stamp = stamp
+		}
 	}
-	if stampOf(k.path) == k.stamp {
-		return awsapi.Key{}, false
-	}
-	// A file that no longer reads keeps the keys last read.
-	_ = k.reload()
 	key, ok := k.keys[id]
 	return key, ok
 }
 
-// reload reads the file; callers hold k.mu (or own k alone).
-func (k *KeyFile) reload() error {
-	stamp := stampOf(k.path)
+// reload reads the file, stat'ed as stamp before the read; callers hold
+// k.mu (or own k alone).
+func (k *KeyFile) reload(stamp fileStamp) error {
 	keys, err := ReadKeys(k.path)
 	if err != nil {
 		return err

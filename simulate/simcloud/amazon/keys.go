@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
@@ -46,21 +48,67 @@ func WriteKeys(path string, keys []awsapi.Key) error {
 }
 
 // AddKey adds a key to the keys' file at path (a node's, issued as it
-// joins): the file is replaced whole, so a cloud serving it (KeyFile)
-// reads either the old keys or the new ones. Callers serialise their adds.
+// joins).
 func AddKey(path string, k awsapi.Key) error {
+	return EditKeys(path, func(keys awsapi.Keys) error {
+		if _, dup := keys[k.ID]; dup {
+			return fmt.Errorf("the AWS keys %s: %s issued already", path, k.ID)
+		}
+		keys[k.ID] = k
+		return nil
+	})
+}
+
+// RevokeNodeKeys removes every key of node's from the keys' file at path
+// (a node removed): a cloud serving the file (KeyFile) refuses them from
+// its next call on. It says how many there were.
+func RevokeNodeKeys(path, node string) (int, error) {
+	var n int
+	err := EditKeys(path, func(keys awsapi.Keys) error {
+		n = DropNodeKeys(keys, node)
+		return nil
+	})
+	return n, err
+}
+
+// DropNodeKeys removes node's keys from keys, saying how many there were.
+func DropNodeKeys(keys awsapi.Keys, node string) int {
+	n := 0
+	for id, k := range keys {
+		if node != "" && k.Node == node {
+			delete(keys, id)
+			n++
+		}
+	}
+	return n
+}
+
+// EditKeys changes the keys' file at path through edit, which changes the
+// keys it is given in place. The file is replaced whole, so a cloud
+// serving it (KeyFile) reads either the old keys or the new ones; edits
+// hold a lock beside the file, so two handover processes (a rehearsal's
+// joins and a `cluster add-node`) never lose each other's keys.
+func EditKeys(path string, edit func(awsapi.Keys) error) error {
+	lock, err := privatefs.OpenAppend(path + ".lock")
+	if err != nil {
+		return fmt.Errorf("locking the AWS keys: %w", err)
+	}
+	defer lock.Close()
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+		return fmt.Errorf("locking the AWS keys %s: %w", path, err)
+	}
 	keys, err := ReadKeys(path)
 	if err != nil {
 		return err
 	}
-	if _, dup := keys[k.ID]; dup {
-		return fmt.Errorf("the AWS keys %s: %s issued already", path, k.ID)
+	if err := edit(keys); err != nil {
+		return err
 	}
-	all := make([]awsapi.Key, 0, len(keys)+1)
+	all := make([]awsapi.Key, 0, len(keys))
 	for _, id := range slices.Sorted(maps.Keys(keys)) {
 		all = append(all, keys[id])
 	}
-	return WriteKeys(path, append(all, k))
+	return WriteKeys(path, all)
 }
 
 // ReadKeys reads the keys WriteKeys wrote, refusing a file that names a

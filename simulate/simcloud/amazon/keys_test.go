@@ -189,3 +189,83 @@ func TestAKeyFileKeepsItsKeysWhenTheFileBreaks(t *testing.T) {
 		t.Error("a key added to a broken file")
 	}
 }
+
+// A node's key revoked (its node removed) is refused from the next call
+// on, without the cloud restarting; a node's key whose instance was
+// terminated is refused too, while the other keys still sign.
+func TestARevokedOrTerminatedNodesKeyIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, dir)
+	worker, err := amazon.NewKey("kubelet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker.Node = "c-worker"
+	local, err := amazon.NewKey("kubelet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local.Node = "c-local"
+	path := filepath.Join(dir, "keys.json")
+	if err := amazon.WriteKeys(path, []awsapi.Key{kcm, worker, local}); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := amazon.OpenKeyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(r.cloud.Handler(), token), Keys: keys, Terminated: r.cloud.Terminated,
+		Network: amazon.Network{Cluster: cluster, Region: region, Zones: []string{region + "a"}, CIDR: "172.18.0.0/16"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.awsAt = serve(t, face)
+	describe := &ec2.DescribeInstancesInput{InstanceIds: aws.StringSlice([]string{amazon.InstanceID(cluster, "c-control-plane")})}
+	for _, k := range []awsapi.Key{worker, local} {
+		if _, err := r.ec2(k).DescribeInstances(describe); err != nil {
+			t.Fatalf("%s's key before it left: %v", k.Node, err)
+		}
+	}
+	if n, err := amazon.RevokeNodeKeys(path, "c-worker"); err != nil || n != 1 {
+		t.Fatalf("revoked %d keys: %v", n, err)
+	}
+	if _, err := r.ec2(worker).DescribeInstances(describe); code(t, err) != "InvalidClientTokenId" {
+		t.Errorf("a revoked key: %v", err)
+	}
+	if err := r.admin().TerminateInstance(context.Background(), "c-local"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ec2(local).DescribeInstances(describe); code(t, err) != "InvalidClientTokenId" {
+		t.Errorf("a terminated instance's key: %v", err)
+	}
+	if _, err := r.ec2(kcm).DescribeInstances(describe); err != nil {
+		t.Errorf("the manager's key after a node left: %v", err)
+	}
+}
+
+// Edits of the keys' file from many goroutines (each its own lock's open
+// file, as two processes have) lose none of them.
+func TestKeyEditsLoseNoKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := amazon.WriteKeys(path, []awsapi.Key{kcm}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k, err := amazon.NewKey("kubelet")
+			if err == nil {
+				err = amazon.AddKey(path, k)
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if keys, err := amazon.ReadKeys(path); err != nil || len(keys) != 17 {
+		t.Errorf("%d keys after 16 adds to one: %v", len(keys), err)
+	}
+}
