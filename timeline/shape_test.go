@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,23 +9,7 @@ import (
 
 // Edits of a real rehearsal's timeline that no run can write: each is
 // refused on the line where it stops being one.
-func TestReadRefusesImpossibleRuns(t *testing.T) {
-	real := decode(t, rehearsal(t, base()))
-	for _, tc := range impossibleRuns() {
-		t.Run(tc.name, func(t *testing.T) {
-			evs := tc.edit(append([]Event(nil), real...))
-			_, err := Read(bytes.NewReader(encode(t, evs)))
-			var le *LineError
-			if !errors.As(err, &le) {
-				t.Fatalf("want a *LineError, got %v", err)
-			}
-			want := fmt.Sprintf("timeline line %d: ", tc.line(evs))
-			if !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), tc.says) {
-				t.Fatalf("got %q\nwant it to begin %q and say %q", err, want, tc.says)
-			}
-		})
-	}
-}
+func TestReadRefusesImpossibleRuns(t *testing.T) { refusedOnTheirLines(t, impossibleRuns()) }
 
 // CheckRuns refuses the same runs in events that did not come through
 // Read, but for lines written twice, which only Read sees.

@@ -236,9 +236,14 @@ type badCase struct {
 	says string
 }
 
-func TestReadRefusesWhatNoRunWrites(t *testing.T) {
+func TestReadRefusesWhatNoRunWrites(t *testing.T) { refusedOnTheirLines(t, badCases()) }
+
+// refusedOnTheirLines reads each case's edit of a rehearsal's timeline and
+// expects a refusal naming the case's line and saying what it says.
+func refusedOnTheirLines(t *testing.T, cases []badCase) {
+	t.Helper()
 	real := decode(t, rehearsal(t, base()))
-	for _, tc := range badCases() {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := tc.edit(append([]Event(nil), real...))
 			_, err := Read(bytes.NewReader(encode(t, evs)))

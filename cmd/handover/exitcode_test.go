@@ -10,12 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/handover-sh/handover/internal/interrupt"
+	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -95,29 +95,12 @@ func runUntilSignalled(t *testing.T, args []string, ready string, sig syscall.Si
 	return cmd.ProcessState.ExitCode()
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // observe runs until Ctrl-C: that SIGINT ends its window as asked, so it
 // exits with its verdict, not as interrupted.
 func TestCtrlCEndsAnObservationAsAsked(t *testing.T) {
 	ctx, h, stop := interrupt.Notify(context.Background(), io.Discard, func(int) {})
 	defer stop()
-	var buf lockedBuffer
+	var buf testenv.LockedBuffer
 	tl := timeline.NewWriter(&buf)
 	done := make(chan error, 1)
 	go func() {

@@ -1,31 +1,14 @@
 package interrupt
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/handover-sh/handover/internal/testenv"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func holding(names ...string) Option {
 	return WithLeftovers(func() []string { return names })
@@ -63,7 +46,7 @@ func exitCode(t *testing.T, exited <-chan int) int {
 // The first signal cancels; the second exits once the cleanup has started,
 // not before (a SIGHUP counts like the others), with 128 + its number.
 func TestSecondSignalExitsOnceCleanupStarted(t *testing.T) {
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	exited := make(chan int, 1)
 	ctx, h, stop := Notify(context.Background(), &out, func(code int) { exited <- code }, holding("c"))
 	defer stop()
@@ -91,7 +74,7 @@ func TestSecondSignalExitsOnceCleanupStarted(t *testing.T) {
 // A process that holds a cluster and exits before its cleanup started says
 // which cluster the next run removes.
 func TestSecondSignalNamesWhatIsLeft(t *testing.T) {
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	exited := make(chan int, 1)
 	ctx, _, stop := Notify(context.Background(), &out, func(code int) { exited <- code }, holding("rehearsal"), withStartWait(50*time.Millisecond))
 	defer stop()
@@ -109,7 +92,7 @@ func TestSecondSignalNamesWhatIsLeft(t *testing.T) {
 // A process that holds nothing speaks of no cleanup and no next run, and a
 // second signal exits at once.
 func TestNothingHeldNothingLeft(t *testing.T) {
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	exited := make(chan int, 1)
 	ctx, _, stop := Notify(context.Background(), &out, func(code int) { exited <- code })
 	defer stop()
@@ -136,7 +119,7 @@ func TestAnAwaitedSignalIsNoInterruption(t *testing.T) {
 		awaited bool
 		code    int
 	}{{syscall.SIGINT, false, 130}, {syscall.SIGTERM, false, 143}, {syscall.SIGHUP, false, 129}, {syscall.SIGINT, true, 0}} {
-		ctx, h, stop := Notify(context.Background(), &lockedBuffer{}, func(int) {})
+		ctx, h, stop := Notify(context.Background(), &testenv.LockedBuffer{}, func(int) {})
 		if c.awaited {
 			h.Awaited()
 		}
