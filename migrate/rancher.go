@@ -11,6 +11,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers"
 )
 
 // The steps the RKE2 and RKE runbooks share.
@@ -57,7 +58,8 @@ func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	if m := s.CCMManifest; m != nil {
 		return m.render(s.Provider(), s.From, s.Cluster, s.PodSubnet, flags, config)
 	}
-	return s.Provider().CCMManifest(s.CCMWorkload(), s.ccmReplicas(), s.From, s.Cluster, s.PodSubnet, config, LMConfigPath, flags...), nil
+	return s.Provider().CCMManifest(providers.CCMWorkloadInput{Form: s.CCMWorkload(), Replicas: s.ccmReplicas(),
+		Version: s.From, Cluster: s.Cluster, PodSubnet: s.PodSubnet, Config: config, ConfigPath: LMConfigPath, Args: flags}), nil
 }
 
 // manifestPlan shows a manifest and, for the user's, what was changed.

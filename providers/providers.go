@@ -46,10 +46,8 @@ type Provider struct {
 	// CCMStaticPod is the static-pod manifest: version, cluster name, pod
 	// subnet, extra flags, and host files to mount (volume name → path).
 	CCMStaticPod func(version, cluster, podSubnet string, args []string, files map[string]string) string
-	// CCMManifest is a workload's manifest (form DaemonSet or Deployment):
-	// with a leader-migration configuration (config, mounted at path from
-	// LeaderMigrationConfigMap) when config is not "".
-	CCMManifest func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string
+	// CCMManifest is the manager's workload manifest.
+	CCMManifest func(CCMWorkloadInput) string
 	// ImageCredentials are the kubelet flags that let a kubelet of a
 	// version pull from the provider's registry (nil: that kubelet needs
 	// none, or none exists); the files they name are on every node.
@@ -91,4 +89,18 @@ func Lookup(name string) (Provider, error) {
 	slices.Sort(names)
 	return Provider{}, fmt.Errorf("no provider %q is registered (registered: %s): the program must import the package that registers it (simulate/cloudcluster for %q)",
 		name, strings.Join(names, ", "), Simulated)
+}
+
+// CCMWorkloadInput is what a cloud-controller-manager workload's manifest
+// is made of.
+type CCMWorkloadInput struct {
+	Form     string // DaemonSet or Deployment
+	Replicas int    // a Deployment's
+	// Version is the Kubernetes version whose manager runs; Cluster and
+	// PodSubnet the cluster's name and pod network.
+	Version, Cluster, PodSubnet string
+	// Config is a leader-migration configuration, mounted at ConfigPath
+	// from LeaderMigrationConfigMap ("": none).
+	Config, ConfigPath string
+	Args               []string // extra flags
 }

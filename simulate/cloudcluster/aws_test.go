@@ -281,7 +281,8 @@ func TestAWSProviderIsComplete(t *testing.T) {
 	if p.CCMImage("v1.30.14") != "" || p.CCMImage("v1.27.4") == "" {
 		t.Errorf("images: %q %q", p.CCMImage("v1.30.14"), p.CCMImage("v1.27.4"))
 	}
-	d := p.CCMManifest(Deployment, 3, "v1.27.4", "c", "10.244.0.0/16", "kind: LeaderMigrationConfiguration\n", "/etc/lm.conf")
+	d := p.CCMManifest(providers.CCMWorkloadInput{Form: Deployment, Replicas: 3, Version: "v1.27.4", Cluster: "c", PodSubnet: "10.244.0.0/16",
+		Config: "kind: LeaderMigrationConfiguration\n", ConfigPath: "/etc/lm.conf"})
 	for _, want := range []string{"kind: Deployment\n", "replicas: 3\n", "mountPath: /etc/lm.conf", "name: " + LeaderMigrationConfigMap, "k8s-app: " + AWSCCMName + "\n            topologyKey"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("the Deployment lacks %q:\n%s", want, d)

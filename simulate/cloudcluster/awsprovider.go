@@ -34,8 +34,8 @@ func AWSProvider() providers.Provider {
 	p.CCMStaticPod = func(version, cluster, podSubnet string, args []string, files map[string]string) string {
 		return AWSCCMStaticPod(version, cluster, podSubnet, args, hostFiles(files)...)
 	}
-	p.CCMManifest = func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
-		return AWSCCMWorkload(form, replicas, version, cluster, podSubnet, config, path, args...)
+	p.CCMManifest = func(in providers.CCMWorkloadInput) string {
+		return AWSCCMWorkload(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
 	}
 	p.Code = providers.Code{InTree: awsInTreeCode, CCM: awsCCMCode, API: AWS}
 	p.ImageCredentials = awsImageCredentials

@@ -34,11 +34,11 @@ func Provider() providers.Provider {
 		// The cloud's registry: external kubelets pull through the plugin.
 		ImageCredentials: simImageCredentials,
 		RegistryImage:    func() string { return EchoImageInSimRegistry },
-		CCMManifest: func(form string, replicas int, version, cluster, podSubnet, config, path string, args ...string) string {
-			if config == "" {
-				return CCMManifest(form, replicas, version, cluster, podSubnet, args...)
+		CCMManifest: func(in providers.CCMWorkloadInput) string {
+			if in.Config == "" {
+				return CCMManifest(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Args...)
 			}
-			return CCMManifestWithConfig(form, replicas, version, cluster, podSubnet, config, path, args...)
+			return CCMManifestWithConfig(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
 		},
 	}
 }

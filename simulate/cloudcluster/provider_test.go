@@ -25,7 +25,8 @@ func TestSimulatedProviderIsComplete(t *testing.T) {
 	if !strings.Contains(pod, "/etc/leadermigration.conf") || !strings.Contains(pod, "--enable-leader-migration") {
 		t.Errorf("the static pod mounts no configuration or drops a flag:\n%s", pod)
 	}
-	m := p.CCMManifest(DaemonSet, 0, "v1.30.14", "c", "10.244.0.0/16", "kind: LeaderMigrationConfiguration\n", "/etc/leadermigration.conf")
+	m := p.CCMManifest(providers.CCMWorkloadInput{Form: DaemonSet, Version: "v1.30.14", Cluster: "c", PodSubnet: "10.244.0.0/16",
+		Config: "kind: LeaderMigrationConfiguration\n", ConfigPath: "/etc/leadermigration.conf"})
 	if !strings.Contains(m, "name: "+p.LeaderMigrationConfigMap) {
 		t.Errorf("a workload with a configuration has no ConfigMap %s:\n%s", p.LeaderMigrationConfigMap, m)
 	}
