@@ -14,9 +14,7 @@ import (
 	"testing"
 )
 
-const module = "github.com/handover-sh/handover/"
-
-// rules: packages under from (a path prefix inside the module) must not
+// rules: packages under from (a directory path in the tree) must not
 // depend, directly or through others, on any package under the prefixes
 // of mustNot. Test files are not held to them.
 var rules = []struct {
