@@ -1,6 +1,6 @@
 // Command kube-controller-manager is the upstream v1.28 manager with the
 // simulated cloud's provider registered: with --cloud-provider=kind it runs
-// the real in-tree cloud loops (the last minor that has them).
+// the real in-tree cloud loops (as every minor up to v1.30).
 package main
 
 import (
