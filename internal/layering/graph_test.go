@@ -33,7 +33,14 @@ func readGraph(root string) (graph, error) {
 		return nil, err
 	}
 	g := graph{}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err = walkGoFiles(root, func(path, _ string) error { return g.addFile(root, path, mods) })
+	return g, err
+}
+
+// walkGoFiles calls fn with the path and the tree path of every non-test
+// Go file of the tree.
+func walkGoFiles(root string, fn func(path, rel string) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
@@ -42,9 +49,8 @@ func readGraph(root string) (graph, error) {
 		case !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
 			return nil
 		}
-		return g.addFile(root, path, mods)
+		return fn(path, rel(root, path))
 	})
-	return g, err
 }
 
 // skipDir passes over what holds no package of the tree.

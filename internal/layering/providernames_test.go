@@ -1,7 +1,6 @@
 package layering_test
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,23 +37,14 @@ var providerBranches = map[string]int{
 func TestNoNewBranchesOnProviderNames(t *testing.T) {
 	root := filepath.Join("..", "..")
 	got := map[string]int{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return skipDir(root, path, d)
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	err := walkGoFiles(root, func(path, rel string) error {
 		raw, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
 		for _, line := range strings.Split(string(raw), "\n") {
 			if c := strings.TrimSpace(line); !strings.HasPrefix(c, "//") && providerBranch.MatchString(c) {
-				got[rel(root, path)]++
+				got[rel]++
 			}
 		}
 		return nil

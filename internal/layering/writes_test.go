@@ -1,7 +1,6 @@
 package layering_test
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,15 +36,8 @@ var rawWriters = map[string]string{
 // rawWriters says why not.
 func TestWritesGoThroughPrivatefs(t *testing.T) {
 	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "_output") && rel != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || allowedWriter(rel) {
+	err := walkGoFiles(root, func(path, rel string) error {
+		if allowedWriter(rel) {
 			return nil
 		}
 		raw, err := os.ReadFile(path)
