@@ -37,7 +37,7 @@ func (s Spec) OwnCode() bool {
 // the cloud-controller-manager runs at; whether the simulated manager can imitate it is the cloud's to
 // say (simulate/cloudcluster.ValidateProfile).
 func (s *Spec) SetCloudProfile(provider string) error {
-	if provider == "" || provider == profiles.Simulated {
+	if provider == "" || provider == providers.Simulated {
 		s.CloudProfile = ""
 		return nil
 	}

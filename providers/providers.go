@@ -60,8 +60,14 @@ type Provider struct {
 	Code Code
 }
 
-// Simulated names the simulated cloud's provider.
-const Simulated = "simulated"
+// The providers' names, one constant each: the simulated cloud's, and the
+// clouds whose code or manager handover runs or imitates (for aws, also its
+// --cloud-provider value).
+const (
+	Simulated = "simulated"
+	AWS       = "aws"
+	Azure     = "azure"
+)
 
 var providers = struct {
 	sync.RWMutex

@@ -14,6 +14,7 @@ import (
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate"
 	_ "github.com/handover-sh/handover/migrate/procedures" // every procedure registered
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"
@@ -94,8 +95,8 @@ func (m MachinesInput) unpinned() bool { return m.KubeletNodeIP != nil && !*m.Ku
 // validate refuses a shape on a cloud whose provider does not read it:
 // the simulated provider gives a node one address whatever it has.
 func (m MachinesInput) validate(provider string) error {
-	if (m.SecondInterface || m.unpinned()) && provider != cloudcluster.AWS {
-		return fmt.Errorf("machines (--second-interface, --kubelet-node-ip=false): only with --provider %s, whose own code reads a machine's interfaces; the simulated provider gives every node one address", cloudcluster.AWS)
+	if (m.SecondInterface || m.unpinned()) && provider != providers.AWS {
+		return fmt.Errorf("machines (--second-interface, --kubelet-node-ip=false): only with --provider %s, whose own code reads a machine's interfaces; the simulated provider gives every node one address", providers.AWS)
 	}
 	return nil
 }

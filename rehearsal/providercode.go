@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/timeline"
@@ -32,7 +33,7 @@ func writeAPIActions(tl *timeline.Writer, s migrate.Spec) error {
 	for _, c := range s.ProviderCode() {
 		api = max(api, c.API)
 	}
-	if api != cloudcluster.AWS {
+	if api != providers.AWS {
 		return nil
 	}
 	counts, err := amazon.SummarizeCalls(filepath.Join(cloudcluster.StateDir(s.Cluster), amazon.CallLogFile), time.Time{})

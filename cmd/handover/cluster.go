@@ -105,10 +105,10 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			var opts []cloudcluster.Option
 			switch provider {
 			case providers.Simulated:
-			case cloudcluster.AWS:
+			case providers.AWS:
 				opts = append(opts, cloudcluster.WithAWS())
 			default:
-				return fmt.Errorf("--provider %q: use %s or %s", provider, providers.Simulated, cloudcluster.AWS)
+				return fmt.Errorf("--provider %q: use %s or %s", provider, providers.Simulated, providers.AWS)
 			}
 			if _, err := cloudcluster.Create(cmd.Context(), t, mode, ccm, kindcluster.CreateOptions{Logger: g.logger,
 				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self, opts...); err != nil {

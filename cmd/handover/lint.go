@@ -11,6 +11,7 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 )
 
@@ -53,7 +54,7 @@ a=b.yaml. Errors exit non-zero.`,
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
 			}
-			if ccmProvider != "" && ccmProvider != profiles.Simulated {
+			if ccmProvider != "" && ccmProvider != providers.Simulated {
 				if _, err := profiles.Lookup(ccmProvider, ccmVersion); err != nil {
 					return fmt.Errorf("--ccm-provider: %w", err)
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 )
 
@@ -14,7 +15,7 @@ import (
 // whose controllers and handling of leader migration come from its
 // profile (providers/profiles, read from that provider's source).
 func (s Side) manager() (Manager, error) {
-	if s.Component != lmconfig.CCM || s.Provider == "" || s.Provider == profiles.Simulated {
+	if s.Component != lmconfig.CCM || s.Provider == "" || s.Provider == providers.Simulated {
 		return LookupManager(s.Component, s.Version)
 	}
 	p, err := profiles.Lookup(s.Provider, s.Version)

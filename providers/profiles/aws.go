@@ -1,5 +1,7 @@
 package profiles
 
+import "github.com/handover-sh/handover/providers"
+
 // awsProfiles: k8s.io/cloud-provider-aws and the in-tree aws provider, one
 // per minor the module proxy serves a release of: the newest patch whose
 // zip it serves (v1.29.7 and v1.29.8 are listed but refused, so 1.29 is
@@ -63,7 +65,7 @@ func awsProfile(minor, aws, cloudProvider, legacy string) Profile {
 	}
 	controllers, aliases, cloudNode := awsControllers(minorCompare(minor, awsCanonicalSince) >= 0, upstream)
 	return Profile{
-		Provider: AWS,
+		Provider: providers.AWS,
 		Minor:    minor,
 		Module:   "k8s.io/cloud-provider-aws@" + aws,
 		InTree:   Fact[bool]{Value: inTree, From: awsInTree(minor, upstream, legacyMod)},

@@ -1,6 +1,10 @@
 package profiles
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handover-sh/handover/providers"
+)
 
 // azureProfiles: sigs.k8s.io/cloud-provider-azure and the in-tree azure
 // provider, one per minor: the newest patch whose zip the module proxy
@@ -95,7 +99,7 @@ func azureProfile(minor, azure, cloudProvider, controllerManager, legacy string)
 	canonical := minorCompare(minor, azureCanonicalSince) >= 0
 	controllers, aliases, names := azureControllers(canonical, upstream, generic)
 	return Profile{
-		Provider: Azure,
+		Provider: providers.Azure,
 		Minor:    minor,
 		Module:   "sigs.k8s.io/cloud-provider-azure@" + azure,
 		InTree:   Fact[bool]{Value: inTree, From: azureInTree(minor, upstream, legacyMod)},

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 )
 
@@ -13,7 +14,7 @@ import (
 // provider's profile read from its source, at every minor.
 func TestSimulatedManagerBehavesAsTheProfiles(t *testing.T) {
 	for name, b := range behaviour.Of {
-		if name == "" || name == Simulated {
+		if name == "" || name == providers.Simulated {
 			continue
 		}
 		n := 0

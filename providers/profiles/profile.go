@@ -96,13 +96,6 @@ type Profile struct {
 // Key names a profile: provider@minor.
 func (p Profile) Key() string { return p.Provider + "@" + p.Minor }
 
-// Simulated is handover's own simulated cloud.
-const (
-	Simulated = "simulated"
-	AWS       = "aws"
-	Azure     = "azure"
-)
-
 // byKey indexes every provider's table (aws.go, azure.go, simulated.go)
 // once; two profiles under one key is a programming error.
 var byKey = sync.OnceValue(func() map[string]Profile {

@@ -1,6 +1,10 @@
 package profiles
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/handover-sh/handover/providers"
+)
 
 // simulatedProfiles: handover's own simulated cloud (simulate/cloud), one
 // per minor the node images build (clusters/nodeimage/versions.go). Its
@@ -50,7 +54,7 @@ func simulated(minor, build string, inTree bool) Profile {
 				`"route":\s+NodeRouteController`, `"cloud-node-lifecycle":\s+CloudNodeLifecycleController`}}, ipamSource}}
 	}
 	return Profile{
-		Provider: Simulated,
+		Provider: providers.Simulated,
 		Minor:    minor,
 		Module:   here,
 		InTree:   Fact[bool]{Value: inTree, From: []Source{versions, inTreeSource}},

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
@@ -102,7 +103,7 @@ func Shards() []Shard {
 func providersFor(from, to string) []string {
 	out := []string{""}
 	for _, name := range slices.Sorted(maps.Keys(behaviour.Of)) {
-		if name == "" || name == profiles.Simulated {
+		if name == "" || name == providers.Simulated {
 			continue
 		}
 		n, nerr := profiles.Lookup(name, from)

@@ -9,6 +9,7 @@ import (
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
 )
 
@@ -36,7 +37,7 @@ func TestTheAdminTokenStaysOnTheHost(t *testing.T) {
 	if err != nil || c.Token != admin {
 		t.Errorf("the host's client carries %q (%v), want the admin token", c.Token, err)
 	}
-	for _, provider := range []string{ProviderName, AWS} {
+	for _, provider := range []string{ProviderName, providers.AWS} {
 		cfg := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}, {Role: v1alpha4.WorkerRole}}}
 		configure(cfg, External, "c1", "v1.30.14", provider)
 		for _, n := range cfg.Nodes {

@@ -13,6 +13,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/simulate/simcloud"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
@@ -26,8 +27,6 @@ import (
 // cloud issued each component, and named as AWS names instances.
 
 const (
-	// AWS is the aws provider's --cloud-provider name.
-	AWS = "aws"
 	// AWSCloudConfigPath is the aws providers' cloud-config on every node:
 	// the in-tree provider's (kube-controller-manager and kubelets).
 	AWSCloudConfigPath = awsNodeDir + "/cloud.conf"
@@ -180,7 +179,7 @@ func configureAWS(cfg *v1alpha4.Cluster, mode Mode, cluster, version string) {
 	// cloud's registry through the plugin its image carries.
 	kubelet += kubeletArgLines(awsImageCredentials(version))
 	if mode == InTree {
-		kubelet = "cloud-provider: " + AWS + "\n    cloud-config: " + AWSCloudConfigPath
+		kubelet = "cloud-provider: " + providers.AWS + "\n    cloud-config: " + AWSCloudConfigPath
 	}
 	registration := `nodeRegistration:
   name: '` + NodeNameFromMetadata + `'
@@ -197,7 +196,7 @@ patches:
 	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, `kind: ClusterConfiguration
 controllerManager:
   extraArgs:
-    cloud-provider: `+AWS+`
+    cloud-provider: `+providers.AWS+`
     cloud-config: `+AWSCloudConfigPath+`
     cluster-name: `+cluster+`
     configure-cloud-routes: "true"
@@ -221,14 +220,14 @@ controllerManager:
 func validateAWS(mode Mode, t topology.Topology) error {
 	switch mode {
 	case None:
-		return fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", AWS)
+		return fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", providers.AWS)
 	case InTree:
-		p, err := profiles.Lookup(AWS, t.Kubernetes)
+		p, err := profiles.Lookup(providers.AWS, t.Kubernetes)
 		if err != nil {
 			return err
 		}
 		if !p.InTree.Value {
-			return fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree aws provider (removed in 1.27): use --kubernetes v1.26.13", AWS, t.Kubernetes)
+			return fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree aws provider (removed in 1.27): use --kubernetes v1.26.13", providers.AWS, t.Kubernetes)
 		}
 		return nil
 	}
@@ -237,9 +236,9 @@ func validateAWS(mode Mode, t topology.Topology) error {
 		return err
 	}
 	for _, c := range r.ProviderCCMs {
-		if c.Provider == AWS {
+		if c.Provider == providers.AWS {
 			return nil
 		}
 	}
-	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes v1.27.4", AWS, t.Kubernetes)
+	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes v1.27.4", providers.AWS, t.Kubernetes)
 }

@@ -59,13 +59,13 @@ func TestConfigureAWS(t *testing.T) {
 			sawInit = true
 			reg := doc["nodeRegistration"].(map[string]any)
 			args := reg["kubeletExtraArgs"].(map[string]any)
-			if reg["name"] != NodeNameFromMetadata || args["cloud-provider"] != AWS || args["cloud-config"] != AWSCloudConfigPath {
+			if reg["name"] != NodeNameFromMetadata || args["cloud-provider"] != providers.AWS || args["cloud-config"] != AWSCloudConfigPath {
 				t.Errorf("%s: %v", doc["kind"], reg)
 			}
 		case "ClusterConfiguration":
 			sawManager = true
 			args := doc["controllerManager"].(map[string]any)["extraArgs"].(map[string]any)
-			if args["cloud-provider"] != AWS || args["cluster-name"] != "c1" {
+			if args["cloud-provider"] != providers.AWS || args["cluster-name"] != "c1" {
 				t.Errorf("the manager's flags: %v", args)
 			}
 		}
@@ -258,7 +258,7 @@ func TestAWSCCMManifest(t *testing.T) {
 // pod runs the aws binary with its key's file, its workloads mount a
 // leader-migration configuration and run as a Deployment when asked.
 func TestAWSProviderIsComplete(t *testing.T) {
-	p, err := providers.Lookup(AWS)
+	p, err := providers.Lookup(providers.AWS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestAWSProviderIsComplete(t *testing.T) {
 // aws provider at the legacy-cloud-providers the release's modules pin, and
 // the cloud-provider-aws release its image carries; none in tree from 1.27.
 func TestAWSProviderCode(t *testing.T) {
-	p, err := providers.Lookup(AWS)
+	p, err := providers.Lookup(providers.AWS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestAWSProviderCode(t *testing.T) {
 	if got := p.Code.InTree("v1.27.4"); got != "" {
 		t.Errorf("in tree at v1.27.4: %q", got)
 	}
-	if got := p.Code.CCM("v1.27.4"); got != "k8s.io/cloud-provider-aws@v1.27.2" || p.Code.API != AWS {
+	if got := p.Code.CCM("v1.27.4"); got != "k8s.io/cloud-provider-aws@v1.27.2" || p.Code.API != providers.AWS {
 		t.Errorf("the v1.27.4 manager: %q, api %q", got, p.Code.API)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
@@ -37,7 +38,7 @@ func AWSCCMArgs(cluster, podSubnet string) []string {
 		"--bind-address=127.0.0.1",
 		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
 		"--v=2",
-		"--cloud-provider=" + AWS,
+		"--cloud-provider=" + providers.AWS,
 		"--cloud-config=" + AWSCCMCloudConfigPath,
 		"--cluster-name=" + cluster,
 		"--allocate-node-cidrs=true",
@@ -94,7 +95,7 @@ func awsCCMOf(version string) (nodeimage.ProviderCCM, error) {
 		return nodeimage.ProviderCCM{}, err
 	}
 	for _, c := range r.ProviderCCMs {
-		if c.Provider == AWS {
+		if c.Provider == providers.AWS {
 			return c, nil
 		}
 	}

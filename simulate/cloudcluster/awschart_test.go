@@ -14,6 +14,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/modsource"
+	"github.com/handover-sh/handover/providers"
 )
 
 // chartValues are the values of cloud-provider-aws's chart
@@ -44,7 +45,7 @@ func TestAWSChartHoldsInItsSource(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range nodeimage.Releases {
 		for _, c := range r.ProviderCCMs {
-			if c.Provider != AWS || seen[c.Version] {
+			if c.Provider != providers.AWS || seen[c.Version] {
 				continue
 			}
 			seen[c.Version] = true

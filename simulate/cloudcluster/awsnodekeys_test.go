@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
 	"github.com/handover-sh/handover/internal/modsource"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
@@ -49,7 +50,7 @@ func TestEachNodeMountsItsOwnKubeletKey(t *testing.T) {
 	}
 	cp, w := v1alpha4.Node{Role: v1alpha4.ControlPlaneRole}, v1alpha4.Node{Role: v1alpha4.WorkerRole}
 	cfg := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{cp, cp, w, w}}
-	configure(cfg, External, "c1", "v1.27.4", AWS)
+	configure(cfg, External, "c1", "v1.27.4", providers.AWS)
 	if err := issueKubeletKeys("c1", cfg.Nodes); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // manager in each form, the aws cloud-config and the manager's key. The
 // static pod's identity (its kubeconfig, user and RBAC) is the same as the
 // simulated provider's: it is kubeadm's way, not the provider's.
-func init() { providers.Register(AWS, AWSProvider()) }
+func init() { providers.Register(providers.AWS, AWSProvider()) }
 
 // awsCCMKeyPath is the manager's key as the SDK's credentials file, on
 // every control plane (the static-pod form reads it; a workload reads its
@@ -24,7 +24,7 @@ const awsCCMKeyPath = awsNodeDir + "/cloud-controller-manager.credentials"
 // AWSProvider is the aws provider as the procedures take one.
 func AWSProvider() providers.Provider {
 	p := Provider()
-	p.Name = AWS
+	p.Name = providers.AWS
 	p.CloudConfigPath, p.CCMCloudConfigPath = AWSCloudConfigPath, AWSCCMCloudConfigPath
 	p.CCMWorkloadName = AWSCCMName
 	p.CCMImage = func(version string) string {
@@ -37,7 +37,7 @@ func AWSProvider() providers.Provider {
 	p.CCMManifest = func(in providers.CCMWorkloadInput) string {
 		return AWSCCMWorkload(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
 	}
-	p.Code = providers.Code{InTree: awsInTreeCode, CCM: awsCCMCode, API: AWS}
+	p.Code = providers.Code{InTree: awsInTreeCode, CCM: awsCCMCode, API: providers.AWS}
 	p.ImageCredentials = awsImageCredentials
 	p.RegistryImage = func() string { return EchoImageInRegistry }
 	return p
@@ -52,7 +52,7 @@ func awsInTreeCode(v string) string {
 	if err != nil || !r.InTreeCloud {
 		return ""
 	}
-	if p, err := profiles.Lookup(AWS, v); err != nil || !p.InTree.Value {
+	if p, err := profiles.Lookup(providers.AWS, v); err != nil || !p.InTree.Value {
 		return ""
 	}
 	return "k8s.io/legacy-cloud-providers/aws@v0." + strings.TrimPrefix(v, "v1.")

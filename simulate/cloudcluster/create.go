@@ -18,6 +18,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/simcloud"
 )
 
@@ -57,7 +58,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := Validate(mode, t); err != nil {
 		return nil, err
 	}
-	if set.provider == AWS {
+	if set.provider == providers.AWS {
 		if err := validateAWS(mode, t); err != nil {
 			return nil, err
 		}
@@ -108,7 +109,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		if set.noNodeIP {
 			cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, unpinNodeIP()...)
 		}
-		if set.provider == AWS {
+		if set.provider == providers.AWS {
 			// Before kind starts a node: a file missing at a mount's
 			// host path would be made a directory.
 			return issueKubeletKeys(t.Name, cfg.Nodes)
@@ -128,7 +129,7 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, CloudConfigPath, t.Name)); err != nil {
 			return err
 		}
-		if set.provider == AWS {
+		if set.provider == providers.AWS {
 			secret, err := AWSCredentialsSecret(t.Name)
 			if err != nil {
 				return err
@@ -169,7 +170,7 @@ func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider stri
 		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, cloudConfigMount(cluster))
 	}
 	configureAudit(cfg, cluster)
-	if provider == AWS {
+	if provider == providers.AWS {
 		configureAWS(cfg, mode, cluster, version)
 		return
 	}

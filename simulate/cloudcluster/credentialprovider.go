@@ -7,6 +7,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/providers"
 )
 
 // A kubelet from 1.27 on has no in-tree ECR provider: it pulls from ECR
@@ -31,7 +32,7 @@ func awsImageCredentials(version string) map[string]string {
 		return nil
 	}
 	for _, p := range r.ProviderCCMs {
-		if p.Provider == AWS && p.CredentialProvider != "" {
+		if p.Provider == providers.AWS && p.CredentialProvider != "" {
 			return map[string]string{
 				"image-credential-provider-config":  awsCredentialProviderConfig,
 				"image-credential-provider-bin-dir": nodeimage.CredentialProviderDir,

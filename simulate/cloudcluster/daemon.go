@@ -22,6 +22,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/internal/procs"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloud/provider"
 	"github.com/handover-sh/handover/simulate/simcloud"
@@ -175,7 +176,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 	}
 	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: set.profile}
 	args := []string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}
-	if set.provider != AWS {
+	if set.provider != providers.AWS {
 		more, err := prepareSimulatedCloud(cluster)
 		if err != nil {
 			return "", err
@@ -188,7 +189,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 		return "", err
 	}
 	var aws *awsEndpoints
-	if set.provider == AWS {
+	if set.provider == providers.AWS {
 		if aws, err = awsEndpointsOn(ctx, gw); err != nil {
 			return "", err
 		}

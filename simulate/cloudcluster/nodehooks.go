@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/providers"
 )
 
 // A node that joins a cloud cluster later gets the cloud's files as the
@@ -54,7 +55,7 @@ func cloudOf(cluster string) (string, bool) {
 		return "", false
 	}
 	if _, err := os.Stat(awsStateDir(cluster)); err == nil {
-		return AWS, true
+		return providers.AWS, true
 	}
 	return ProviderName, true
 }
@@ -64,7 +65,7 @@ func cloudOf(cluster string) (string, bool) {
 // provider's.
 func cloudNodeMounts(cluster, provider, node string, role v1alpha4.NodeRole) []v1alpha4.Mount {
 	ms := []v1alpha4.Mount{cloudConfigMount(cluster), auditMount(cluster)}
-	if provider == AWS {
+	if provider == providers.AWS {
 		return append(ms, awsNodeMounts(cluster, node, role)...)
 	}
 	return append(ms, simNodeMounts(cluster)...)
@@ -90,7 +91,7 @@ func joinBinds(cluster, provider, node, role string, donor []string) ([]string, 
 			out = append(out, b)
 		}
 	}
-	if provider == AWS {
+	if provider == providers.AWS {
 		if _, err := IssueKubeletKey(cluster, node); err != nil {
 			return nil, err
 		}

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 )
 
@@ -34,7 +35,7 @@ func awsCluster(t *testing.T) {
 // a cluster's first nodes, node by node, on either cloud.
 func TestConfigureMountsWhatAJoinGets(t *testing.T) {
 	cp, w := v1alpha4.Node{Role: v1alpha4.ControlPlaneRole}, v1alpha4.Node{Role: v1alpha4.WorkerRole}
-	for _, provider := range []string{AWS, ProviderName} {
+	for _, provider := range []string{providers.AWS, ProviderName} {
 		cfg := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{cp, cp, w, w}}
 		configure(cfg, External, "c1", "v1.27.4", provider)
 		for i, name := range kindNodeNames("c1", cfg.Nodes) {
@@ -54,7 +55,7 @@ func TestAJoinedNodeGetsItsOwnFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var donor []string
-	for _, m := range cloudNodeMounts("c1", AWS, "c1-control-plane", v1alpha4.ControlPlaneRole) {
+	for _, m := range cloudNodeMounts("c1", providers.AWS, "c1-control-plane", v1alpha4.ControlPlaneRole) {
 		donor = append(donor, bindOf(m))
 	}
 	donor = append(donor, "/srv/elsewhere:/opt/elsewhere:ro")

@@ -1,6 +1,10 @@
 package cloudcluster
 
-import "github.com/handover-sh/handover/simulate/cloud/behaviour"
+import (
+	"github.com/handover-sh/handover/simulate/cloud/behaviour"
+
+	"github.com/handover-sh/handover/providers"
+)
 
 // Option changes how Create makes the cluster's cloud.
 type Option func(*settings)
@@ -33,7 +37,7 @@ func WithProfile(name string) Option {
 }
 
 // ownCode are the providers whose own code a cluster can run.
-var ownCode = map[string]Option{AWS: WithAWS()}
+var ownCode = map[string]Option{providers.AWS: WithAWS()}
 
 // ValidateProfile refuses a provider the simulated manager cannot behave
 // as and whose own code no cluster runs, naming those it can.
@@ -47,4 +51,4 @@ func ValidateProfile(name string) error {
 
 // WithAWS makes the cluster's cloud answer as AWS too, and its kubelets
 // and managers run the aws provider's own code against it.
-func WithAWS() Option { return func(s *settings) { s.provider = AWS } }
+func WithAWS() Option { return func(s *settings) { s.provider = providers.AWS } }
