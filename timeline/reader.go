@@ -101,7 +101,7 @@ func ReadFile(path string) ([]Event, error) { return ReadFileFrom(path, 0) }
 func ReadFileFrom(path string, offset int64) ([]Event, error) {
 	f, err := boundedfile.Open(path, MaxFile)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("timeline: %w", err)
 	}
 	defer f.Close()
 	if _, err := f.Seek(offset, io.SeekStart); err != nil {

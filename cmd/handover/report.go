@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/timeline"
@@ -26,11 +25,6 @@ exits non-zero when a check failed.`,
 		Example: "  handover report _output/taskdoc/timeline.jsonl --out _output/taskdoc",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// The timeline's reader opens the path itself: a FIFO would
-			// block that open, a device never end.
-			if err := boundedfile.Check(args[0]); err != nil {
-				return fmt.Errorf("timeline: %w", err)
-			}
 			if out == "" {
 				out = filepath.Dir(args[0])
 			}
@@ -101,11 +95,6 @@ func mergeTimelines(cmd *cobra.Command, paths []string, out string) error {
 		return errors.New("merging timelines needs --out DIR for the merged timeline and its reports")
 	}
 	obs := make([]timeline.Observation, 0, len(paths))
-	for _, p := range paths {
-		if err := boundedfile.Check(p); err != nil {
-			return fmt.Errorf("timeline: %w", err)
-		}
-	}
 	for _, p := range paths {
 		evs, err := timeline.ReadFile(p)
 		if err != nil {
