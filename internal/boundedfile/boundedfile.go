@@ -102,17 +102,13 @@ func check(path string, fi fs.FileInfo, limit int64) error {
 
 // checkStream refuses what is not a regular file of at most limit bytes.
 func checkStream(path string, fi fs.FileInfo, limit int64) error {
-	switch {
-	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is %s, %w: give a file", path, kind(fi.Mode()), ErrNotRegular)
-	case fi.Size() > limit:
-		return tooLarge(path, fi.Size(), limit)
+	if err := regular(path, fi); err != nil {
+		return err
+	}
+	if fi.Size() > limit {
+		return fmt.Errorf("%s is %w: %d bytes, more than the %s handover reads", path, ErrTooLarge, fi.Size(), size(limit))
 	}
 	return nil
-}
-
-func tooLarge(path string, n, limit int64) error {
-	return fmt.Errorf("%s is %w: %d bytes, more than the %s handover reads", path, ErrTooLarge, n, size(limit))
 }
 
 // sized is a file's information with the size actually read.
