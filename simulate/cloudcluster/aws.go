@@ -107,7 +107,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 		keys[p] = k
 		all = append(all, k)
 	}
-	if err := amazon.WriteKeys(filepath.Join(dir, "keys.json"), all); err != nil {
+	if err := amazon.WriteKeys(awsKeysFile(cluster), all); err != nil {
 		return nil, err
 	}
 	apiAddr := net.JoinHostPort(e.gateway, strconv.Itoa(e.apiPort))
@@ -141,7 +141,7 @@ func prepareAWS(ctx context.Context, cluster string, e awsEndpoints, own *AWSClo
 	// IMDSv2 required, as EC2 launches instances from AMIs registered with
 	// ImdsSupport v2.0 (Amazon Linux 2023's): the providers' SDKs and the
 	// bootstrap must take a session token first.
-	return append([]string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
+	return append([]string{"--aws-keys", awsKeysFile(cluster), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
 		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, ecr...), nil
 }
 

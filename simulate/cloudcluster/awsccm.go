@@ -3,7 +3,6 @@ package cloudcluster
 import (
 	"encoding/base64"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
@@ -70,7 +69,7 @@ func AWSCredentialsSecret(cluster string) (string, error) {
 
 // awsKeyOf is the key the cluster's cloud issued a component.
 func awsKeyOf(cluster, principal string) (awsapi.Key, error) {
-	keys, err := amazon.ReadKeys(filepath.Join(awsStateDir(cluster), "keys.json"))
+	keys, err := amazon.ReadKeys(awsKeysFile(cluster))
 	if err != nil {
 		return awsapi.Key{}, err
 	}

@@ -33,6 +33,9 @@ const kubeletEnvName = "kubelet.env"
 // nodeName is what a node's directory may be named: a container's name.
 var nodeName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
+// awsKeysFile is the keys' file the cluster's cloud serves.
+func awsKeysFile(cluster string) string { return filepath.Join(awsStateDir(cluster), "keys.json") }
+
 // kubeletEnvFile is the host path of node's kubelet environment.
 func kubeletEnvFile(cluster, node string) string {
 	return filepath.Join(awsStateDir(cluster), "nodes", node, kubeletEnvName)
@@ -51,12 +54,7 @@ func IssueKubeletKey(cluster, node string) (string, error) {
 		return "", err
 	}
 	key.Node = node
-	err = amazon.EditKeys(filepath.Join(awsStateDir(cluster), "keys.json"), func(keys awsapi.Keys) error {
-		amazon.DropNodeKeys(keys, node)
-		keys[key.ID] = key
-		return nil
-	})
-	if err != nil {
+	if err := amazon.AddKey(awsKeysFile(cluster), key); err != nil {
 		return "", fmt.Errorf("issuing node %s's kubelet key: %w", node, err)
 	}
 	path := kubeletEnvFile(cluster, node)
@@ -76,7 +74,7 @@ func RevokeKubeletKeys(cluster, node string) error {
 	if !nodeName.MatchString(node) {
 		return fmt.Errorf("revoking a kubelet key: %q is not a node's name", node)
 	}
-	keys := filepath.Join(awsStateDir(cluster), "keys.json")
+	keys := awsKeysFile(cluster)
 	if _, err := os.Stat(keys); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -48,12 +48,13 @@ func WriteKeys(path string, keys []awsapi.Key) error {
 }
 
 // AddKey adds a key to the keys' file at path (a node's, issued as it
-// joins).
+// joins), in place of any key its node held (a node's name used again).
 func AddKey(path string, k awsapi.Key) error {
 	return EditKeys(path, func(keys awsapi.Keys) error {
 		if _, dup := keys[k.ID]; dup {
 			return fmt.Errorf("the AWS keys %s: %s issued already", path, k.ID)
 		}
+		dropNodeKeys(keys, k.Node)
 		keys[k.ID] = k
 		return nil
 	})
@@ -65,14 +66,14 @@ func AddKey(path string, k awsapi.Key) error {
 func RevokeNodeKeys(path, node string) (int, error) {
 	var n int
 	err := EditKeys(path, func(keys awsapi.Keys) error {
-		n = DropNodeKeys(keys, node)
+		n = dropNodeKeys(keys, node)
 		return nil
 	})
 	return n, err
 }
 
-// DropNodeKeys removes node's keys from keys, saying how many there were.
-func DropNodeKeys(keys awsapi.Keys, node string) int {
+// dropNodeKeys removes node's keys from keys, saying how many there were.
+func dropNodeKeys(keys awsapi.Keys, node string) int {
 	n := 0
 	for id, k := range keys {
 		if node != "" && k.Node == node {
