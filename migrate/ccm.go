@@ -7,6 +7,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers"
 )
 
 // Where the task doc puts the configuration, on every control plane.
@@ -51,7 +52,7 @@ func ccmStaticPod(s Spec, st Setup) string {
 		args = append(args, LMFlags(true)...)
 		files[lmVolume] = LMConfigPath
 	}
-	return s.Provider().CCMStaticPod(s.To, c.ClusterName, s.PodSubnet, append(args, c.Args...), files)
+	return s.Provider().Forms.StaticPod(providers.StaticPodInput{Version: s.To, Cluster: c.ClusterName, PodSubnet: s.PodSubnet, Args: append(args, c.Args...), Files: files})
 }
 
 // lmFile is the configuration file a new control plane gets, nil when no
@@ -93,7 +94,7 @@ func (e *Env) ccmKubeconfig(ctx context.Context, from string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return e.Spec.Provider().CCMKubeconfig(conf, crt, key)
+	return e.Spec.Provider().Forms.Kubeconfig(conf, crt, key)
 }
 
 // kubeletNoInTreeGates drops the gates the in-tree cluster's shared
@@ -122,8 +123,8 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 	files[replacementMark] = e.Spec.To + "\n"
 	kubelet := map[string]string{"cloud-provider": "external", "cloud-config": ""}
 	st := e.Spec.setup()
-	if creds := e.Spec.Provider().ImageCredentials; creds != nil && !st.N1NoImageCredentials {
-		maps.Copy(kubelet, creds(e.Spec.To))
+	if reg, ok := e.Spec.Registry(); ok && !st.N1NoImageCredentials {
+		maps.Copy(kubelet, reg.KubeletCredentialFlags(e.Spec.To))
 	}
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,

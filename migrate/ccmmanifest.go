@@ -178,9 +178,9 @@ func (m *CCMManifest) namespace() string {
 
 // ownManifestFlags are flags of the manifest handover sets for the
 // simulated cloud and its observers, with why; "" removes the flag.
-func ownManifestFlags(p providers.Provider, clusterName, podSubnet string) []struct{ name, value, why string } {
+func ownManifestFlags(p providers.Manager, clusterName, podSubnet string) []struct{ name, value, why string } {
 	return []struct{ name, value, why string }{
-		{"cloud-provider", p.Name, "the simulated cloud's provider"},
+		{"cloud-provider", p.CloudProvider, "the simulated cloud's provider"},
 		{"cloud-config", p.CCMCloudConfigPath, "the simulated cloud's configuration"},
 		{"cluster-name", clusterName, "the rehearsal cluster's name, which its kube-controller-manager has: check that your manifest's (default \"kubernetes\") equals your kube-controller-manager's --cluster-name, or every load balancer is made anew at the hand-off"},
 		{"cluster-cidr", podSubnet, "the rehearsal cluster's pod subnet"},
@@ -200,14 +200,14 @@ func ownManifestFlags(p providers.Provider, clusterName, podSubnet string) []str
 // render is the manifest as applied: the manager's flags are flags (the
 // manifest's, handover's own replacing theirs, then extra), and each change
 // is described.
-func (m *CCMManifest) render(p providers.Provider, version, clusterName, podSubnet string, extra []string, config string) (string, []string) {
+func (m *CCMManifest) render(p providers.Manager, version, clusterName, podSubnet string, extra []string, config string) (string, []string) {
 	w := m.clone()
 	tpl := w.template()
 	c := &tpl.Spec.Containers[w.container]
 	var changes []string
 	change := func(format string, a ...any) { changes = append(changes, fmt.Sprintf(format, a...)) }
 
-	if img := p.CCMImage(version); c.Image != img {
+	if img := p.Forms.Image(version); c.Image != img {
 		change("image %s → %s: the simulated cloud's cloud-controller-manager %s (yours runs your cloud's provider)", c.Image, img, version)
 		c.Image = img
 	}
@@ -281,7 +281,7 @@ func dropNullTimestamps(v any) {
 
 // runFlags are the manifest's flags with handover's own in place of
 // theirs, and what changed.
-func (m *CCMManifest) runFlags(p providers.Provider, clusterName, podSubnet string) ([]string, []string) {
+func (m *CCMManifest) runFlags(p providers.Manager, clusterName, podSubnet string) ([]string, []string) {
 	flags := m.Flags()
 	var changes []string
 	for _, f := range ownManifestFlags(p, clusterName, podSubnet) {

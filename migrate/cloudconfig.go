@@ -6,6 +6,7 @@ import (
 
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/awsconfig"
 )
 
@@ -82,11 +83,14 @@ func (s Spec) RehearsableCloudConfigs() error {
 
 // codeOf is the provider code that reads a side's cloud-config.
 func (s Spec) codeOf(side string) string {
-	p := s.Provider()
-	if side == SideKCM {
-		return p.Code.InTree(s.From)
+	coded, ok := providers.As[providers.Coded](s.running())
+	switch {
+	case !ok:
+		return ""
+	case side == SideKCM:
+		return coded.InTreeCode(s.From)
 	}
-	return p.Code.CCM(s.ccmVersion())
+	return coded.CCMCode(s.ccmVersion())
 }
 
 // lintCloudConfig is a side's cloud-config for the lint, nil when handover's

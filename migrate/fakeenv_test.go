@@ -25,6 +25,7 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/fakecluster"
 	_ "github.com/handover-sh/handover/migrate/procedures"
+	_ "github.com/handover-sh/handover/providers/all"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 

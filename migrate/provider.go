@@ -7,47 +7,70 @@ import (
 	"github.com/handover-sh/handover/providers/profiles"
 )
 
-// Provider is the provider the spec's procedure moves controllers to: the
-// one registered under the spec's profile when the program has that
-// provider's own code (aws), else the simulated cloud's. A program that
-// registered no simulated provider is wired wrong (it did not import the
-// simulated cloud), which no input can cause.
-func (s Spec) Provider() providers.Provider {
-	if s.CloudProfile != "" {
-		if p, err := providers.Lookup(s.CloudProfile); err == nil {
-			return p
-		}
+// cloud is the provider the spec's procedure moves controllers to: the
+// one named by the spec's profile, else the default (the simulated cloud).
+// A profile that names no provider was refused when it was set.
+func (s Spec) cloud() providers.Provider {
+	if p, err := providers.Lookup(s.CloudProfile); err == nil {
+		return p
 	}
-	p, err := providers.Lookup(providers.Simulated)
-	if err != nil {
-		panic(err)
+	return providers.Default()
+}
+
+// Provider is the cloud-controller-manager the spec's procedure places:
+// its provider's own, or the default provider's (whose manager behaves as
+// an imitated provider's).
+func (s Spec) Provider() providers.Manager {
+	m, ok := providers.As[providers.Managed](s.running())
+	if !ok {
+		panic(fmt.Sprintf("provider %q runs code and places no cloud-controller-manager", s.running().Name()))
 	}
-	return p
+	return m.Manager()
+}
+
+// running is the provider whose code the managers run: the spec's, or
+// the default provider's when that imitates the spec's.
+func (s Spec) running() providers.Provider {
+	if s.imitated() {
+		return providers.Default()
+	}
+	return s.cloud()
+}
+
+// Registry is the image registry of the cloud the managers' code runs
+// against, if it has one.
+func (s Spec) Registry() (providers.ImageRegistry, bool) {
+	return providers.As[providers.ImageRegistry](s.running())
 }
 
 // OwnCode: the spec's provider runs its own code (in tree and in its
 // cloud-controller-manager), not the simulated cloud's behaving as it.
-func (s Spec) OwnCode() bool {
-	_, err := providers.Lookup(s.CloudProfile)
-	return s.CloudProfile != "" && err == nil
-}
+func (s Spec) OwnCode() bool { return s.cloud().Runs() == providers.OwnCode }
 
-// SetCloudProfile makes the simulated cloud and its manager behave as
-// provider's ("" for upstream's), which needs a profile for the minor
-// the cloud-controller-manager runs at; whether the simulated manager can imitate it is the cloud's to
-// say (simulate/cloudcluster.ValidateProfile).
+// imitated: the simulated manager behaves as the spec's provider's.
+func (s Spec) imitated() bool { return s.cloud().Runs() == providers.Imitated }
+
+// SetCloudProfile makes the rehearsal run provider's code, or the
+// simulated cloud's manager behave as provider's ("" or the default
+// provider: upstream's), which needs a profile for the minor the
+// cloud-controller-manager runs at.
 func (s *Spec) SetCloudProfile(provider string) error {
-	if provider == "" || provider == providers.Simulated {
+	if providers.IsDefault(provider) {
 		s.CloudProfile = ""
 		return nil
+	}
+	p, err := providers.Lookup(provider)
+	if err != nil {
+		return fmt.Errorf("--provider: %w", err)
 	}
 	if _, err := profiles.Lookup(provider, s.ccmVersion()); err != nil {
 		return fmt.Errorf("--provider: %w", err)
 	}
-	if p, err := providers.Lookup(provider); err == nil {
+	if p.Runs() == providers.OwnCode {
 		// Its own code: the manager's image must be in N+1's node image,
 		// and N's managers must still have the provider in tree.
-		if p.CCMImage(s.ccmVersion()) == "" {
+		m, _ := providers.As[providers.Managed](p)
+		if m == nil || m.Manager().Forms.Image(s.ccmVersion()) == "" {
 			return fmt.Errorf("--provider %s: the %s node image carries no %s cloud-controller-manager", provider, s.ccmVersion(), provider)
 		}
 		if from, err := profiles.Lookup(provider, s.From); err != nil || !from.InTree.Value {
@@ -89,22 +112,31 @@ type SideCode struct {
 
 // ProviderCode names the code each side runs, for the reports.
 func (s Spec) ProviderCode() []SideCode {
-	p := s.Provider()
+	p := s.running()
+	coded, _ := providers.As[providers.Coded](p)
+	api := ""
+	if a, ok := providers.As[providers.Audited](p); ok {
+		api = a.API()
+	}
 	code := func(f func(string) string, version string) string {
 		c := ""
-		if f != nil {
+		if coded != nil {
 			c = f(version)
 		}
 		if c == "" {
 			c = "unknown"
 		}
-		if !s.OwnCode() && s.CloudProfile != "" {
+		if s.imitated() {
 			c += " behaving as " + s.CloudProfile
 		}
 		return c
 	}
+	inTree, ccm := func(string) string { return "" }, func(string) string { return "" }
+	if coded != nil {
+		inTree, ccm = coded.InTreeCode, coded.CCMCode
+	}
 	return []SideCode{
-		{Side: "in-tree", Runs: "kube-controller-manager " + s.From + " and the kubelets", Code: code(p.Code.InTree, s.From), API: p.Code.API},
-		{Side: "external", Runs: "cloud-controller-manager " + s.ccmVersion(), Code: code(p.Code.CCM, s.ccmVersion()), API: p.Code.API},
+		{Side: "in-tree", Runs: "kube-controller-manager " + s.From + " and the kubelets", Code: code(inTree, s.From), API: api},
+		{Side: "external", Runs: "cloud-controller-manager " + s.ccmVersion(), Code: code(ccm, s.ccmVersion()), API: api},
 	}
 }

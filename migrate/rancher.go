@@ -58,7 +58,7 @@ func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	if m := s.CCMManifest; m != nil {
 		return m.render(s.Provider(), s.From, s.Cluster, s.PodSubnet, flags, config)
 	}
-	return s.Provider().CCMManifest(providers.CCMWorkloadInput{Form: s.CCMWorkload(), Replicas: s.ccmReplicas(),
+	return s.Provider().Forms.Workload(providers.WorkloadInput{Form: s.CCMWorkload(), Replicas: s.ccmReplicas(),
 		Version: s.From, Cluster: s.Cluster, PodSubnet: s.PodSubnet, Config: config, ConfigPath: LMConfigPath, Args: flags}), nil
 }
 

@@ -66,7 +66,7 @@ func addNStep(s Spec, i int) Step {
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
-				KubeletArgs: map[string]string{"cloud-provider": s.Provider().Name, "cloud-config": s.Provider().CloudConfigPath},
+				KubeletArgs: map[string]string{"cloud-provider": s.Provider().CloudProvider, "cloud-config": s.Provider().CloudConfigPath},
 				Files:       nFiles(s),
 			})
 			return err
@@ -90,7 +90,7 @@ func nFiles(s Spec) map[string]string {
 }
 
 func nPlan(s Spec) []Item {
-	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.Provider().Name}}
+	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.Provider().CloudProvider}}
 	if f, ok := nFiles(s)[LMConfigPath]; ok {
 		plan = append(plan, Item{Kind: File, Title: LMConfigPath, Body: f})
 	}

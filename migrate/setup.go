@@ -75,7 +75,7 @@ func (s Spec) setup() Setup {
 		own, _ := mf.runFlags(s.Provider(), s.Cluster, s.PodSubnet)
 		ccm.Args = append(own, s.CCMArgs...)
 	}
-	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().Name, config(lmconfig.KCM, s.From)), CCM: &ccm,
+	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().CloudProvider, config(lmconfig.KCM, s.From)), CCM: &ccm,
 		GrantCCM: m.migrates(), Notes: map[string][]Item{}}
 	st.KCM.Controllers = m.KCMControllers
 	if m.NewKCM {

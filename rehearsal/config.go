@@ -15,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	_ "github.com/handover-sh/handover/migrate/procedures" // every procedure registered
 	"github.com/handover-sh/handover/providers"
+	_ "github.com/handover-sh/handover/providers/all" // every provider registered
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/faults"
 	"github.com/handover-sh/handover/simulate/load"

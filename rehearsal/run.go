@@ -140,8 +140,8 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	}
 	lo := load.Options{Client: env.Client, REST: rc, Cluster: kc, Cloud: cloud, Timeline: tl, Logger: logger,
 		HandedOff: handedOff(env.Client, env.Spec.LeaderName, env.Spec.CCMTakesMigrationLease())}
-	if reg := env.Spec.Provider().RegistryImage; reg != nil {
-		lo.PullImage = reg()
+	if reg, ok := env.Spec.Registry(); ok {
+		lo.PullImage = reg.RegistryImage()
 	}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return fmt.Errorf("preparing the load: %w", err)

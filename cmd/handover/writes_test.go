@@ -54,11 +54,13 @@ func TestCPUProfileNotWrittenThroughALink(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The profile is named for the command (os.Args[1]); the test binary's
+	// own arguments may hold a path (-test.testlogfile=…).
+	args := os.Args
+	defer func() { os.Args = args }()
+	os.Args = []string{"handover", "rehearse"}
 	base := filepath.Join(dir, "cpu")
-	path := base
-	if len(os.Args) > 1 {
-		path += "." + os.Args[1]
-	}
+	path := base + ".rehearse"
 	if err := os.Symlink(victim, path); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,6 @@ var providerBranches = map[string]int{
 	"rehearsal/matrix/matrix.go":                  1,
 	"rehearsal/config.go":                         1,
 	"migrate/lint/provider.go":                    1,
-	"migrate/provider.go":                         1,
 	"cmd/handover/cluster.go":                     2,
 	"cmd/handover/lint.go":                        1,
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/handover-sh/handover/migrate"
 	_ "github.com/handover-sh/handover/migrate/procedures"
-	_ "github.com/handover-sh/handover/simulate/cloudcluster" // the simulated provider
+	_ "github.com/handover-sh/handover/providers/all" // the providers
 )
 
 // Every registered procedure plans from its defaults, in each flavour: a

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 	"sigs.k8s.io/yaml"
 
@@ -251,70 +250,6 @@ func TestAWSCCMManifest(t *testing.T) {
 	}
 	if want := []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "RoleBinding", "DaemonSet"}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("objects %v, want %v", kinds, want)
-	}
-}
-
-// The aws provider fills every part a procedure may ask for; its static
-// pod runs the aws binary with its key's file, its workloads mount a
-// leader-migration configuration and run as a Deployment when asked.
-func TestAWSProviderIsComplete(t *testing.T) {
-	p, err := providers.Lookup(providers.AWS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := reflect.ValueOf(p)
-	for i := range v.NumField() {
-		if v.Field(i).IsZero() {
-			t.Errorf("the aws provider leaves %s unset", v.Type().Field(i).Name)
-		}
-	}
-	pod := p.CCMStaticPod("v1.27.4", "c", "10.244.0.0/16", []string{"--enable-leader-migration"}, map[string]string{"leadermigration": "/etc/leadermigration.conf"})
-	var sp corev1.Pod
-	if err := yaml.Unmarshal([]byte(pod), &sp); err != nil {
-		t.Fatal(err)
-	}
-	ct := sp.Spec.Containers[0]
-	if ct.Command[0] != awsCCMBinary || !slices.Contains(ct.Command, "--enable-leader-migration") || !slices.Contains(ct.Command, "--cloud-provider=aws") ||
-		len(ct.Env) != 1 || ct.Env[0].Value != awsCCMKeyPath || len(sp.Spec.Volumes) != 4 {
-		t.Errorf("static pod:\n%s", pod)
-	}
-	if p.CCMImage("v1.30.14") != "" || p.CCMImage("v1.27.4") == "" {
-		t.Errorf("images: %q %q", p.CCMImage("v1.30.14"), p.CCMImage("v1.27.4"))
-	}
-	d := p.CCMManifest(providers.CCMWorkloadInput{Form: Deployment, Replicas: 3, Version: "v1.27.4", Cluster: "c", PodSubnet: "10.244.0.0/16",
-		Config: "kind: LeaderMigrationConfiguration\n", ConfigPath: "/etc/lm.conf"})
-	for _, want := range []string{"kind: Deployment\n", "replicas: 3\n", "mountPath: /etc/lm.conf", "name: " + LeaderMigrationConfigMap, "k8s-app: " + AWSCCMName + "\n            topologyKey"} {
-		if !strings.Contains(d, want) {
-			t.Errorf("the Deployment lacks %q:\n%s", want, d)
-		}
-	}
-}
-
-// The code the reports name is the code the node images build: the in-tree
-// aws provider at the legacy-cloud-providers the release's modules pin, and
-// the cloud-provider-aws release its image carries; none in tree from 1.27.
-func TestAWSProviderCode(t *testing.T) {
-	p, err := providers.Lookup(providers.AWS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for file, pin := range map[string]string{
-		"kubernetes-v1.26/go.mod":           "k8s.io/legacy-cloud-providers => k8s.io/legacy-cloud-providers v0.26.13",
-		"cloud-provider-aws-v1.27.2/go.mod": "k8s.io/cloud-provider-aws v1.27.2",
-	} {
-		raw, err := os.ReadFile("../../clusters/nodeimage/modules/" + file)
-		if err != nil || !strings.Contains(string(raw), pin) {
-			t.Errorf("%s does not pin %q: %v", file, pin, err)
-		}
-	}
-	if got := p.Code.InTree("v1.26.13"); got != "k8s.io/legacy-cloud-providers/aws@v0.26.13" {
-		t.Errorf("in tree at v1.26.13: %q", got)
-	}
-	if got := p.Code.InTree("v1.27.4"); got != "" {
-		t.Errorf("in tree at v1.27.4: %q", got)
-	}
-	if got := p.Code.CCM("v1.27.4"); got != "k8s.io/cloud-provider-aws@v1.27.2" || p.Code.API != providers.AWS {
-		t.Errorf("the v1.27.4 manager: %q, api %q", got, p.Code.API)
 	}
 }
 

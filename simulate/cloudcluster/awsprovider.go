@@ -10,44 +10,16 @@ import (
 	"github.com/handover-sh/handover/providers/profiles"
 )
 
-// The aws provider as the procedures reach it: cloud-provider-aws's
-// manager in each form, the aws cloud-config and the manager's key. The
-// static pod's identity (its kubeconfig, user and RBAC) is the same as the
-// simulated provider's: it is kubeadm's way, not the provider's.
-func init() { providers.Register(providers.AWS, AWSProvider()) }
-
 // awsCCMKeyPath is the manager's key as the SDK's credentials file, on
 // every control plane (the static-pod form reads it; a workload reads its
 // Secret).
 const awsCCMKeyPath = awsNodeDir + "/cloud-controller-manager.credentials"
 
-// AWSProvider is the aws provider as the procedures take one.
-func AWSProvider() providers.Provider {
-	p := Provider()
-	p.Name = providers.AWS
-	p.CloudConfigPath, p.CCMCloudConfigPath = AWSCloudConfigPath, AWSCCMCloudConfigPath
-	p.CCMWorkloadName = AWSCCMName
-	p.CCMImage = func(version string) string {
-		image, _ := awsCCMImage(version)
-		return image
-	}
-	p.CCMStaticPod = func(version, cluster, podSubnet string, args []string, files map[string]string) string {
-		return AWSCCMStaticPod(version, cluster, podSubnet, args, hostFiles(files)...)
-	}
-	p.CCMManifest = func(in providers.CCMWorkloadInput) string {
-		return AWSCCMWorkload(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
-	}
-	p.Code = providers.Code{InTree: awsInTreeCode, CCM: awsCCMCode, API: providers.AWS}
-	p.ImageCredentials = awsImageCredentials
-	p.RegistryImage = func() string { return EchoImageInRegistry }
-	return p
-}
-
-// awsInTreeCode is the in-tree aws provider a Kubernetes release builds
+// AWSInTreeCode is the in-tree aws provider a Kubernetes release builds
 // into its managers and kubelets: k8s.io/legacy-cloud-providers, staged
 // with the release as v0.<minor>.<patch> (the node image modules' go.mod
 // replaces it so). "" for a release without it in tree (its profile says).
-func awsInTreeCode(v string) string {
+func AWSInTreeCode(v string) string {
 	r, err := nodeimage.Lookup(v)
 	if err != nil || !r.InTreeCloud {
 		return ""
@@ -58,8 +30,8 @@ func awsInTreeCode(v string) string {
 	return "k8s.io/legacy-cloud-providers/aws@v0." + strings.TrimPrefix(v, "v1.")
 }
 
-// awsCCMCode is the cloud-provider-aws release a node image carries.
-func awsCCMCode(version string) string {
+// AWSCCMCode is the cloud-provider-aws release a node image carries.
+func AWSCCMCode(version string) string {
 	c, err := awsCCMOf(version)
 	if err != nil {
 		return ""
@@ -102,3 +74,14 @@ func AWSCCMWorkload(form string, replicas int, version, cluster, podSubnet, conf
 	}
 	return withLMConfig(m, "          ", config, path)
 }
+
+// AWSCCMImageOf is cloud-provider-aws's image in a version's node image
+// ("": none).
+func AWSCCMImageOf(version string) string {
+	image, _ := awsCCMImage(version)
+	return image
+}
+
+// AWSImageCredentials are the kubelet flags of a version's kubelet for the
+// cloud's ECR.
+func AWSImageCredentials(version string) map[string]string { return awsImageCredentials(version) }

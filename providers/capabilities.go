@@ -1,0 +1,127 @@
+package providers
+
+// The capabilities the procedures, the lint and the reports ask a provider
+// for, each with As. A provider without one does without it: an imitated
+// provider's manager is the default provider's, a provider whose code
+// reads no machine shape refuses one, and so on.
+
+// Managed is a provider whose cloud-controller-manager the procedures
+// place: the default provider's and those whose own code runs. (An
+// imitated provider's is the default one's, behaving as it.)
+type Managed interface {
+	Manager() Manager
+}
+
+// Manager is a provider's cloud-controller-manager as the procedures place
+// it: its configuration as the managers and kubelets take it, its identity
+// and RBAC, and its forms.
+type Manager struct {
+	// CloudProvider is the value of --cloud-provider (managers and
+	// kubelets) that selects the provider's in-tree code.
+	CloudProvider string
+	// CloudConfigPath is the cloud configuration on every node: the
+	// in-tree provider's (managers and kubelets of version N).
+	CloudConfigPath string
+	// CCMCloudConfigPath is the cloud-controller-manager's on every node
+	// (the same file unless a user gives each side its own).
+	CCMCloudConfigPath string
+	// CCMUser is the user the cloud-controller-manager's kubeconfig names,
+	// CCMLeaderLockingRole the Role in kube-system that lets it take its
+	// own lease, and CCMRBAC the objects that grant both (kubectl apply).
+	CCMUser, CCMLeaderLockingRole, CCMRBAC string
+	// CCMStaticPodPath and CCMKubeconfigPath are where the static-pod form
+	// and its kubeconfig go on a control plane.
+	CCMStaticPodPath, CCMKubeconfigPath string
+	// LeaderMigrationConfigMap carries the leader-migration configuration
+	// to a workload's pods.
+	LeaderMigrationConfigMap string
+	// CCMWorkloadName names its DaemonSet or Deployment in kube-system.
+	CCMWorkloadName string
+	// Forms makes the manager in each form.
+	Forms ManagerForms
+}
+
+// ManagerForms makes a cloud-controller-manager in each form it runs in.
+type ManagerForms interface {
+	// Image is the manager's image for a Kubernetes version ("": the
+	// version's node image carries none).
+	Image(version string) string
+	// Kubeconfig issues the static pod's kubeconfig from a control
+	// plane's controller-manager.conf and CA.
+	Kubeconfig(controllerManagerConf, caCert, caKey []byte) (string, error)
+	// StaticPod is the static-pod manifest.
+	StaticPod(StaticPodInput) string
+	// Workload is the DaemonSet's or Deployment's manifest.
+	Workload(WorkloadInput) string
+}
+
+// StaticPodInput is what a cloud-controller-manager's static pod is made
+// of.
+type StaticPodInput struct {
+	// Version is the Kubernetes version whose manager runs; Cluster and
+	// PodSubnet the cluster's name and pod network.
+	Version, Cluster, PodSubnet string
+	Args                        []string          // extra flags
+	Files                       map[string]string // host files to mount: volume name → path
+}
+
+// WorkloadInput is what a cloud-controller-manager workload's manifest is
+// made of.
+type WorkloadInput struct {
+	Form     string // DaemonSet or Deployment
+	Replicas int    // a Deployment's
+	// Version is the Kubernetes version whose manager runs; Cluster and
+	// PodSubnet the cluster's name and pod network.
+	Version, Cluster, PodSubnet string
+	// Config is a leader-migration configuration, mounted at ConfigPath
+	// from LeaderMigrationConfigMap ("": none).
+	Config, ConfigPath string
+	Args               []string // extra flags
+}
+
+// Coded is a provider that names the code each side of a migration runs,
+// for the reports.
+type Coded interface {
+	// InTreeCode is the code built into a version's kube-controller-manager
+	// and kubelets (module@version, or the simulated provider's package;
+	// "" for a version without it).
+	InTreeCode(version string) string
+	// CCMCode is the cloud-controller-manager's of a version.
+	CCMCode(version string) string
+}
+
+// Audited is a provider whose code calls a cloud API of its own, which the
+// simulated cloud serves and records per action.
+type Audited interface {
+	// API names the API ("aws" for EC2, ELB and the metadata service).
+	API() string
+	// APIActions are the calls the cluster's cloud answered, per action,
+	// read from the cloud's state directory.
+	APIActions(stateDir string) ([]APIAction, error)
+}
+
+// APIAction is how often the cloud was called for one action.
+type APIAction struct {
+	Service, Action string
+	Calls, Refused  int
+	// Unimplemented: the simulated cloud does not serve the action.
+	Unimplemented bool
+}
+
+// ImageRegistry is a provider with a registry whose images a kubelet pulls
+// only with credentials the cloud issues.
+type ImageRegistry interface {
+	// KubeletCredentialFlags are the kubelet flags that let a kubelet of a
+	// version pull from it (nil: that kubelet needs none); the files they
+	// name are on every node.
+	KubeletCredentialFlags(version string) map[string]string
+	// RegistryImage is an image in that registry.
+	RegistryImage() string
+}
+
+// MachineShapes is a provider whose code reads a machine's network
+// interfaces, so that a rehearsal may give its machines a second one or
+// start the kubelets without --node-ip.
+type MachineShapes interface {
+	ReadsMachineShapes()
+}

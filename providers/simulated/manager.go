@@ -1,0 +1,55 @@
+package simulated
+
+import (
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// Manager is the simulated cloud's manager as the procedures place it.
+func (Provider) Manager() providers.Manager {
+	return providers.Manager{
+		CloudProvider:            cloudcluster.ProviderName,
+		CloudConfigPath:          cloudcluster.CloudConfigPath,
+		CCMCloudConfigPath:       cloudcluster.CloudConfigPath,
+		CCMUser:                  cloudcluster.CCMUser,
+		CCMLeaderLockingRole:     cloudcluster.CCMLeaderLockingRole,
+		CCMRBAC:                  cloudcluster.CCMRBAC,
+		CCMStaticPodPath:         cloudcluster.CCMStaticPodPath,
+		CCMKubeconfigPath:        cloudcluster.CCMKubeconfigPath,
+		LeaderMigrationConfigMap: cloudcluster.LeaderMigrationConfigMap,
+		CCMWorkloadName:          "cloud-controller-manager",
+		Forms:                    forms{},
+	}
+}
+
+// forms are the simulated manager's forms.
+type forms struct{}
+
+func (forms) Image(version string) string { return nodeimage.CCMImage(version) }
+
+func (forms) Kubeconfig(conf, caCert, caKey []byte) (string, error) {
+	return cloudcluster.CCMKubeconfig(conf, caCert, caKey)
+}
+
+func (forms) StaticPod(in providers.StaticPodInput) string {
+	return cloudcluster.CCMStaticPod(in.Version, in.Cluster, in.PodSubnet, in.Args, cloudcluster.HostFiles(in.Files)...)
+}
+
+func (forms) Workload(in providers.WorkloadInput) string {
+	if in.Config == "" {
+		return cloudcluster.CCMManifest(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Args...)
+	}
+	return cloudcluster.CCMManifestWithConfig(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
+}
+
+// InTreeCode and CCMCode: handover builds the simulated provider into
+// every version's managers and kubelets.
+func (Provider) InTreeCode(string) string { return cloudcluster.SimulatedProviderPackage }
+func (Provider) CCMCode(string) string    { return cloudcluster.SimulatedProviderPackage }
+
+// The cloud's registry: external kubelets pull through its plugin.
+func (Provider) KubeletCredentialFlags(version string) map[string]string {
+	return cloudcluster.SimImageCredentials(version)
+}
+func (Provider) RegistryImage() string { return cloudcluster.EchoImageInSimRegistry }
