@@ -1,45 +1,27 @@
 package nodeimage
 
 import (
-	"path"
-	"strings"
 	"testing"
-
-	"github.com/handover-sh/handover/internal/modsource"
 )
 
-// TestProviderCCMsAreBuiltAsTheirDockerfiles: each provider manager a
-// release preloads keeps its binary where its own image does, runs it as
-// the entrypoint, is built with the release as its version, and is named
-// as its chart names it.
-func TestProviderCCMsAreBuiltAsTheirDockerfiles(t *testing.T) {
-	seen := 0
-	for _, r := range Releases {
-		for _, p := range r.ProviderCCMs {
-			seen++
-			dir := modsource.Dir(t, "k8s.io/cloud-provider-"+p.Provider+"@"+p.Version)
-			docker, ok := modsource.Text(t, dir, "Dockerfile")
-			if !ok {
-				t.Fatalf("%s %s has no Dockerfile", p.Provider, p.Version)
-			}
-			name := path.Base(p.Binary)
-			for _, want := range []string{"COPY --from=builder /build/" + name + " " + p.Binary, `ENTRYPOINT [ "` + p.Binary + `" ]`,
-				"-X k8s.io/component-base/version.gitVersion=${VERSION}", "cmd/" + name + "/main.go"} {
-				if !strings.Contains(docker, want) {
-					t.Errorf("%s %s: its Dockerfile has no %q", p.Provider, p.Version, want)
-				}
-			}
-			values, _ := modsource.Text(t, dir, "charts/"+name+"/values.yaml")
-			repo, _, _ := strings.Cut(p.Image, ":"+p.Version)
-			if !strings.Contains(values, "repository: "+repo) {
-				t.Errorf("%s %s: its chart names no image %s", p.Provider, p.Version, repo)
-			}
-			if !strings.HasSuffix(p.Package, "/cmd/"+name) {
-				t.Errorf("%s builds %s, not its cmd/%s", p.Provider, p.Package, name)
-			}
-		}
+// A release's managers come in provider order whatever order their
+// packages added them in; a manager for no release, or a provider's
+// second one, is refused.
+func TestAddProviderCCM(t *testing.T) {
+	releases := map[string]Release{"v1.27.4": {Kubernetes: "v1.27.4"}}
+	addProviderCCM(releases, "v1.27.4", ProviderCCM{Provider: "b"})
+	addProviderCCM(releases, "v1.27.4", ProviderCCM{Provider: "a"})
+	if got := releases["v1.27.4"].ProviderCCMs; len(got) != 2 || got[0].Provider != "a" || got[1].Provider != "b" {
+		t.Errorf("managers %v, want a then b", got)
 	}
-	if seen == 0 {
-		t.Fatal("no release preloads a provider's manager: nothing was held")
+	for _, c := range []struct{ version, provider string }{{"v1.99.0", "a"}, {"v1.27.4", "b"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("adding %s's manager to %s did not panic", c.provider, c.version)
+				}
+			}()
+			addProviderCCM(releases, c.version, ProviderCCM{Provider: c.provider})
+		}()
 	}
 }

@@ -26,22 +26,8 @@ type Release struct {
 	ClusterAdmins bool
 	// ProviderCCMs are providers' own cloud-controller-managers preloaded
 	// into the node image: the N+1 side of a migration off that provider.
+	// Each provider's package adds its own (AddProviderCCM).
 	ProviderCCMs []ProviderCCM
-}
-
-// ProviderCCM is a provider's cloud-controller-manager, built from its
-// release's module as its own image build does (Dockerfile).
-type ProviderCCM struct {
-	Provider string // the profile's name, e.g. aws
-	Module   string // directory under modules/ pinning the release
-	Version  string // the release, e.g. v1.27.2 (the binary's gitVersion)
-	Package  string // the main package
-	Image    string // the image reference its charts and manifests name
-	Binary   string // where the image keeps the binary, its entrypoint
-	// CredentialProvider is the main package of the provider's kubelet
-	// image credential provider, built from the same module and installed
-	// on the node in CredentialProviderDir ("" = none).
-	CredentialProvider string
 }
 
 // CredentialProviderDir holds the node's kubelet image credential
@@ -52,25 +38,6 @@ const CredentialProviderDir = "/usr/local/lib/kubelet-credential-providers"
 // image's CredentialProviderDir.
 const SimCredentialProvider = "handover-credential-provider"
 
-// awsCCM is cloud-provider-aws's manager of a release, as its Dockerfile
-// builds it (k8s.io/cloud-provider-aws Dockerfile: the binary at
-// /bin/aws-cloud-controller-manager, the entrypoint; the image is
-// registry.k8s.io/provider-aws/cloud-controller-manager, as its chart's
-// values.yaml names it).
-func awsCCM(version string) ProviderCCM {
-	return ProviderCCM{Provider: "aws", Module: "cloud-provider-aws-" + version, Version: version,
-		Package: "k8s.io/cloud-provider-aws/cmd/aws-cloud-controller-manager",
-		Image:   "registry.k8s.io/provider-aws/cloud-controller-manager:" + version, Binary: "/bin/aws-cloud-controller-manager"}
-}
-
-// withECRCredentialProvider adds the release's ecr-credential-provider:
-// a kubelet without the in-tree aws provider (1.27 and later) pulls from
-// ECR only through it.
-func withECRCredentialProvider(p ProviderCCM) ProviderCCM {
-	p.CredentialProvider = "k8s.io/cloud-provider-aws/cmd/ecr-credential-provider"
-	return p
-}
-
 // Releases are the Kubernetes versions handover can build node images for.
 var Releases = map[string]Release{
 	// v1.26.13 and v1.27.4 are the newest patches of their minors whose
@@ -78,12 +45,8 @@ var Releases = map[string]Release{
 	// v1.27.12/15 are refused whole, v1.26.15 and v1.27.5–16 each lack some
 	// (kube-controller-manager, kube-proxy, cloud-provider, …). Their
 	// managers use the short controller names (service, route, …).
-	"v1.26.13": {Kubernetes: "v1.26.13", Module: "kubernetes-v1.26", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true,
-		ProviderCCMs: []ProviderCCM{awsCCM("v1.26.1")}},
-	// cloud-provider-aws v1.27.2 is the newest 1.27 release the module proxy
-	// serves whole (providers/profiles: the aws profile of 1.27).
-	"v1.27.4": {Kubernetes: "v1.27.4", Module: "kubernetes-v1.27", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true,
-		ProviderCCMs: []ProviderCCM{withECRCredentialProvider(awsCCM("v1.27.2"))}},
+	"v1.26.13": {Kubernetes: "v1.26.13", Module: "kubernetes-v1.26", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
+	"v1.27.4":  {Kubernetes: "v1.27.4", Module: "kubernetes-v1.27", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},
 	// The last patches of 1.28 and 1.29. Every release runs the same etcd and
 	// CoreDNS builds (kindcluster pins their tags in kubeadm's configuration).
 	"v1.28.15": {Kubernetes: "v1.28.15", Module: "kubernetes-v1.28", Etcd: "3.5.15", EtcdTag: "3.5.15-0", CoreDNS: "1.11.3", Pause: []string{"3.9", "3.10"}, InTreeCloud: true},

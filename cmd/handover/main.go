@@ -11,6 +11,7 @@ import (
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/host/capfilter"
 	"github.com/handover-sh/handover/internal/interrupt"
+	_ "github.com/handover-sh/handover/providers/all" // every provider, with the managers its node images carry
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 

@@ -3,8 +3,9 @@
 // k8s.io/cloud-provider-aws's manager (and ecr-credential-provider) from
 // v1.27, run against the simulated cloud's face of EC2, classic ELB and
 // the instance metadata service (simulate/simcloud/amazon). Its files
-// wire that code into a cluster, serve its API, read its cloud-config and
-// hold its profile; nothing outside this package knows its name.
+// wire that code into a cluster and its node images, serve its API, read
+// its cloud-config and hold its profile; nothing outside this package
+// knows its name.
 package aws
 
 import "github.com/handover-sh/handover/providers"

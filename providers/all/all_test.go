@@ -1,0 +1,41 @@
+package all_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	_ "github.com/handover-sh/handover/providers/all"
+)
+
+// builtReleases are digests of each release, its providers' managers
+// included, as the cached node images were built from it: the images'
+// keys follow from it (which components, in which order), and a changed
+// one rebuilds its image, half an hour and more. Change a row on purpose
+// only.
+var builtReleases = map[string]string{
+	"v1.26.13": "f1274753394604e2",
+	"v1.27.4":  "91b8372d076a54e6",
+	"v1.28.15": "ebf9ff7293793b30",
+	"v1.29.15": "d924409c934caf6e",
+	"v1.30.14": "96759e7f6030ff38",
+	"v1.31.4":  "de26a8b42a710b09",
+}
+
+// Moving a release's facts, or a provider's managers, between packages
+// leaves the release its image is built from as it was.
+func TestNodeImageReleasesAreTheBuiltOnes(t *testing.T) {
+	for _, v := range nodeimage.Known() {
+		r, err := nodeimage.Lookup(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (&nodeimage.Key{}).Add("json", string(js)).String(); got != builtReleases[v] {
+			t.Errorf("the %s release digests to %s, not %s as its image was built: its node image would be rebuilt", v, got, builtReleases[v])
+		}
+	}
+}
