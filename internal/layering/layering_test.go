@@ -53,7 +53,6 @@ var rules = []struct {
 var allowed = []struct{ from, dep, why string }{
 	{"timeline", "internal/boundedfile", "the timeline's file is read bounded"},
 	{"migrate", "providers/profiles", "the lint and the procedures judge a provider's manager by its facts"},
-	{"migrate", "providers/awsconfig", "the lint reads the aws cloud-config"},
 	{"clusters/nodeimage/modules/", "simulate/cloud/",
 		"the node images' kubelets and managers are built with the simulated provider compiled in: its code is the simulated cloud's, these modules only pin versions and register it"},
 }
