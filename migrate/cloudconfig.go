@@ -7,7 +7,6 @@ import (
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/providers/awsconfig"
 )
 
 // CloudConfigFile is a user's cloud-config for one side, as given.
@@ -40,18 +39,22 @@ func (s *Spec) SetCloudConfigs(args []string) error {
 }
 
 // validCloudConfigs: a user's cloud-config is read by a provider's own
-// code; the simulated provider's is handover's.
+// code, one whose provider reads cloud-configs; the default provider's is
+// handover's.
 func (s Spec) validCloudConfigs() []string {
 	if s.KCMCloudConfig == nil && s.CCMCloudConfig == nil {
 		return nil
 	}
 	if !s.OwnCode() {
-		return []string{"--cloud-config is read by a provider's own code: give --provider aws (the simulated provider's cloud-config is handover's own)"}
+		return []string{fmt.Sprintf("--cloud-config is read by a provider's own code: give --provider %s (the %s provider's cloud-config is handover's own)",
+			strings.Join(providers.NamesWith[providers.CloudConfigs](), " or "), providers.Default().Name())}
 	}
 	var errs []string
 	for _, side := range []string{SideKCM, SideCCM} {
-		if f, c := s.cloudConfigFile(side), s.codeOf(side); f != nil && !awsconfig.Known(c) {
-			errs = append(errs, fmt.Sprintf("--cloud-config %s=%s: handover cannot read %q's cloud-config (it reads %s)", side, f.Path, c, strings.Join(awsconfig.Codes(), ", ")))
+		if f, c := s.cloudConfigFile(side), s.codeOf(side); f != nil {
+			if _, ok := providers.CloudConfigsOf(c); !ok {
+				errs = append(errs, fmt.Sprintf("--cloud-config %s=%s: handover cannot read %q's cloud-config (it reads %s)", side, f.Path, c, strings.Join(providers.CloudConfigCodes(), ", ")))
+			}
 		}
 	}
 	return errs
@@ -74,7 +77,7 @@ func (s Spec) RehearsableCloudConfigs() error {
 		if c == nil {
 			continue
 		}
-		if _, err := awsconfig.Read(c.Code, c.Text); err != nil {
+		if _, _, err := carry(*c); err != nil {
 			return fmt.Errorf("--cloud-config %s=%s: %s refuses it (%v): its manager would not start, which a rehearsal cannot run; the lint says what to change", side, c.Path, c.Code, err)
 		}
 	}
@@ -103,21 +106,27 @@ func (s Spec) lintCloudConfig(side string) *lint.CloudConfig {
 	return &lint.CloudConfig{Path: f.Path, Text: f.Text, Code: s.codeOf(side)}
 }
 
-// CarriedCloudConfig is what a rehearsal runs a side with: the [Global]
-// variables it carries, and those it leaves, with why. ok is false when
-// the side has no file of the user's, or one its provider refuses (the
-// lint says why; RehearsableCloudConfigs stops a rehearsal on it).
-func (s Spec) CarriedCloudConfig(side string) (vars [][2]string, left []awsconfig.Left, ok bool) {
+// CarriedCloudConfig is what a rehearsal runs a side with: the variables
+// it carries, and those it leaves, with why. ok is false when the side
+// has no file of the user's, or one its provider refuses (the lint says
+// why; RehearsableCloudConfigs stops a rehearsal on it).
+func (s Spec) CarriedCloudConfig(side string) (vars [][2]string, left []providers.LeftOut, ok bool) {
 	c := s.lintCloudConfig(side)
 	if c == nil {
 		return nil, nil, false
 	}
-	f, err := awsconfig.Read(c.Code, c.Text)
-	if err != nil {
-		return nil, nil, false
+	vars, left, err := carry(*c)
+	return vars, left, err == nil
+}
+
+// carry is c as the provider whose code reads it carries it into a
+// rehearsal, or why it cannot.
+func carry(c lint.CloudConfig) ([][2]string, []providers.LeftOut, error) {
+	owner, ok := providers.CloudConfigsOf(c.Code)
+	if !ok {
+		return nil, nil, fmt.Errorf("handover reads no cloud-config of %s", c.Code)
 	}
-	vars, left = awsconfig.Carry(f)
-	return vars, left, true
+	return owner.CarryCloudConfig(providers.CloudConfigInput{Path: c.Path, Text: c.Text, Code: c.Code})
 }
 
 // writeCloudConfigs tells, for each side given a cloud-config of the

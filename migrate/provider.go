@@ -43,6 +43,12 @@ func (s Spec) Registry() (providers.ImageRegistry, bool) {
 	return providers.As[providers.ImageRegistry](s.running())
 }
 
+// Audited is the cloud API the managers' code calls, if the simulated
+// cloud serves one of the provider's own and records the calls.
+func (s Spec) Audited() (providers.Audited, bool) {
+	return providers.As[providers.Audited](s.running())
+}
+
 // OwnCode: the spec's provider runs its own code (in tree and in its
 // cloud-controller-manager), not the simulated cloud's behaving as it.
 func (s Spec) OwnCode() bool { return s.cloud().Runs() == providers.OwnCode }
@@ -115,7 +121,7 @@ func (s Spec) ProviderCode() []SideCode {
 	p := s.running()
 	coded, _ := providers.As[providers.Coded](p)
 	api := ""
-	if a, ok := providers.As[providers.Audited](p); ok {
+	if a, ok := s.Audited(); ok {
 		api = a.API()
 	}
 	code := func(f func(string) string, version string) string {

@@ -102,6 +102,18 @@ func All() []Provider {
 	return out
 }
 
+// NamesWith are the names of the registered providers that have
+// capability T, in name order: what a message offers when only they do.
+func NamesWith[T any]() []string {
+	var out []string
+	for _, p := range All() {
+		if _, ok := As[T](p); ok {
+			out = append(out, p.Name())
+		}
+	}
+	return out
+}
+
 // Default is the provider a rehearsal runs when none is named: the one
 // that runs handover's code. A program that registered none is wired
 // wrong (it did not import providers/all), which no input can cause.

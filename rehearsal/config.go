@@ -93,13 +93,20 @@ type MachinesInput struct {
 // unpinned says whether the kubelets run without --node-ip.
 func (m MachinesInput) unpinned() bool { return m.KubeletNodeIP != nil && !*m.KubeletNodeIP }
 
-// validate refuses a shape on a cloud whose provider does not read it:
-// the simulated provider gives a node one address whatever it has.
+// validate refuses a shape on a cloud whose provider does not read it
+// (providers.MachineShapes): the default provider gives a node one
+// address whatever it has.
 func (m MachinesInput) validate(provider string) error {
-	if (m.SecondInterface || m.unpinned()) && provider != providers.AWS {
-		return fmt.Errorf("machines (--second-interface, --kubelet-node-ip=false): only with --provider %s, whose own code reads a machine's interfaces; the simulated provider gives every node one address", providers.AWS)
+	if !m.SecondInterface && !m.unpinned() {
+		return nil
 	}
-	return nil
+	if p, err := providers.Lookup(provider); err == nil {
+		if _, ok := providers.As[providers.MachineShapes](p); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("machines (--second-interface, --kubelet-node-ip=false): only with --provider %s, whose own code reads a machine's interfaces; the %s provider gives every node one address",
+		strings.Join(providers.NamesWith[providers.MachineShapes](), " or "), providers.Default().Name())
 }
 
 // options are the cluster options that make the shape.

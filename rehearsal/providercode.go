@@ -2,14 +2,10 @@ package rehearsal
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -24,21 +20,19 @@ func writeProviderCode(tl *timeline.Writer, s migrate.Spec) error {
 	return nil
 }
 
-// writeAPIActions puts what the cluster's cloud answered on its AWS face
-// on the timeline, per action, when the provider code speaks the AWS APIs:
-// every call since the cloud started with the cluster (a new cluster gets
-// a new cloud), its creation's too.
+// writeAPIActions puts what the cluster's cloud answered on the face of
+// the provider's own API on the timeline, per action, when the provider
+// code calls one (providers.Audited): every call since the cloud started
+// with the cluster (a new cluster gets a new cloud), its creation's too.
 func writeAPIActions(tl *timeline.Writer, s migrate.Spec) error {
-	api := ""
-	for _, c := range s.ProviderCode() {
-		api = max(api, c.API)
-	}
-	if api != providers.AWS {
+	audited, ok := s.Audited()
+	if !ok {
 		return nil
 	}
-	counts, err := amazon.SummarizeCalls(filepath.Join(cloudcluster.StateDir(s.Cluster), amazon.CallLogFile), time.Time{})
+	api := audited.API()
+	counts, err := audited.APIActions(cloudcluster.StateDir(s.Cluster))
 	if err != nil {
-		return fmt.Errorf("the AWS actions called: %w", err)
+		return fmt.Errorf("the %s actions called: %w", api, err)
 	}
 	for _, c := range counts {
 		attrs := map[string]string{"api": api, "service": c.Service, "action": c.Action, "calls": strconv.Itoa(c.Calls), "refused": strconv.Itoa(c.Refused)}

@@ -54,7 +54,7 @@ a=b.yaml. Errors exit non-zero.`,
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
 			}
-			if ccmProvider != "" && ccmProvider != providers.Simulated {
+			if !providers.IsDefault(ccmProvider) {
 				if _, err := profiles.Lookup(ccmProvider, ccmVersion); err != nil {
 					return fmt.Errorf("--ccm-provider: %w", err)
 				}

@@ -52,9 +52,7 @@ var rules = []struct {
 // trailing "/"); what they depend on in turn is still held to the rule.
 var allowed = []struct{ from, dep, why string }{
 	{"timeline", "internal/boundedfile", "the timeline's file is read bounded"},
-	{"providers/profiles", "providers=", "the profiles name their providers by the seam's constants, until each provider's package holds its own"},
 	{"migrate", "providers/profiles", "the lint and the procedures judge a provider's manager by its facts"},
-	{"migrate", "providers/awsconfig", "the lint reads the aws cloud-config"},
 	{"clusters/nodeimage/modules/", "simulate/cloud/",
 		"the node images' kubelets and managers are built with the simulated provider compiled in: its code is the simulated cloud's, these modules only pin versions and register it"},
 }

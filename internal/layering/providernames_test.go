@@ -24,12 +24,7 @@ var providerBranches = map[string]int{
 	"simulate/cloudcluster/create.go":             4,
 	"simulate/cloudcluster/daemon.go":             2,
 	"simulate/cloudcluster/nodehooks.go":          2,
-	"rehearsal/providercode.go":                   1,
-	"rehearsal/matrix/matrix.go":                  1,
-	"rehearsal/config.go":                         1,
-	"migrate/lint/provider.go":                    1,
 	"cmd/handover/cluster.go":                     2,
-	"cmd/handover/lint.go":                        1,
 }
 
 // No new code compares a provider's name to choose what to do.

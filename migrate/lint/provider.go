@@ -15,7 +15,7 @@ import (
 // whose controllers and handling of leader migration come from its
 // profile (providers/profiles, read from that provider's source).
 func (s Side) manager() (Manager, error) {
-	if s.Component != lmconfig.CCM || s.Provider == "" || s.Provider == providers.Simulated {
+	if s.Component != lmconfig.CCM || providers.IsDefault(s.Provider) {
 		return LookupManager(s.Component, s.Version)
 	}
 	p, err := profiles.Lookup(s.Provider, s.Version)

@@ -7,8 +7,12 @@ import (
 	"testing"
 
 	"github.com/handover-sh/handover/migrate/lmconfig"
-	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
+
+	// Each registers itself and its profiles.
+	"github.com/handover-sh/handover/providers/aws"
+	"github.com/handover-sh/handover/providers/azure"
+	"github.com/handover-sh/handover/providers/simulated"
 )
 
 // TestSimulatedProfileIsTheTable: the simulated cloud's profile (read from
@@ -16,7 +20,7 @@ import (
 // judging the simulated manager by its profile would change nothing.
 func TestSimulatedProfileIsTheTable(t *testing.T) {
 	for _, p := range profiles.All() {
-		if p.Provider != providers.Simulated {
+		if p.Provider != simulated.Name {
 			continue
 		}
 		table, err := LookupManager(lmconfig.CCM, p.Minor+".0")
@@ -77,20 +81,20 @@ func TestProvidersAreJudgedByTheirProfiles(t *testing.T) {
 		after, double bool
 		errors        int
 	}{
-		{providers.Azure, false, true, 1}, {providers.Azure, true, false, 0},
-		{providers.AWS, false, false, 0}, {"", false, false, 0}, {"", true, false, 0},
+		{azure.Name, false, true, 1}, {azure.Name, true, false, 0},
+		{aws.Name, false, false, 0}, {"", false, false, 0}, {"", true, false, 0},
 	} {
 		ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: tc.provider, AfterSwitch: tc.after}
 		fs := Lint(kcm, ccm)
 		judged := slices.ContainsFunc(fs, func(f Finding) bool { return strings.Contains(f.Problem, "has no leader-migration filter") })
 		p := Predict(Migratable, kcm, ccm)
-		if judged != (tc.provider == providers.Azure) || (len(p.Both) == len(Migratable)) != tc.double || len(p.Both) > 0 && !tc.double || fs.Errors() != tc.errors || len(p.Unknown) != 0 {
+		if judged != (tc.provider == azure.Name) || (len(p.Both) == len(Migratable)) != tc.double || len(p.Both) > 0 && !tc.double || fs.Errors() != tc.errors || len(p.Unknown) != 0 {
 			t.Errorf("provider %q after %t: prediction %v, findings:\n%s", tc.provider, tc.after, p, fs)
 		}
 	}
 	// Past the minors the lint has kube-controller-manager facts for, the
 	// profile still says what the manager does.
-	late := Side{Component: lmconfig.CCM, Version: "v1.34.0", LeaderMigration: true, Provider: providers.Azure}
+	late := Side{Component: lmconfig.CCM, Version: "v1.34.0", LeaderMigration: true, Provider: azure.Name}
 	if fs := Lint(late); !strings.Contains(fs.String(), "has no leader-migration filter") {
 		t.Errorf("azure 1.34: %s", fs)
 	}
@@ -124,7 +128,7 @@ func TestAManagerWithoutTheFilterStillChecksTheFile(t *testing.T) {
 	cfg := lmconfig.New(lmconfig.Wildcard, Migratable...)
 	cfg.LeaderName = ""
 	cfg.ControllerLeaders[0].Component = ""
-	ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: providers.Azure, AfterSwitch: true}
+	ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", LeaderMigration: true, Config: cfg, ConfigPath: "lm.yaml", Provider: azure.Name, AfterSwitch: true}
 	fs := Lint(ccm)
 	if fs.Errors() != 2 || !strings.Contains(fs.String(), "leaderName") || !strings.Contains(fs.String(), "controllerLeaders[0]") {
 		t.Errorf("findings:\n%s", fs)
@@ -140,7 +144,7 @@ func TestTwoNodeIPAMAllocatorsAreWarnedOf(t *testing.T) {
 		allocate bool
 		warned   bool
 	}{
-		{providers.Azure, true, true}, {providers.Azure, false, false}, {"", true, false},
+		{azure.Name, true, true}, {azure.Name, false, false}, {"", true, false},
 	} {
 		ccm := Side{Component: lmconfig.CCM, Version: "v1.31.4", Provider: tc.provider, AllocateNodeCIDRs: tc.allocate, AfterSwitch: true}
 		fs := Lint(kcm, ccm)

@@ -8,13 +8,21 @@
 // knows its name.
 package aws
 
-import "github.com/handover-sh/handover/providers"
+import (
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
+)
 
 // Name is the provider's name: --provider, and --cloud-provider for its
 // in-tree code.
 const Name = "aws"
 
-func init() { providers.Register(Provider{}) }
+// The provider and its profiles are registered when a program imports it
+// (providers/all), before anything looks either up.
+func init() {
+	providers.Register(Provider{})
+	profiles.Register(awsProfiles...)
+}
 
 // Provider is the aws provider.
 type Provider struct{}

@@ -4,12 +4,20 @@
 // Azure's code.
 package azure
 
-import "github.com/handover-sh/handover/providers"
+import (
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
+)
 
 // Name is the provider's name (--provider).
 const Name = "azure"
 
-func init() { providers.Register(Provider{}) }
+// The provider and its profiles are registered when a program imports it
+// (providers/all), before anything looks either up.
+func init() {
+	providers.Register(Provider{})
+	profiles.Register(azureProfiles...)
+}
 
 // Provider is the azure imitation.
 type Provider struct{}

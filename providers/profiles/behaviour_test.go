@@ -1,4 +1,4 @@
-package profiles
+package profiles_test
 
 import (
 	"slices"
@@ -6,45 +6,64 @@ import (
 	"testing"
 
 	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 )
 
 // TestSimulatedManagerBehavesAsTheProfiles: what the simulated
 // cloud-controller-manager does when it imitates a provider is what that
-// provider's profile read from its source, at every minor.
+// provider's profile read from its source, at every minor; and it
+// imitates the imitated providers only.
 func TestSimulatedManagerBehavesAsTheProfiles(t *testing.T) {
-	for name, b := range behaviour.Of {
-		if name == "" || name == providers.Simulated {
+	for _, pr := range providers.All() {
+		if pr.Runs() != providers.Imitated {
 			continue
 		}
-		n := 0
-		for _, p := range All() {
-			if p.Provider != name {
-				continue
-			}
-			n++
-			if b.IgnoresLeaderMigration != !p.CCM.LeaderMigration.Value || b.NodeIPAM != p.CCM.NodeIPAM.Value {
-				t.Errorf("%s: the simulated manager ignores leader migration %t, node IPAM %q; the profile: honours %t, %q",
-					p.Key(), b.IgnoresLeaderMigration, b.NodeIPAM, p.CCM.LeaderMigration.Value, p.CCM.NodeIPAM.Value)
-			}
-			if off := slices.Contains(p.CCM.Disabled.Value, p.CCM.NodeIPAM.Value); b.NodeIPAMOnByDefault == off {
-				t.Errorf("%s: the simulated manager starts node IPAM by default %t; the profile disables %v", p.Key(), b.NodeIPAMOnByDefault, p.CCM.Disabled.Value)
-			}
-			namesAsTheProfile(t, p, b)
+		b, err := behaviour.Lookup(pr.Name())
+		if err != nil {
+			t.Errorf("the simulated manager cannot imitate %s: %v", pr.Name(), err)
+			continue
 		}
-		if n == 0 {
-			t.Errorf("the simulated manager behaves as %q, which has no profile", name)
+		if n := behavesAsTheProfiles(t, pr.Name(), b); n == 0 {
+			t.Errorf("the simulated manager behaves as %q, which has no profile", pr.Name())
 		}
 	}
+	for name := range behaviour.Of {
+		if p, err := providers.Lookup(name); !providers.IsDefault(name) && (err != nil || p.Runs() != providers.Imitated) {
+			t.Errorf("the simulated manager behaves as %q, which is no imitated provider (%v)", name, err)
+		}
+	}
+}
+
+// behavesAsTheProfiles holds b to each of a provider's profiles, and
+// says how many it has.
+func behavesAsTheProfiles(t *testing.T, name string, b behaviour.Behaviour) int {
+	t.Helper()
+	n := 0
+	for _, p := range profiles.All() {
+		if p.Provider != name {
+			continue
+		}
+		n++
+		if b.IgnoresLeaderMigration != !p.CCM.LeaderMigration.Value || b.NodeIPAM != p.CCM.NodeIPAM.Value {
+			t.Errorf("%s: the simulated manager ignores leader migration %t, node IPAM %q; the profile: honours %t, %q",
+				p.Key(), b.IgnoresLeaderMigration, b.NodeIPAM, p.CCM.LeaderMigration.Value, p.CCM.NodeIPAM.Value)
+		}
+		if off := slices.Contains(p.CCM.Disabled.Value, p.CCM.NodeIPAM.Value); b.NodeIPAMOnByDefault == off {
+			t.Errorf("%s: the simulated manager starts node IPAM by default %t; the profile disables %v", p.Key(), b.NodeIPAMOnByDefault, p.CCM.Disabled.Value)
+		}
+		namesAsTheProfile(t, p, b)
+	}
+	return n
 }
 
 // TestBooleanFactsHaveEvidenceOfTheirValue: a true fact is held by what
 // its sources find (none may be a missing thing), a false one by at least
 // one missing thing, so flipping a value without its sources fails.
 func TestBooleanFactsHaveEvidenceOfTheirValue(t *testing.T) {
-	for _, p := range All() {
+	for _, p := range profiles.All() {
 		for name, f := range facts(p) {
-			b, ok := f.(Fact[bool])
+			b, ok := f.(profiles.Fact[bool])
 			if !ok {
 				continue
 			}
@@ -62,7 +81,7 @@ func TestBooleanFactsHaveEvidenceOfTheirValue(t *testing.T) {
 // namesAsTheProfile: the ProviderIDs and load balancers the simulated
 // cloud hands out when it behaves as p's provider are of the forms p's
 // sources give.
-func namesAsTheProfile(t *testing.T, p Profile, b behaviour.Behaviour) {
+func namesAsTheProfile(t *testing.T, p profiles.Profile, b behaviour.Behaviour) {
 	t.Helper()
 	id := b.ProviderIDOf("<group>", "<vm>")
 	id = strings.Replace(id, behaviour.Subscription, "<subscription>", 1)

@@ -5,11 +5,13 @@
 // are initialised, and whether the minor's kube-controller-manager still
 // has the provider in tree. Every fact names the module, file and text it
 // was read from; source_test.go downloads those modules and fails when a
-// fact no longer holds.
+// fact no longer holds. The facts are the providers' own: each provider's
+// package (providers/<name>/profile.go) registers its table here.
 package profiles
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,7 +21,7 @@ import (
 // non-test Go files together) of a module release, and regular expressions
 // that match there exactly because the fact holds.
 type Source struct {
-	// Module is path@version; "" is the profile's own Module, and here
+	// Module is path@version; "" is the profile's own Module, and Here
 	// is this repository (the simulated cloud's facts).
 	Module string
 	// File is a slash-separated path inside the module.
@@ -30,8 +32,8 @@ type Source struct {
 	Absent   bool
 }
 
-// here is this repository's root as a Source.Module.
-const here = "."
+// Here is this repository's root as a Source.Module.
+const Here = "."
 
 // Fact is one thing a provider's code does, with where it was read: every
 // source must hold.
@@ -40,8 +42,9 @@ type Fact[T any] struct {
 	From  []Source
 }
 
-// sources lets the test find every fact of a profile.
-func (f Fact[T]) sources() []Source { return f.From }
+// Sources are where the fact was read, for the test that finds every
+// fact of a profile.
+func (f Fact[T]) Sources() []Source { return f.From }
 
 // CCM is a provider's cloud-controller-manager as its main builds it.
 type CCM struct {
@@ -96,25 +99,31 @@ type Profile struct {
 // Key names a profile: provider@minor.
 func (p Profile) Key() string { return p.Provider + "@" + p.Minor }
 
-// byKey indexes every provider's table (aws.go, azure.go, simulated.go)
-// once; two profiles under one key is a programming error.
-var byKey = sync.OnceValue(func() map[string]Profile {
-	m := map[string]Profile{}
-	for _, p := range slices.Concat(simulatedProfiles, awsProfiles, azureProfiles) {
-		if _, dup := m[p.Key()]; dup {
-			panic("profiles: " + p.Key() + " is in the tables twice")
+// registry holds every provider's profiles by key.
+var registry = struct {
+	sync.RWMutex
+	byKey map[string]Profile
+}{byKey: map[string]Profile{}}
+
+// Register adds a provider's profiles; its package calls it when it is
+// initialised, so they are there before anything looks one up. Two
+// profiles under one key is a programming error.
+func Register(ps ...Profile) {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, p := range ps {
+		if _, dup := registry.byKey[p.Key()]; dup {
+			panic("profiles: " + p.Key() + " registered twice")
 		}
-		m[p.Key()] = p
+		registry.byKey[p.Key()] = p
 	}
-	return m
-})
+}
 
 // All returns every profile, ordered by provider then minor.
 func All() []Profile {
-	out := make([]Profile, 0, len(byKey()))
-	for _, p := range byKey() {
-		out = append(out, p)
-	}
+	registry.RLock()
+	out := slices.Collect(maps.Values(registry.byKey))
+	registry.RUnlock()
 	slices.SortFunc(out, func(a, b Profile) int {
 		if c := strings.Compare(a.Provider, b.Provider); c != 0 {
 			return c
@@ -139,7 +148,10 @@ func Providers() []string {
 // "v1.27.3" or "1.27.3").
 func Lookup(provider, version string) (Profile, error) {
 	minor := Minor(version)
-	if p, ok := byKey()[provider+"@"+minor]; ok {
+	registry.RLock()
+	p, ok := registry.byKey[provider+"@"+minor]
+	registry.RUnlock()
+	if ok {
 		return p, nil
 	}
 	var minors []string
@@ -163,6 +175,10 @@ func Minor(version string) string {
 	}
 	return parts[0] + "." + parts[1]
 }
+
+// AtLeast says whether minor ("1.28") is since or later: a profile's
+// facts change from the minor whose code changed.
+func AtLeast(minor, since string) bool { return minorCompare(minor, since) >= 0 }
 
 func minorCompare(a, b string) int {
 	var am, an, bm, bn int

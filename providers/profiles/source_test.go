@@ -1,4 +1,4 @@
-package profiles
+package profiles_test
 
 import (
 	"fmt"
@@ -9,14 +9,18 @@ import (
 	"testing"
 
 	"github.com/handover-sh/handover/internal/modsource"
+	"github.com/handover-sh/handover/providers/profiles"
+
+	// Every provider registers its profiles.
+	_ "github.com/handover-sh/handover/providers/all"
 )
 
-type sourced interface{ sources() []Source }
+type sourced interface{ Sources() []profiles.Source }
 
 // facts walks a profile's fields and returns every fact by its path
 // (CCM.Controllers, Naming.ProviderID, …), so a fact added to the types is
 // checked without being listed again here.
-func facts(p Profile) map[string]sourced {
+func facts(p profiles.Profile) map[string]sourced {
 	out := map[string]sourced{}
 	var walk func(prefix string, v reflect.Value)
 	walk = func(prefix string, v reflect.Value) {
@@ -38,7 +42,7 @@ type dirs map[string]string
 
 func (d dirs) of(t *testing.T, mod string) string {
 	t.Helper()
-	if mod == here {
+	if mod == profiles.Here {
 		return filepath.Join("..", "..")
 	}
 	if _, ok := d[mod]; !ok {
@@ -48,7 +52,7 @@ func (d dirs) of(t *testing.T, mod string) string {
 }
 
 // hold is "" when src holds in its module, or what does not.
-func hold(t *testing.T, d dirs, module string, src Source) string {
+func hold(t *testing.T, d dirs, module string, src profiles.Source) string {
 	t.Helper()
 	if src.Module != "" {
 		module = src.Module
@@ -76,10 +80,10 @@ func hold(t *testing.T, d dirs, module string, src Source) string {
 // provider's code fails here, naming the file.
 func TestProfilesHoldInTheirSource(t *testing.T) {
 	d := dirs{}
-	for _, p := range All() {
+	for _, p := range profiles.All() {
 		t.Run(p.Key(), func(t *testing.T) {
 			for name, f := range facts(p) {
-				for _, src := range f.sources() {
+				for _, src := range f.Sources() {
 					if why := hold(t, d, p.Module, src); why != "" {
 						t.Errorf("%s %s: %s", p.Key(), name, why)
 					}
@@ -92,15 +96,15 @@ func TestProfilesHoldInTheirSource(t *testing.T) {
 // TestEveryFactNamesItsSource: a fact without a source, or a source
 // without a file or evidence to hold it, is an unchecked claim.
 func TestEveryFactNamesItsSource(t *testing.T) {
-	for _, p := range All() {
-		if p.Module == "" || (p.Module != here && !strings.Contains(p.Module, "@v")) {
+	for _, p := range profiles.All() {
+		if p.Module == "" || (p.Module != profiles.Here && !strings.Contains(p.Module, "@v")) {
 			t.Errorf("%s: Module %q is not path@version", p.Key(), p.Module)
 		}
 		for name, f := range facts(p) {
-			if len(f.sources()) == 0 {
+			if len(f.Sources()) == 0 {
 				t.Errorf("%s %s: no source", p.Key(), name)
 			}
-			for _, src := range f.sources() {
+			for _, src := range f.Sources() {
 				if src.File == "" || (len(src.Evidence) == 0 && !src.Absent) {
 					t.Errorf("%s %s: a source needs a file and evidence (or Absent): %+v", p.Key(), name, src)
 				}
@@ -119,11 +123,11 @@ func TestEveryFactNamesItsSource(t *testing.T) {
 // name cannot be typed from memory.
 func TestControllerNamesAreQuotedInTheirSource(t *testing.T) {
 	d := dirs{}
-	for _, p := range All() {
+	for _, p := range profiles.All() {
 		t.Run(p.Key(), func(t *testing.T) {
 			quoted := func(f sourced, names ...string) {
 				var text strings.Builder
-				for _, src := range f.sources() {
+				for _, src := range f.Sources() {
 					mod := p.Module
 					if src.Module != "" {
 						mod = src.Module

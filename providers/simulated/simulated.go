@@ -5,12 +5,20 @@
 // one.
 package simulated
 
-import "github.com/handover-sh/handover/providers"
+import (
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
+)
 
 // Name is the provider's name (--provider).
 const Name = "simulated"
 
-func init() { providers.Register(Provider{}) }
+// The provider and its profiles are registered when a program imports it
+// (providers/all), before anything looks either up.
+func init() {
+	providers.Register(Provider{})
+	profiles.Register(simulatedProfiles...)
+}
 
 // Provider is the simulated cloud's provider.
 type Provider struct{}

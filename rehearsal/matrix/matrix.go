@@ -9,16 +9,13 @@ package matrix
 
 import (
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 )
 
 // Configuration is a leader-migration configuration each pair is
@@ -102,14 +99,14 @@ func Shards() []Shard {
 // from and a manager at to.
 func providersFor(from, to string) []string {
 	out := []string{""}
-	for _, name := range slices.Sorted(maps.Keys(behaviour.Of)) {
-		if name == "" || name == providers.Simulated {
+	for _, p := range providers.All() {
+		if p.Runs() != providers.Imitated {
 			continue
 		}
-		n, nerr := profiles.Lookup(name, from)
-		_, terr := profiles.Lookup(name, to)
+		n, nerr := profiles.Lookup(p.Name(), from)
+		_, terr := profiles.Lookup(p.Name(), to)
 		if nerr == nil && terr == nil && n.InTree.Value {
-			out = append(out, name)
+			out = append(out, p.Name())
 		}
 	}
 	return out

@@ -17,7 +17,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/providers/awsconfig"
+	"github.com/handover-sh/handover/providers/aws/awsconfig"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"

@@ -1,6 +1,6 @@
-package profiles
+package aws
 
-import "github.com/handover-sh/handover/providers"
+import "github.com/handover-sh/handover/providers/profiles"
 
 // awsProfiles: k8s.io/cloud-provider-aws and the in-tree aws provider, one
 // per minor the module proxy serves a release of: the newest patch whose
@@ -8,7 +8,7 @@ import "github.com/handover-sh/handover/providers"
 // v1.29.6), with the k8s.io/cloud-provider its go.mod requires and the
 // k8s.io/legacy-cloud-providers release of the minor ("" once that module
 // is no longer published).
-var awsProfiles = []Profile{
+var awsProfiles = []profiles.Profile{
 	awsProfile("1.26", "v1.26.1", "v0.26.0", "v0.26.15"),
 	awsProfile("1.27", "v1.27.2", "v0.27.0", "v0.27.16"),
 	awsProfile("1.28", "v1.28.3", "v0.28.3", "v0.28.15"),
@@ -53,44 +53,44 @@ const (
 // awsProfile is one minor's profile: aws is the cloud-provider-aws
 // release, cloudProvider the k8s.io/cloud-provider version it requires,
 // legacy the minor's k8s.io/legacy-cloud-providers.
-func awsProfile(minor, aws, cloudProvider, legacy string) Profile {
+func awsProfile(minor, aws, cloudProvider, legacy string) profiles.Profile {
 	upstream := "k8s.io/cloud-provider@" + cloudProvider
-	inTree := minorCompare(minor, awsOutOfTreeSince) < 0
+	inTree := !profiles.AtLeast(minor, awsOutOfTreeSince)
 	legacyMod := "k8s.io/legacy-cloud-providers@" + legacy
 	if legacy == "" {
 		legacyMod = "k8s.io/legacy-cloud-providers@" + awsLegacyLast
 	}
-	app := func(evidence ...string) Source {
-		return Source{Module: upstream, File: "app/controllermanager.go", Evidence: evidence}
+	app := func(evidence ...string) profiles.Source {
+		return profiles.Source{Module: upstream, File: "app/controllermanager.go", Evidence: evidence}
 	}
-	controllers, aliases, cloudNode := awsControllers(minorCompare(minor, awsCanonicalSince) >= 0, upstream)
-	return Profile{
-		Provider: providers.AWS,
+	controllers, aliases, cloudNode := awsControllers(profiles.AtLeast(minor, awsCanonicalSince), upstream)
+	return profiles.Profile{
+		Provider: Name,
 		Minor:    minor,
 		Module:   "k8s.io/cloud-provider-aws@" + aws,
-		InTree:   Fact[bool]{Value: inTree, From: awsInTree(minor, upstream, legacyMod)},
-		CCM: CCM{
+		InTree:   profiles.Fact[bool]{Value: inTree, From: awsInTree(minor, upstream, legacyMod)},
+		CCM: profiles.CCM{
 			Controllers: controllers,
 			Aliases:     aliases,
-			LeaderMigration: Fact[bool]{Value: true, From: []Source{
+			LeaderMigration: profiles.Fact[bool]{Value: true, From: []profiles.Source{
 				{File: awsMain, Evidence: []string{`app\.NewCloudControllerManagerCommand\(opts,\s+cloudInitializer,\s+controllerInitializers,`}},
 				app(`leadermigration\.Enabled\(&c\.ComponentConfig\.Generic\)`,
 					`filterInitializers\(controllerInitializers,\s+leaderMigrator\.FilterFunc,\s+leadermigration\.ControllerNonMigrated\)`,
 					`filterInitializers\(controllerInitializers,\s+leaderMigrator\.FilterFunc,\s+leadermigration\.ControllerMigrated\)`,
 					`if\s+filterFunc\(name\)\s+==\s+expected`)}},
-			Disabled: Fact[[]string]{Value: []string{"tagging"}, From: []Source{
+			Disabled: profiles.Fact[[]string]{Value: []string{"tagging"}, From: []profiles.Source{
 				{File: awsMain, Evidence: []string{`app\.ControllersDisabledByDefault\.Insert\(tagging\.TaggingControllerKey\)`}},
 				{File: awsTagging, Evidence: []string{`TaggingControllerKey\s+=\s+"tagging"`}}}},
-			NodeIPAM: Fact[string]{Value: "", From: []Source{
+			NodeIPAM: profiles.Fact[string]{Value: "", From: []profiles.Source{
 				{File: awsMain, Evidence: []string{`(?i)ipam`}, Absent: true},
 				{Module: upstream, File: "app/controllermanager.go", Evidence: []string{`(?i)ipam`}, Absent: true}}},
-			NodeInit: Fact[string]{Value: "cloud-controller-manager (cloud-node controller)", From: []Source{
+			NodeInit: profiles.Fact[string]{Value: "cloud-controller-manager (cloud-node controller)", From: []profiles.Source{
 				app(cloudNode),
 				{File: awsMain, Evidence: []string{`controllerInitializers\s+:=\s+app\.DefaultInitFuncConstructors`}},
 				{Module: upstream, File: "controllers/node/node_controller.go",
 					Evidence: []string{`taint\.Key\s+==\s+cloudproviderapi\.TaintExternalCloudProvider`}}}},
 		},
-		Naming: Naming{
+		Naming: profiles.Naming{
 			ProviderID:   awsProviderID(minor, upstream, legacyMod),
 			Node:         awsNodeName(minor, legacyMod),
 			LoadBalancer: awsLoadBalancer(inTree, upstream, legacyMod),
@@ -102,12 +102,12 @@ func awsProfile(minor, aws, cloudProvider, legacy string) Profile {
 // before 1.28 and the canonical ones (with the short names as aliases)
 // from then, and the tagging controller main adds, disabled by default.
 // cloudNode is the evidence of the cloud-node controller's registration.
-func awsControllers(canonical bool, upstream string) (controllers Fact[[]string], aliases Fact[map[string]string], cloudNode string) {
-	app := Source{Module: upstream, File: "app/controllermanager.go"}
-	names := Source{Module: upstream, File: "names/controller_names.go", Evidence: []string{
+func awsControllers(canonical bool, upstream string) (controllers profiles.Fact[[]string], aliases profiles.Fact[map[string]string], cloudNode string) {
+	app := profiles.Source{Module: upstream, File: "app/controllermanager.go"}
+	names := profiles.Source{Module: upstream, File: "names/controller_names.go", Evidence: []string{
 		`CloudNodeController\s+=\s+"cloud-node-controller"`, `ServiceLBController\s+=\s+"service-lb-controller"`,
 		`NodeRouteController\s+=\s+"node-route-controller"`, `CloudNodeLifecycleController\s+=\s+"cloud-node-lifecycle-controller"`}}
-	from := []Source{
+	from := []profiles.Source{
 		{File: awsMain, Evidence: []string{`controllerInitializers\s+:=\s+app\.DefaultInitFuncConstructors`,
 			`controllerInitializers\[tagging\.TaggingControllerKey\]\s+=\s+taggingControllerConstructor`,
 			`app\.ControllersDisabledByDefault\.Insert\(tagging\.TaggingControllerKey\)`}},
@@ -116,10 +116,10 @@ func awsControllers(canonical bool, upstream string) (controllers Fact[[]string]
 	cloudNode = `\s+\{\s+InitContext:\s+ControllerInitContext\{\s+ClientName:\s+"node-controller",\s+\},\s+Constructor:\s+StartCloudNodeControllerWrapper`
 	if !canonical {
 		app.Evidence = []string{`"cloud-node":\s+\{`, `"service":\s+\{`, `"route":\s+\{`, `"cloud-node-lifecycle":\s+\{`}
-		return Fact[[]string]{
+		return profiles.Fact[[]string]{
 				Value: []string{"cloud-node", "service", "route", "cloud-node-lifecycle", "tagging"},
 				From:  append(from, app)},
-			Fact[map[string]string]{Value: map[string]string{}, From: []Source{
+			profiles.Fact[map[string]string]{Value: map[string]string{}, From: []profiles.Source{
 				{Module: upstream, File: app.File, Evidence: []string{`(?i)alias`}, Absent: true},
 				{File: awsMain, Evidence: []string{`(?i)alias`}, Absent: true}}},
 			`"cloud-node":` + cloudNode
@@ -129,14 +129,14 @@ func awsControllers(canonical bool, upstream string) (controllers Fact[[]string]
 	shortNames := names
 	shortNames.Evidence = []string{`"cloud-node":\s+CloudNodeController,`, `"service":\s+ServiceLBController,`,
 		`"route":\s+NodeRouteController,`, `"cloud-node-lifecycle":\s+CloudNodeLifecycleController,`}
-	return Fact[[]string]{
+	return profiles.Fact[[]string]{
 			Value: []string{"cloud-node-controller", "service-lb-controller", "node-route-controller", "cloud-node-lifecycle-controller", "tagging"},
 			From:  append(from, app, names)},
-		Fact[map[string]string]{
+		profiles.Fact[map[string]string]{
 			Value: map[string]string{"cloud-node": "cloud-node-controller", "service": "service-lb-controller",
 				"route": "node-route-controller", "cloud-node-lifecycle": "cloud-node-lifecycle-controller"},
 			// main's one addition maps "tagging" to itself: no other name.
-			From: []Source{{File: awsMain, Evidence: []string{`controllerAliases\s+:=\s+names\.CCMControllerAliases\(\)`,
+			From: []profiles.Source{{File: awsMain, Evidence: []string{`controllerAliases\s+:=\s+names\.CCMControllerAliases\(\)`,
 				`controllerAliases\[tagging\.TaggingControllerKey\]\s+=\s+tagging\.TaggingControllerKey\s`}},
 				shortNames, names}},
 		`names\.CloudNodeController:` + cloudNode
@@ -145,17 +145,17 @@ func awsControllers(canonical bool, upstream string) (controllers Fact[[]string]
 // awsInTree: in 1.26 legacy-cloud-providers still registers "aws" and
 // k8s.io/cloud-provider lists it as a deprecated built-in provider; from
 // 1.27 neither has it, and from 1.32 every built-in provider is disabled.
-func awsInTree(minor, upstream, legacyMod string) []Source {
-	plugins := Source{Module: upstream, File: "plugins.go"}
-	if minorCompare(minor, awsOutOfTreeSince) < 0 {
+func awsInTree(minor, upstream, legacyMod string) []profiles.Source {
+	plugins := profiles.Source{Module: upstream, File: "plugins.go"}
+	if !profiles.AtLeast(minor, awsOutOfTreeSince) {
 		plugins.Evidence = []string{`\{"aws",\s+false,\s+"The AWS provider is deprecated`}
-		return []Source{{Module: legacyMod, File: awsLegacyPkg + "/aws.go",
+		return []profiles.Source{{Module: legacyMod, File: awsLegacyPkg + "/aws.go",
 			Evidence: []string{`const ProviderName = "aws"`, `cloudprovider\.RegisterCloudProvider\(ProviderName,`}}, plugins}
 	}
 	plugins.Evidence, plugins.Absent = []string{`\{"aws",`}, true
-	out := []Source{{Module: legacyMod, File: awsLegacyPkg, Absent: true}, plugins}
-	if minorCompare(minor, awsBuiltinDisabledSince) >= 0 {
-		out = append(out, Source{Module: upstream, File: "plugins.go",
+	out := []profiles.Source{{Module: legacyMod, File: awsLegacyPkg, Absent: true}, plugins}
+	if profiles.AtLeast(minor, awsBuiltinDisabledSince) {
+		out = append(out, profiles.Source{Module: upstream, File: "plugins.go",
 			Evidence: []string{`but built-in cloud providers are disabled`}})
 	}
 	return out
@@ -172,28 +172,28 @@ var awsInstanceID = []string{
 // cloud-node controller (like the in-tree kubelet) asks upstream's
 // GetInstanceProviderID for "aws://" + InstanceID; from 1.30 the
 // provider's InstanceMetadata builds the same string itself.
-func awsProviderID(minor, upstream, legacyMod string) Fact[string] {
-	from := []Source{{File: awsV1Go, Evidence: awsInstanceID}}
-	if minorCompare(minor, awsInstancesV2Since) < 0 {
+func awsProviderID(minor, upstream, legacyMod string) profiles.Fact[string] {
+	from := []profiles.Source{{File: awsV1Go, Evidence: awsInstanceID}}
+	if !profiles.AtLeast(minor, awsInstancesV2Since) {
 		from = append(from,
-			Source{File: awsV1Go, Evidence: []string{`InstancesV2\(\)\s+\(cloudprovider\.InstancesV2,\s+bool\)\s+\{\s+return\s+nil,\s+false`}},
-			Source{Module: upstream, File: "cloud.go", Evidence: []string{`return\s+cloud\.ProviderName\(\)\s+\+\s+"://"\s+\+\s+instanceID`}},
-			Source{Module: upstream, File: "controllers/node/node_controller.go", Evidence: []string{`cloudprovider\.GetInstanceProviderID\(ctx,\s+cnc\.cloud,`}})
+			profiles.Source{File: awsV1Go, Evidence: []string{`InstancesV2\(\)\s+\(cloudprovider\.InstancesV2,\s+bool\)\s+\{\s+return\s+nil,\s+false`}},
+			profiles.Source{Module: upstream, File: "cloud.go", Evidence: []string{`return\s+cloud\.ProviderName\(\)\s+\+\s+"://"\s+\+\s+instanceID`}},
+			profiles.Source{Module: upstream, File: "controllers/node/node_controller.go", Evidence: []string{`cloudprovider\.GetInstanceProviderID\(ctx,\s+cnc\.cloud,`}})
 	} else {
 		from = append(from,
-			Source{File: awsV1Go, Evidence: []string{`InstancesV2\(\)\s+\(cloudprovider\.InstancesV2,\s+bool\)\s+\{\s+return\s+c,\s+true`}},
-			Source{File: awsV1 + "/instances_v2.go", Evidence: []string{`return\s+c\.ProviderName\(\)\s+\+\s+"://"\s+\+\s+instanceID`, `ProviderID:\s+providerID,`}})
+			profiles.Source{File: awsV1Go, Evidence: []string{`InstancesV2\(\)\s+\(cloudprovider\.InstancesV2,\s+bool\)\s+\{\s+return\s+c,\s+true`}},
+			profiles.Source{File: awsV1 + "/instances_v2.go", Evidence: []string{`return\s+c\.ProviderName\(\)\s+\+\s+"://"\s+\+\s+instanceID`, `ProviderID:\s+providerID,`}})
 	}
-	if minorCompare(minor, awsOutOfTreeSince) < 0 {
-		from = append(from, Source{Module: legacyMod, File: awsLegacyPkg + "/aws.go", Evidence: awsInstanceID})
+	if !profiles.AtLeast(minor, awsOutOfTreeSince) {
+		from = append(from, profiles.Source{Module: legacyMod, File: awsLegacyPkg + "/aws.go", Evidence: awsInstanceID})
 	}
-	return Fact[string]{Value: "aws:///<availability-zone>/<instance-id>", From: from}
+	return profiles.Fact[string]{Value: "aws:///<availability-zone>/<instance-id>", From: from}
 }
 
 // awsNodeName: the external provider does not name Nodes (kubelet
 // registers its own name); it finds a name's instance, and resource-based
 // names ("i-…") are the instance ID itself.
-func awsNodeName(minor, legacyMod string) Fact[string] {
+func awsNodeName(minor, legacyMod string) profiles.Fact[string] {
 	lookup := []string{
 		`rbnNamePrefix\s+=\s+"i-"`,
 		`if\s+strings\.HasPrefix\(string\(nodeName\),\s+rbnNamePrefix\)`,
@@ -203,14 +203,14 @@ func awsNodeName(minor, legacyMod string) Fact[string] {
 		`newEc2Filter\("private-dns-name",\s+privateDNSName\)`,
 	}
 	dot := `strings\.IndexByte\(string\(nodeName\),\s+'\.'\)`
-	if minorCompare(minor, awsOutOfTreeSince) >= 0 {
-		return Fact[string]{
+	if profiles.AtLeast(minor, awsOutOfTreeSince) {
+		return profiles.Fact[string]{
 			Value: `kubelet's own name (hostname or --hostname-override); cloud-provider-aws maps a name to its instance: one starting "i-" (resource-based name) is the instance ID up to the first ".", any other goes through the Node's spec.providerID, else the EC2 private-dns-name filter`,
-			From:  []Source{{File: awsV1, Evidence: append(lookup, dot)}}}
+			From:  []profiles.Source{{File: awsV1, Evidence: append(lookup, dot)}}}
 	}
-	return Fact[string]{
+	return profiles.Fact[string]{
 		Value: `in-tree kubelet: the instance's EC2 private DNS name (CurrentNodeName); with cloud-provider-aws, kubelet's own name, which it maps to its instance: one starting "i-" (resource-based name) is the instance ID (the whole name), any other goes through the Node's spec.providerID, else the EC2 private-dns-name filter`,
-		From: []Source{
+		From: []profiles.Source{
 			{Module: legacyMod, File: awsLegacyPkg, Evidence: []string{
 				`CurrentNodeName\(ctx\s+context\.Context,\s+hostname\s+string\)\s+\(types\.NodeName,\s+error\)\s+\{\s+return\s+c\.selfAWSInstance\.nodeName,\s+nil`,
 				`nodeName:\s+mapInstanceToNodeName\(instance\)`,
@@ -223,9 +223,9 @@ func awsNodeName(minor, legacyMod string) Fact[string] {
 
 // awsLoadBalancer: classic ELB and NLB alike are named by upstream's
 // DefaultLoadBalancerName and tagged as the cluster's and the Service's.
-func awsLoadBalancer(inTree bool, upstream, legacyMod string) Fact[string] {
-	provider := func(module, dir string) []Source {
-		return []Source{
+func awsLoadBalancer(inTree bool, upstream, legacyMod string) profiles.Fact[string] {
+	provider := func(module, dir string) []profiles.Source {
+		return []profiles.Source{
 			{Module: module, File: dir + "/aws.go", Evidence: []string{
 				`func\s+\(c\s+\*Cloud\)\s+GetLoadBalancerName\([^)]*\)\s+string\s+\{\s+(?://[^\n]*\s+)*return\s+cloudprovider\.DefaultLoadBalancerName\(service\)`,
 				`ServiceAnnotationLoadBalancerType\s+=\s+"service\.beta\.kubernetes\.io/aws-load-balancer-type"`,
@@ -244,14 +244,14 @@ func awsLoadBalancer(inTree bool, upstream, legacyMod string) Fact[string] {
 		}
 	}
 	from := append(provider("", awsV1),
-		Source{Module: upstream, File: "cloud.go", Evidence: []string{
+		profiles.Source{Module: upstream, File: "cloud.go", Evidence: []string{
 			`ret\s+:=\s+"a"\s+\+\s+string\(service\.UID\)`,
 			`ret\s+=\s+strings\.Replace\(ret,\s+"-",\s+"",\s+-1\)`,
 			`if\s+len\(ret\)\s+>\s+32\s+\{\s+ret\s+=\s+ret\[:32\]`}})
 	if inTree {
 		from = append(from, provider(legacyMod, awsLegacyPkg)...)
 	}
-	return Fact[string]{
+	return profiles.Fact[string]{
 		Value: `classic ELB: "a" + the Service UID without dashes, at most 32 characters (cloudprovider.DefaultLoadBalancerName); ` +
 			`an NLB (service.beta.kubernetes.io/aws-load-balancer-type: nlb) has the same name, its target groups k8s-<namespace:8>-<name:8>-<hash:10>; ` +
 			`both tagged kubernetes.io/cluster/<cluster-id>=owned and kubernetes.io/service-name=<namespace>/<name>`,

@@ -3,7 +3,8 @@
 // both modules require) into a copy of that release's CloudConfig struct,
 // so a variable a release does not know is refused in gcfg's own words,
 // as the manager or kubelet refuses it when it starts. A test holds each
-// copy to its release's source.
+// copy to its release's source. The aws provider judges and carries a
+// user's file through it (providers.CloudConfigs).
 package awsconfig
 
 import (
@@ -36,9 +37,6 @@ type serviceOverrides = map[string]*Override
 // Codes are the releases whose reader is known, by the name the
 // providers' Code gives them.
 func Codes() []string { return slices.Sorted(maps.Keys(readers)) }
-
-// Known says whether code's reader is known.
-func Known(code string) bool { _, ok := readers[code]; return ok }
 
 // Read parses text as code (module/package@version, as providers.Code
 // names it) parses its --cloud-config.

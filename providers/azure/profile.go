@@ -1,9 +1,9 @@
-package profiles
+package azure
 
 import (
 	"strings"
 
-	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
 )
 
 // azureProfiles: sigs.k8s.io/cloud-provider-azure and the in-tree azure
@@ -23,7 +23,7 @@ import (
 // generic controller-manager options: nothing reads it. Nodes are
 // initialised by cloud-node-manager, and the chart turns the CCM's
 // cloud-node controller off.
-var azureProfiles = []Profile{
+var azureProfiles = []profiles.Profile{
 	azureProfile("1.26", "v1.26.22", "v0.26.15", "v0.26.13", "v0.26.15"),
 	azureProfile("1.27", "v1.27.11", "v0.27.7", "v0.27.7", "v0.27.16"),
 	azureProfile("1.28", "v1.28.9", "v0.28.9", "v0.28.9", "v0.28.15"),
@@ -88,37 +88,37 @@ func azureSeq(parts ...string) string { return strings.Join(parts, `\s+`) }
 // azureProfile is one minor's profile: azure is the cloud-provider-azure
 // release, cloudProvider and controllerManager the k8s.io modules it
 // requires, legacy the minor's k8s.io/legacy-cloud-providers.
-func azureProfile(minor, azure, cloudProvider, controllerManager, legacy string) Profile {
+func azureProfile(minor, azure, cloudProvider, controllerManager, legacy string) profiles.Profile {
 	upstream := "k8s.io/cloud-provider@" + cloudProvider
 	generic := "k8s.io/controller-manager@" + controllerManager
-	inTree := minorCompare(minor, azureOutOfTreeSince) < 0
+	inTree := !profiles.AtLeast(minor, azureOutOfTreeSince)
 	legacyMod := "k8s.io/legacy-cloud-providers@" + legacy
 	if legacy == "" {
 		legacyMod = "k8s.io/legacy-cloud-providers@" + azureLegacyLast
 	}
-	canonical := minorCompare(minor, azureCanonicalSince) >= 0
+	canonical := profiles.AtLeast(minor, azureCanonicalSince)
 	controllers, aliases, names := azureControllers(canonical, upstream, generic)
-	return Profile{
-		Provider: providers.Azure,
+	return profiles.Profile{
+		Provider: Name,
 		Minor:    minor,
 		Module:   "sigs.k8s.io/cloud-provider-azure@" + azure,
-		InTree:   Fact[bool]{Value: inTree, From: azureInTree(minor, upstream, legacyMod)},
-		CCM: CCM{
+		InTree:   profiles.Fact[bool]{Value: inTree, From: azureInTree(minor, upstream, legacyMod)},
+		CCM: profiles.CCM{
 			Controllers:     controllers,
 			Aliases:         aliases,
 			LeaderMigration: azureLeaderMigration(generic),
 			// Nothing is off by default: node-ipam starts whenever
 			// --allocate-node-cidrs is set.
-			Disabled: Fact[[]string]{Value: nil, From: []Source{
+			Disabled: profiles.Fact[[]string]{Value: nil, From: []profiles.Source{
 				{File: azureAppMain, Evidence: []string{`var ControllersDisabledByDefault = sets\.NewString\(\)\n`}},
 				{File: azureAppMain, Evidence: []string{`ControllersDisabledByDefault\.Insert`}, Absent: true}}},
-			NodeIPAM: Fact[string]{Value: "node-ipam", From: []Source{
+			NodeIPAM: profiles.Fact[string]{Value: "node-ipam", From: []profiles.Source{
 				{File: azureAppMain, Evidence: []string{`controllers\["node-ipam"\]\s*=\s*startNodeIpamController`}},
 				{File: azureAppCore, Evidence: []string{`func startNodeIpamController\(`,
 					`if !completedConfig\.ComponentConfig\.KubeCloudShared\.AllocateNodeCIDRs \{\s+return nil, false, nil`}}}},
 			NodeInit: azureNodeInit(canonical, names),
 		},
-		Naming: Naming{
+		Naming: profiles.Naming{
 			ProviderID:   azureProviderID(inTree, legacyMod),
 			Node:         azureNodeName(inTree, legacyMod),
 			LoadBalancer: azureLoadBalancer(minor, inTree, upstream, legacyMod),
@@ -131,7 +131,7 @@ func azureProfile(minor, azure, cloudProvider, controllerManager, legacy string)
 // before 1.28 and the canonical ones, with the short names as aliases,
 // from then; node-ipam keeps its literal key throughout. names is the
 // names-constants source (empty before 1.28).
-func azureControllers(canonical bool, upstream, generic string) (controllers Fact[[]string], aliases Fact[map[string]string], names Source) {
+func azureControllers(canonical bool, upstream, generic string) (controllers profiles.Fact[[]string], aliases profiles.Fact[map[string]string], names profiles.Source) {
 	started := `startControllers\(ctx,[^\n]*newControllerInitializers\(\),\s*h\)`
 	init := func(keys ...string) string {
 		return azureSeq(append(append([]string{`func newControllerInitializers\(\) map\[string\]initFunc \{`,
@@ -140,36 +140,36 @@ func azureControllers(canonical bool, upstream, generic string) (controllers Fac
 	}
 	if !canonical {
 		noAlias := []string{`(?i)alias`}
-		return Fact[[]string]{
+		return profiles.Fact[[]string]{
 				Value: []string{"cloud-node", "cloud-node-lifecycle", "service", "route", "node-ipam"},
-				From: []Source{{File: azureAppMain, Evidence: []string{started, init(
+				From: []profiles.Source{{File: azureAppMain, Evidence: []string{started, init(
 					`controllers\["cloud-node"\]\s*=\s*startCloudNodeController`,
 					`controllers\["cloud-node-lifecycle"\]\s*=\s*startCloudNodeLifecycleController`,
 					`controllers\["service"\]\s*=\s*startServiceController`,
 					`controllers\["route"\]\s*=\s*startRouteController`)}}}},
-			Fact[map[string]string]{Value: map[string]string{}, From: []Source{
+			profiles.Fact[map[string]string]{Value: map[string]string{}, From: []profiles.Source{
 				{File: azureAppMain, Evidence: []string{`s\.Config\(KnownControllers\(\),\s*ControllersDisabledByDefault\.List\(\)\)`}},
 				{File: azureApp, Evidence: noAlias, Absent: true},
 				{File: azureAppOptions, Evidence: noAlias, Absent: true},
 				{Module: generic, File: "options/generic.go", Evidence: noAlias, Absent: true}}},
-			Source{}
+			profiles.Source{}
 	}
-	names = Source{Module: upstream, File: "names/controller_names.go", Evidence: []string{
+	names = profiles.Source{Module: upstream, File: "names/controller_names.go", Evidence: []string{
 		`CloudNodeController\s+=\s+"cloud-node-controller"`, `ServiceLBController\s+=\s+"service-lb-controller"`,
 		`NodeRouteController\s+=\s+"node-route-controller"`, `CloudNodeLifecycleController\s+=\s+"cloud-node-lifecycle-controller"`,
 		azureSeq(`return map\[string\]string\{`, `"cloud-node":\s+CloudNodeController,`, `"service":\s+ServiceLBController,`,
 			`"route":\s+NodeRouteController,`, `"cloud-node-lifecycle":\s+CloudNodeLifecycleController,`, `\}`)}}
-	return Fact[[]string]{
+	return profiles.Fact[[]string]{
 			Value: []string{"cloud-node-controller", "cloud-node-lifecycle-controller", "service-lb-controller", "node-route-controller", "node-ipam"},
-			From: []Source{{File: azureAppMain, Evidence: []string{started, init(
+			From: []profiles.Source{{File: azureAppMain, Evidence: []string{started, init(
 				`controllers\[names\.CloudNodeController\]\s*=\s*startCloudNodeController`,
 				`controllers\[names\.CloudNodeLifecycleController\]\s*=\s*startCloudNodeLifecycleController`,
 				`controllers\[names\.ServiceLBController\]\s*=\s*startServiceController`,
 				`controllers\[names\.NodeRouteController\]\s*=\s*startRouteController`)}}, names}},
-		Fact[map[string]string]{
+		profiles.Fact[map[string]string]{
 			Value: map[string]string{"cloud-node": "cloud-node-controller", "service": "service-lb-controller",
 				"route": "node-route-controller", "cloud-node-lifecycle": "cloud-node-lifecycle-controller"},
-			From: []Source{
+			From: []profiles.Source{
 				{File: azureAppMain, Evidence: []string{`controllerAliases := names\.CCMControllerAliases\(\)`,
 					`s\.Config\(KnownControllers\(\),\s*ControllersDisabledByDefault\.List\(\),\s*controllerAliases\)`}},
 				{File: azureAppOptsFile, Evidence: []string{
@@ -185,9 +185,9 @@ func azureControllers(canonical bool, upstream, generic string) (controllers Fac
 // manager) but nothing in the CCM's app, its options or config mentions
 // leader migration; main runs this app, which elects on one lease and
 // starts every enabled controller when it leads.
-func azureLeaderMigration(generic string) Fact[bool] {
+func azureLeaderMigration(generic string) profiles.Fact[bool] {
 	none := []string{`(?i)leader-?migrat`}
-	return Fact[bool]{Value: false, From: []Source{
+	return profiles.Fact[bool]{Value: false, From: []profiles.Source{
 		{File: azureMain, Evidence: []string{`"sigs\.k8s\.io/cloud-provider-azure/cmd/cloud-controller-manager/app"`,
 			`command := app\.NewCloudControllerManagerCommand\(\)`}},
 		{File: azureMain, Evidence: []string{`"k8s\.io/cloud-provider/app"`}, Absent: true},
@@ -219,8 +219,8 @@ func azureLeaderMigration(generic string) Fact[bool] {
 // binary enables its own cloud-node controller by default, but the chart
 // passes --controllers=*,-cloud-node ("cloud-node" is the key before
 // 1.28 and an alias of cloud-node-controller from then).
-func azureNodeInit(canonical bool, names Source) Fact[string] {
-	from := []Source{
+func azureNodeInit(canonical bool, names profiles.Source) profiles.Fact[string] {
+	from := []profiles.Source{
 		{File: azureChart, Evidence: []string{`"--controllers=\*,-cloud-node"`,
 			`\{\{-\s*if \.Values\.cloudNodeManager\.enabled\s*\}\}`,
 			azureSeq(`kind:`, `DaemonSet`, `metadata:`, `name:`, `cloud-node-manager\s`),
@@ -236,7 +236,7 @@ func azureNodeInit(canonical bool, names Source) Fact[string] {
 	if canonical {
 		from = append(from, names)
 	}
-	return Fact[string]{
+	return profiles.Fact[string]{
 		Value: "cloud-node-manager (DaemonSet on every node: sets spec.providerID and addresses, removes the uninitialized taint); " +
 			"the CCM's cloud-node controller is on by default in the binary but the helm chart runs the CCM with --controllers=*,-cloud-node",
 		From: from}
@@ -246,28 +246,28 @@ func azureNodeInit(canonical bool, names Source) Fact[string] {
 // k8s.io/cloud-provider lists it as a deprecated built-in provider; from
 // 1.30 neither has it (and no later legacy-cloud-providers is published),
 // and from 1.32 every built-in provider is disabled.
-func azureInTree(minor, upstream, legacyMod string) []Source {
-	plugins := Source{Module: upstream, File: "plugins.go"}
-	if minorCompare(minor, azureOutOfTreeSince) < 0 {
+func azureInTree(minor, upstream, legacyMod string) []profiles.Source {
+	plugins := profiles.Source{Module: upstream, File: "plugins.go"}
+	if !profiles.AtLeast(minor, azureOutOfTreeSince) {
 		plugins.Evidence = []string{`\{"azure",\s+false,\s+"The Azure provider is deprecated`}
-		return []Source{{Module: legacyMod, File: azureLegacyPkg + "/azure.go",
+		return []profiles.Source{{Module: legacyMod, File: azureLegacyPkg + "/azure.go",
 			Evidence: []string{`CloudProviderName\s*=\s*"azure"`, `cloudprovider\.RegisterCloudProvider\(CloudProviderName,\s*NewCloud\)`}}, plugins}
 	}
 	plugins.Evidence, plugins.Absent = []string{`\{"azure",`}, true
-	from := []Source{{Module: legacyMod, File: azureLegacyPkg, Absent: true}, plugins}
-	if minorCompare(minor, azureBuiltinDisabledSince) >= 0 {
+	from := []profiles.Source{{Module: legacyMod, File: azureLegacyPkg, Absent: true}, plugins}
+	if profiles.AtLeast(minor, azureBuiltinDisabledSince) {
 		from = append(from,
-			Source{Module: upstream, File: "plugins.go", Evidence: []string{`built-in cloud providers are disabled`}},
-			Source{Module: upstream, File: "plugins.go", Evidence: []string{`deprecatedCloudProviders`}, Absent: true})
+			profiles.Source{Module: upstream, File: "plugins.go", Evidence: []string{`built-in cloud providers are disabled`}},
+			profiles.Source{Module: upstream, File: "plugins.go", Evidence: []string{`deprecatedCloudProviders`}, Absent: true})
 	}
 	return from
 }
 
 // azureProviderID: "azure://" and the VM's ARM ID with the resource group
 // lowercased; the in-tree provider uses the same form.
-func azureProviderID(inTree bool, legacyMod string) Fact[string] {
+func azureProviderID(inTree bool, legacyMod string) profiles.Fact[string] {
 	nodeRE := `azureNodeProviderIDRE\s*=\s*regexp\.MustCompile\(.\^azure:///subscriptions/\(\?:\.\*\)/resourceGroups/\(\?:\.\*\)/providers/Microsoft\.Compute/`
-	from := []Source{
+	from := []profiles.Source{
 		{File: "pkg/node/node.go", Evidence: []string{`return np\.azure\.ProviderName\(\) \+ "://" \+ instanceID, nil`}},
 		{File: azureConsts, Evidence: []string{`CloudProviderName\s*=\s*"azure"`,
 			`MachineIDTemplate\s*=\s*"/subscriptions/%s/resourceGroups/%s/providers/Microsoft\.Compute/virtualMachines/%s"`,
@@ -278,9 +278,9 @@ func azureProviderID(inTree bool, legacyMod string) Fact[string] {
 			`strings\.Replace\(resourceID, resourceGroup, strings\.ToLower\(resourceGroup\), 1\)`}},
 	}
 	if inTree {
-		from = append(from, Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{nodeRE}})
+		from = append(from, profiles.Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{nodeRE}})
 	}
-	return Fact[string]{
+	return profiles.Fact[string]{
 		Value: "azure:///subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Compute/virtualMachines/<vm> " +
 			"(availability-set, standalone and VMSS Flex VMs); " +
 			"azure:///subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Compute/virtualMachineScaleSets/<vmss>/virtualMachines/<instance-id> " +
@@ -291,10 +291,10 @@ func azureProviderID(inTree bool, legacyMod string) Fact[string] {
 // azureNodeName: the Node is the host's name; the provider maps it to the
 // VM by name (availability sets) or by lowercased computer name (VMSS,
 // VMSS Flex).
-func azureNodeName(inTree bool, legacyMod string) Fact[string] {
+func azureNodeName(inTree bool, legacyMod string) profiles.Fact[string] {
 	current := `func \(az \*Cloud\) CurrentNodeName\([^)]*hostname string\)\s*\(types\.NodeName, error\)\s*\{\s*return types\.NodeName\(hostname\), nil`
 	computerName := `\*vm\.(?:OsProfile|Properties\.OSProfile)\.ComputerName`
-	from := []Source{
+	from := []profiles.Source{
 		{File: azureProvider, Evidence: []string{current,
 			`func mapNodeNameToVMName\(nodeName types\.NodeName\) string \{\s*return string\(nodeName\)`,
 			`vmName := string\(nodeName\)\s+cachedVM, err := az\.vmCache\.Get\(`,
@@ -304,9 +304,9 @@ func azureNodeName(inTree bool, legacyMod string) Fact[string] {
 		{File: azureChart, Evidence: []string{`--node-name=\$\(NODE_NAME\)`}},
 	}
 	if inTree {
-		from = append(from, Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{current}})
+		from = append(from, profiles.Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{current}})
 	}
-	return Fact[string]{
+	return profiles.Fact[string]{
 		Value: "the host's name (kubelet's hostname or --hostname-override; CurrentNodeName returns it unchanged; cloud-node-manager's --node-name, default the lowercased hostname): " +
 			"the VM name for availability-set and standalone VMs, the lowercased osProfile.computerName for VMSS and VMSS Flex",
 		From: from}
@@ -314,11 +314,11 @@ func azureNodeName(inTree bool, legacyMod string) Fact[string] {
 
 // azureLoadBalancer: one Azure LB per cluster (per VM set on basic SKU),
 // a frontend IP configuration per Service named from its UID.
-func azureLoadBalancer(minor string, inTree bool, upstream, legacyMod string) Fact[string] {
-	standardSKU := minorCompare(minor, azureStandardSKUSince) >= 0
-	multiConfig := minorCompare(minor, azureMultiSLBConfigSince) >= 0
+func azureLoadBalancer(minor string, inTree bool, upstream, legacyMod string) profiles.Fact[string] {
+	standardSKU := profiles.AtLeast(minor, azureStandardSKUSince)
+	multiConfig := profiles.AtLeast(minor, azureMultiSLBConfigSince)
 	configDir := azureProvider
-	if minorCompare(minor, azureConfigPkgSince) >= 0 {
+	if profiles.AtLeast(minor, azureConfigPkgSince) {
 		configDir = azureProvider + "/config"
 	}
 	skuDefault := `if config\.LoadBalancerS[kK][uU] == "" \{\s+config\.LoadBalancerS[kK][uU] = consts\.LoadBalancerS[kK][uU]Standard`
@@ -330,7 +330,7 @@ func azureLoadBalancer(minor string, inTree bool, upstream, legacyMod string) Fa
 		`baseName := az\.GetLoadBalancerName\(context\.TODO\(\), "", service\)`,
 		`ipcName := fmt\.Sprintf\("%s-%s", baseName, \*subnetName\)`,
 	}
-	from := []Source{
+	from := []profiles.Source{
 		{File: azureConsts, Evidence: []string{`InternalLoadBalancerNameSuffix\s*=\s*"-internal"`, `FrontendIPConfigNameMaxLength\s*=\s*80`}},
 		{File: azureAppCore, Evidence: []string{
 			`servicecontroller\.New\((?:\s+[^,]+,){4}\s+completedConfig\.ComponentConfig\.KubeCloudShared\.ClusterName,`}},
@@ -344,15 +344,15 @@ func azureLoadBalancer(minor string, inTree bool, upstream, legacyMod string) Fa
 		`each Service is a frontend IP configuration named "a"+its UID without dashes, cut to 32 characters ("-<subnet>" appended for an internal subnet, cut to 80)`
 	if !standardSKU {
 		value += `; an empty loadBalancerSku is basic; enableMultipleStandardLoadBalancers gives non-primary VM sets not sharing the primary SLB their own LB named by the VM set`
-		from = append(from, Source{File: azureProvider, Evidence: []string{skuDefault}, Absent: true})
+		from = append(from, profiles.Source{File: azureProvider, Evidence: []string{skuDefault}, Absent: true})
 		provider = append(provider, `EnableMultipleStandardLoadBalancers\s+bool`)
 	} else {
 		value += `; an empty loadBalancerSku is standard; "-IPv6" is appended to the IPv6 frontend of a dual-stack Service`
 		provider = append(provider, `func getResourceByIPFamily\(resource string, isDualStack, isIPv6 bool\) string \{\s+if isDualStack && isIPv6 \{\s+return fmt\.Sprintf\("%s-%s", resource, (?:v6Suffix|consts\.IPVersionIPv6String)\)`,
 			`getResourceByIPFamily\(defaultLBFrontendIPConfigName, isDualStack, consts\.IPVersionIPv6\)`)
-		from = append(from, Source{File: azureProvider, Evidence: []string{skuDefault}})
+		from = append(from, profiles.Source{File: azureProvider, Evidence: []string{skuDefault}})
 		if multiConfig {
-			from = append(from, Source{File: azureConsts, Evidence: []string{`IPVersionIPv6String\s+string\s*=\s*"IPv6"`}})
+			from = append(from, profiles.Source{File: azureConsts, Evidence: []string{`IPVersionIPv6String\s+string\s*=\s*"IPv6"`}})
 		} else {
 			provider = append(provider, `v6Suffix\s*=\s*"IPv6"`, `EnableMultipleStandardLoadBalancers\s+bool`)
 			value += `; enableMultipleStandardLoadBalancers gives non-primary VM sets not sharing the primary SLB their own LB named by the VM set`
@@ -362,20 +362,20 @@ func azureLoadBalancer(minor string, inTree bool, upstream, legacyMod string) Fa
 		value += `; with multipleStandardLoadBalancerConfigurations (enableMultipleStandardLoadBalancers is gone) a Service goes on the LB of an eligible configuration, named by that configuration`
 		provider = append(provider, `lbNamePrefix = getMostEligibleLBForService\(`)
 		from = append(from,
-			Source{File: configDir, Evidence: []string{
+			profiles.Source{File: configDir, Evidence: []string{
 				`[uU]seSingleStandardLoadBalancer\(\) bool \{\s+return az\.[uU]seStandardLoadBalancer\(\) && len\(az\.MultipleStandardLoadBalancerConfigurations\) == 0`}},
-			Source{File: configDir, Evidence: []string{`json:"enableMultipleStandardLoadBalancers`}, Absent: true})
+			profiles.Source{File: configDir, Evidence: []string{`json:"enableMultipleStandardLoadBalancers`}, Absent: true})
 	}
-	from = append(from, Source{File: azureProvider, Evidence: provider})
+	from = append(from, profiles.Source{File: azureProvider, Evidence: provider})
 	if inTree {
 		value += `; the in-tree provider names them the same (single stack), with basic as the empty loadBalancerSku`
 		from = append(from,
-			Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{
+			profiles.Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{
 				`return cloudprovider\.DefaultLoadBalancerName\(service\)`,
 				azureSeq(`if az\.LoadBalancerName != "" \{`, `clusterName = az\.LoadBalancerName`),
 				`InternalLoadBalancerNameSuffix\s*=\s*"-internal"`,
 				`baseName := az\.GetLoadBalancerName\(context\.TODO\(\), "", service\)`}},
-			Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{`config\.LoadBalancerSku = `}, Absent: true})
+			profiles.Source{Module: legacyMod, File: azureLegacyPkg, Evidence: []string{`config\.LoadBalancerSku = `}, Absent: true})
 	}
-	return Fact[string]{Value: value, From: from}
+	return profiles.Fact[string]{Value: value, From: from}
 }
