@@ -56,14 +56,11 @@ func (Provider) Validate(in cloudcluster.ClusterInput) error {
 		}
 		return nil
 	}
-	r, err := nodeimage.Lookup(t.Kubernetes)
-	if err != nil {
+	if _, err := nodeimage.Lookup(t.Kubernetes); err != nil {
 		return err
 	}
-	for _, c := range r.ProviderCCMs {
-		if c.Provider == Name {
-			return nil
-		}
+	if _, err := ccmOf(t.Kubernetes); err == nil {
+		return nil
 	}
 	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes v1.27.4", Name, t.Kubernetes)
 }

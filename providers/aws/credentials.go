@@ -21,19 +21,13 @@ var ecrMatchImages = []string{"*.dkr.ecr.*.amazonaws.com", "*.dkr.ecr.*.amazonaw
 // aws cluster from the start (mounted: a kubelet started before a file it
 // names exists would not start).
 func imageCredentials(version string) map[string]string {
-	r, err := nodeimage.Lookup(version)
-	if err != nil {
+	if c, err := ccmOf(version); err != nil || c.CredentialProvider == "" {
 		return nil
 	}
-	for _, p := range r.ProviderCCMs {
-		if p.Provider == Name && p.CredentialProvider != "" {
-			return map[string]string{
-				"image-credential-provider-config":  credentialProviderConfigPath,
-				"image-credential-provider-bin-dir": nodeimage.CredentialProviderDir,
-			}
-		}
+	return map[string]string{
+		"image-credential-provider-config":  credentialProviderConfigPath,
+		"image-credential-provider-bin-dir": nodeimage.CredentialProviderDir,
 	}
-	return nil
 }
 
 // ecrCredentialProvider is the plugin's name: its binary's.
