@@ -75,7 +75,7 @@ scale: images ## the scale suite (simulated fleets of 100, 250 and 500 nodes)
 AWS_VERSIONS ?= v1.26.13 v1.27.4
 aws: host ## the AWS profile: its clusters' integration tests and rehearsals (builds its node images on demand)
 	$(BIN) images build $(AWS_VERSIONS)
-	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run 'AWSCloud' ./simulate/cloudcluster/
+	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run 'AWSCloud' ./providers/aws/
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='aws' --timeout=2h --junit-report=suites-aws.xml --output-dir=_output ./suites
 
 # The unit tests run under the race detector here: the observers, load and

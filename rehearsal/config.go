@@ -215,7 +215,7 @@ func (c Config) Validate() (*Plan, error) {
 	}
 	s.Variant = migrate.Variant{InPlace: c.InPlace, Rollback: c.Rollback, Disable: c.Disable, CCMLast: c.CCMLast}
 	s.Mistake = c.Mistake
-	if err := cloudcluster.ValidateProfile(c.Provider); err != nil {
+	if err := cloudcluster.ValidateProvider(c.Provider); err != nil {
 		return nil, fmt.Errorf("--provider (provider): %w", err)
 	}
 	if err := s.SetCloudProfile(c.Provider); err != nil {

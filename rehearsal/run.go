@@ -310,15 +310,17 @@ func clientCert(rc *rest.Config) *tls.Certificate {
 // clusterOptions make the rehearsal's cloud: its provider, and each side's
 // cloud-config variables where the user gave a file.
 func clusterOptions(s migrate.Spec) []cloudcluster.Option {
-	opts := []cloudcluster.Option{cloudcluster.WithProfile(s.CloudProfile)}
-	var own cloudcluster.AWSCloudConfigs
-	for side, to := range map[string]**cloudcluster.AWSVars{migrate.SideKCM: &own.KCM, migrate.SideCCM: &own.CCM} {
-		if vars, _, ok := s.CarriedCloudConfig(side); ok {
-			*to = &cloudcluster.AWSVars{Vars: vars}
-		}
+	return []cloudcluster.Option{cloudcluster.WithProvider(s.CloudProfile),
+		cloudcluster.WithCloudConfigVars(carriedVars(s, migrate.SideKCM), carriedVars(s, migrate.SideCCM))}
+}
+
+// carriedVars are a side's cloud-config variables as the rehearsal
+// carries them: nil for a side without a file of the user's, never nil
+// for one with a file (whose variables may all be left behind).
+func carriedVars(s migrate.Spec, side string) [][2]string {
+	vars, _, ok := s.CarriedCloudConfig(side)
+	if ok && vars == nil {
+		return [][2]string{}
 	}
-	if own.KCM != nil || own.CCM != nil {
-		opts = append(opts, cloudcluster.WithAWSCloudConfigs(own))
-	}
-	return opts
+	return vars
 }

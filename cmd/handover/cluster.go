@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -102,16 +104,11 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
-			var opts []cloudcluster.Option
-			switch provider {
-			case providers.Simulated:
-			case providers.AWS:
-				opts = append(opts, cloudcluster.WithAWS())
-			default:
-				return fmt.Errorf("--provider %q: use %s or %s", provider, providers.Simulated, providers.AWS)
+			if !slices.Contains(clusterProviders(), provider) {
+				return fmt.Errorf("--provider %q: use %s", provider, strings.Join(clusterProviders(), " or "))
 			}
 			if _, err := cloudcluster.Create(cmd.Context(), t, mode, ccm, kindcluster.CreateOptions{Logger: g.logger,
-				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self, opts...); err != nil {
+				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self, cloudcluster.WithProvider(provider)); err != nil {
 				return err
 			}
 			// Made to outlive this command: no longer claimed (a kill
@@ -133,10 +130,36 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
 	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
 	f.StringVar(&ccm, "ccm", cloudcluster.DaemonSet, "with --cloud external, run the cloud-controller-manager as a daemonset or a deployment")
-	f.StringVar(&provider, "provider", providers.Simulated, "whose provider code the kubelets and managers run: simulated (handover's own) or aws (the in-tree aws provider of v1.26, cloud-provider-aws in v1.27, against the simulated cloud's EC2, ELB and instance metadata APIs)")
+	f.StringVar(&provider, "provider", providers.Default().Name(), "whose provider code the kubelets and managers run: "+clusterProvidersHelp())
 	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops, v1.30); external (cloud-controller-manager DaemonSet, kubelets --cloud-provider=external)")
 	return cmd
 }
+
+// clusterProviders are the providers whose own code a cluster can run
+// (those with a cloudcluster.Cloud), the default first.
+func clusterProviders() []string {
+	names := []string{providers.Default().Name()}
+	for _, p := range providers.All() {
+		if _, ok := providers.As[cloudcluster.Cloud](p); ok && !providers.IsDefault(p.Name()) {
+			names = append(names, p.Name())
+		}
+	}
+	return names
+}
+
+// clusterProvidersHelp names each, with whose code it runs.
+func clusterProvidersHelp() string {
+	var each []string
+	for _, name := range clusterProviders() {
+		p, _ := providers.Lookup(name)
+		each = append(each, name+" ("+p.Runs().String()+runsAgainst[p.Runs()]+")")
+	}
+	return strings.Join(each, " or ")
+}
+
+// runsAgainst is what a provider's code runs against, where it says more
+// than whose code it is.
+var runsAgainst = map[providers.Runs]string{providers.OwnCode: ", against the simulated cloud's face of its API"}
 
 func newClusterDelete(g *globals) *cobra.Command {
 	var name, kubeconfig string

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -28,8 +29,7 @@ func newSimcloudCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "simcloud", Short: "Run the simulated cloud"}
 	var cluster, stateDir, cloudConfig, adminTokenFile, podNetwork string
 	var listen []string
-	var registryHost string
-	var awsf awsFlags
+	var registryHost, registryTokenKey string
 	serve := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "serve",
@@ -47,66 +47,61 @@ not audited. The admin calls (the fault knobs, terminating an instance,
 virtual instances and load balancers, the audit) need the token of
 --admin-token-file instead, which handover keeps on the host and mounts into
 no node: a node's token there is refused (403). Routes must lie inside --pod-network and point at the cluster's
-instances; load balancers relay only to the cluster's instances.
-
-With --aws-keys the same cloud is also served as AWS serves it, for the aws
-providers' own code: EC2 and classic Elastic Load Balancing on --aws-listen
-(requests signed with Signature Version 4 by the keys in the file, each key
-calling as the component it was issued to, so the audit and the fault knobs
-apply), and the instance metadata service on --imds-listen. Every AWS call is
-logged to aws-calls.jsonl in --state-dir, an action the cloud does not serve
-among them (answered InvalidAction, as AWS answers it).`,
+instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkListens(map[string][]string{"--listen": listen, "--aws-listen": awsf.listen,
-				"--imds-listen": awsf.imdsListen, "--aws-tls-listen": awsf.tlsListen}); err != nil {
-				return err
-			}
-			guard, err := serveGuard(cloudConfig, podNetwork)
-			if err != nil {
-				return err
-			}
-			adminToken, err := cloudcluster.ReadAdminToken(adminTokenFile)
-			if err != nil {
-				return fmt.Errorf("--admin-token-file: %w", err)
-			}
-			withAWS, err := awsf.enabled()
-			if err != nil {
-				return err
-			}
-			reg, err := awsf.registry(registryHost)
-			if err != nil {
-				return err
-			}
-			s, err := simcloud.New(simcloud.Options{
-				Backends: simcloud.Backends{
-					Instances:     simcloud.DockerInstances{Cluster: cluster, As: guard.as},
-					LoadBalancers: simcloud.DockerLoadBalancers{Cluster: cluster, Network: "kind"},
-					Routes:        simcloud.NoRoutes{},
-				},
-				StatePath:  filepath.Join(stateDir, "state.json"),
-				AuditPath:  filepath.Join(stateDir, "audit.jsonl"),
-				Seed:       time.Now().UnixNano(),
-				Cluster:    cluster,
-				As:         guard.as,
-				Token:      guard.token,
-				AdminToken: adminToken,
-				PodNetwork: guard.podNetwork,
-				Registry:   reg,
-			})
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			var aws *awsServers
-			if withAWS {
-				if aws, err = awsf.open(s, guard.token, cluster, stateDir, reg.TokenKey); err != nil {
-					return err
-				}
-				defer aws.calls.Close()
-			}
-			return serveAll(cmd.Context(), g, s.Handler(), listen, fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir), &awsf, aws)
-		},
+	}
+	withFaces := faceFlags(serve)
+	serve.RunE = func(cmd *cobra.Command, _ []string) error {
+		listens := map[string][]string{"--listen": listen}
+		for _, f := range withFaces {
+			maps.Copy(listens, f.Listens())
+		}
+		if err := checkListens(listens); err != nil {
+			return err
+		}
+		guard, err := serveGuard(cloudConfig, podNetwork)
+		if err != nil {
+			return err
+		}
+		adminToken, err := cloudcluster.ReadAdminToken(adminTokenFile)
+		if err != nil {
+			return fmt.Errorf("--admin-token-file: %w", err)
+		}
+		asked, err := askedFaces(withFaces)
+		if err != nil {
+			return err
+		}
+		reg, err := serveRegistry(registryHost, registryTokenKey)
+		if err != nil {
+			return err
+		}
+		s, err := simcloud.New(simcloud.Options{
+			Backends: simcloud.Backends{
+				Instances:     simcloud.DockerInstances{Cluster: cluster, As: guard.as},
+				LoadBalancers: simcloud.DockerLoadBalancers{Cluster: cluster, Network: "kind"},
+				Routes:        simcloud.NoRoutes{},
+			},
+			StatePath:  filepath.Join(stateDir, "state.json"),
+			AuditPath:  filepath.Join(stateDir, "audit.jsonl"),
+			Seed:       time.Now().UnixNano(),
+			Cluster:    cluster,
+			As:         guard.as,
+			Token:      guard.token,
+			AdminToken: adminToken,
+			PodNetwork: guard.podNetwork,
+			Registry:   reg,
+		})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		endpoints := []simcloud.Endpoint{{Handler: s.Handler(), Addrs: listen, What: fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir)}}
+		faceEndpoints, closeFaces, err := openFaces(asked, simcloud.FaceInput{Cloud: s, Token: guard.token, Cluster: cluster, StateDir: stateDir, RegistryKey: reg.TokenKey})
+		defer closeFaces()
+		if err != nil {
+			return err
+		}
+		return serveAll(cmd.Context(), g, append(endpoints, faceEndpoints...))
 	}
 	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
 	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on, IP:PORT (repeatable): loopback or the kind network's gateway; an unspecified address (0.0.0.0, ::, :PORT) is refused")
@@ -115,7 +110,7 @@ among them (answered InvalidAction, as AWS answers it).`,
 	serve.Flags().StringVar(&adminTokenFile, "admin-token-file", "", "file of the cloud's admin token (root only, on the host): required of the admin calls, which the --cloud-config token cannot make")
 	serve.Flags().StringVar(&podNetwork, "pod-network", "", "the cluster's pod network: routes outside it are refused")
 	serve.Flags().StringVar(&registryHost, "registry", "", "the cloud's container registry (its name): callers get tokens for it at POST /v1/registry/token, signed with --registry-token-key")
-	awsf.register(serve)
+	serve.Flags().StringVar(&registryTokenKey, "registry-token-key", "", "file of the key the registry tokens' passwords are signed with (the cloud's own and ECR's), which the registry checks them with (default: a new random key, which no registry shares)")
 	_ = serve.MarkFlagRequired("cloud-config")
 	_ = serve.MarkFlagRequired("admin-token-file")
 	_ = serve.MarkFlagRequired("pod-network")

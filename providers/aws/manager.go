@@ -1,7 +1,11 @@
 package aws
 
 import (
+	"strings"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
@@ -12,47 +16,49 @@ import (
 func (Provider) Manager() providers.Manager {
 	return providers.Manager{
 		CloudProvider:            Name,
-		CloudConfigPath:          cloudcluster.AWSCloudConfigPath,
-		CCMCloudConfigPath:       cloudcluster.AWSCCMCloudConfigPath,
+		CloudConfigPath:          CloudConfigPath,
+		CCMCloudConfigPath:       CCMCloudConfigPath,
 		CCMUser:                  cloudcluster.CCMUser,
 		CCMLeaderLockingRole:     cloudcluster.CCMLeaderLockingRole,
 		CCMRBAC:                  cloudcluster.CCMRBAC,
 		CCMStaticPodPath:         cloudcluster.CCMStaticPodPath,
 		CCMKubeconfigPath:        cloudcluster.CCMKubeconfigPath,
 		LeaderMigrationConfigMap: cloudcluster.LeaderMigrationConfigMap,
-		CCMWorkloadName:          cloudcluster.AWSCCMName,
+		CCMWorkloadName:          CCMName,
 		Forms:                    forms{},
 	}
 }
 
-// forms are cloud-provider-aws's manager's forms.
-type forms struct{}
-
-func (forms) Image(version string) string { return cloudcluster.AWSCCMImageOf(version) }
-
-func (forms) Kubeconfig(conf, caCert, caKey []byte) (string, error) {
-	return cloudcluster.CCMKubeconfig(conf, caCert, caKey)
+// InTreeCode is the in-tree aws provider a Kubernetes release builds
+// into its managers and kubelets: k8s.io/legacy-cloud-providers, staged
+// with the release as v0.<minor>.<patch> (the node image modules' go.mod
+// replaces it so). "" for a release without it in tree (its profile says).
+func (Provider) InTreeCode(version string) string {
+	r, err := nodeimage.Lookup(version)
+	if err != nil || !r.InTreeCloud {
+		return ""
+	}
+	if p, err := profiles.Lookup(Name, version); err != nil || !p.InTree.Value {
+		return ""
+	}
+	return "k8s.io/legacy-cloud-providers/aws@v0." + strings.TrimPrefix(version, "v1.")
 }
 
-func (forms) StaticPod(in providers.StaticPodInput) string {
-	return cloudcluster.AWSCCMStaticPod(in.Version, in.Cluster, in.PodSubnet, in.Args, cloudcluster.HostFiles(in.Files)...)
+// CCMCode is the cloud-provider-aws release a node image carries.
+func (Provider) CCMCode(version string) string {
+	c, err := ccmOf(version)
+	if err != nil {
+		return ""
+	}
+	return "k8s.io/cloud-provider-aws@" + c.Version
 }
-
-func (forms) Workload(in providers.WorkloadInput) string {
-	return cloudcluster.AWSCCMWorkload(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
-}
-
-// InTreeCode is the in-tree aws provider a release builds in, CCMCode
-// the cloud-provider-aws release its node image carries.
-func (Provider) InTreeCode(version string) string { return cloudcluster.AWSInTreeCode(version) }
-func (Provider) CCMCode(version string) string    { return cloudcluster.AWSCCMCode(version) }
 
 // The cloud's ECR: a kubelet without the in-tree ECR provider pulls
 // through ecr-credential-provider.
 func (Provider) KubeletCredentialFlags(version string) map[string]string {
-	return cloudcluster.AWSImageCredentials(version)
+	return imageCredentials(version)
 }
-func (Provider) RegistryImage() string { return cloudcluster.EchoImageInRegistry }
+func (Provider) RegistryImage() string { return echoImage }
 
 // ReadsMachineShapes: the aws provider's code reads an instance's network
 // interfaces and private addresses.

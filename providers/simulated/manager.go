@@ -43,13 +43,16 @@ func (forms) Workload(in providers.WorkloadInput) string {
 	return cloudcluster.CCMManifestWithConfig(in.Form, in.Replicas, in.Version, in.Cluster, in.PodSubnet, in.Config, in.ConfigPath, in.Args...)
 }
 
+// ProviderPackage is the simulated cloud's Kubernetes provider.
+const ProviderPackage = "github.com/handover-sh/handover/simulate/cloud/provider"
+
 // InTreeCode and CCMCode: handover builds the simulated provider into
 // every version's managers and kubelets.
-func (Provider) InTreeCode(string) string { return cloudcluster.SimulatedProviderPackage }
-func (Provider) CCMCode(string) string    { return cloudcluster.SimulatedProviderPackage }
+func (Provider) InTreeCode(string) string { return ProviderPackage }
+func (Provider) CCMCode(string) string    { return ProviderPackage }
 
 // The cloud's registry: external kubelets pull through its plugin.
 func (Provider) KubeletCredentialFlags(version string) map[string]string {
-	return cloudcluster.SimImageCredentials(version)
+	return imageCredentials(version)
 }
-func (Provider) RegistryImage() string { return cloudcluster.EchoImageInSimRegistry }
+func (Provider) RegistryImage() string { return echoImage }

@@ -59,27 +59,22 @@ func auditMount(cluster string) v1alpha4.Mount {
 	return v1alpha4.Mount{HostPath: filepath.Join(StateDir(cluster), auditPolicyFn), ContainerPath: auditPolicy, Readonly: true}
 }
 
-// configureAudit mounts the policy into every node (nodes added later get
-// it from cloudNodeMounts) and turns the audit log on.
-func configureAudit(cfg *v1alpha4.Cluster, cluster string) {
-	for i := range cfg.Nodes {
-		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, auditMount(cluster))
-	}
-	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, `kind: ClusterConfiguration
+// auditPatch turns the API servers' audit log on, by the policy every
+// node mounts (auditMount, among cloudNodeMounts).
+const auditPatch = `kind: ClusterConfiguration
 apiServer:
   extraArgs:
-    audit-policy-file: `+auditPolicy+`
-    audit-log-path: `+AuditLogPath+`
+    audit-policy-file: ` + auditPolicy + `
+    audit-log-path: ` + AuditLogPath + `
     audit-log-maxsize: "100"
     audit-log-maxbackup: "1"
   extraVolumes:
   - name: audit-policy
-    hostPath: `+auditPolicy+`
-    mountPath: `+auditPolicy+`
+    hostPath: ` + auditPolicy + `
+    mountPath: ` + auditPolicy + `
     readOnly: true
     pathType: File
   - name: audit-log
-    hostPath: `+auditDir+`
-    mountPath: `+auditDir+`
-    pathType: DirectoryOrCreate`)
-}
+    hostPath: ` + auditDir + `
+    mountPath: ` + auditDir + `
+    pathType: DirectoryOrCreate`

@@ -37,7 +37,7 @@ func CCMArgs(cluster, podSubnet string) []string {
 // DaemonSet, or as a Deployment of replicas, with its RBAC. extraArgs are
 // added to its command line (e.g. leader migration flags).
 func CCMManifest(workload string, replicas int, version, cluster, podSubnet string, extraArgs ...string) string {
-	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", argLines(cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs), 8),
+	m := strings.NewReplacer("IMAGE", nodeimage.CCMImage(version), "ARGS\n", ArgLines(cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs), 8),
 		"CLOUD_CONFIG", CloudConfigPath).Replace(ccmWorkload)
 	if workload == Deployment {
 		m = strings.Replace(m, "kind: DaemonSet\n", "kind: Deployment\n", 1)
@@ -46,12 +46,14 @@ func CCMManifest(workload string, replicas int, version, cluster, podSubnet stri
 		m = strings.Replace(m, "spec:\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n",
 			fmt.Sprintf("spec:\n  replicas: %d\n  strategy:\n    type: RollingUpdate\n    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1\n  selector:\n    matchLabels:\n      component: cloud-controller-manager\n", replicas), 1)
 		// One replica per control plane, never two on one node.
-		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+antiAffinity, 1)
+		m = strings.Replace(m, "      hostNetwork: true\n", "      hostNetwork: true\n"+AntiAffinity, 1)
 	}
 	return CCMRBAC + "---\n" + m
 }
 
-func argLines(args []string, indent int) string {
+// ArgLines are a container's arguments as a manifest's list items,
+// indented by indent.
+func ArgLines(args []string, indent int) string {
 	var b strings.Builder
 	for _, a := range args {
 		b.WriteString(strings.Repeat(" ", indent) + "- " + a + "\n")
@@ -59,7 +61,9 @@ func argLines(args []string, indent int) string {
 	return b.String()
 }
 
-const antiAffinity = `      affinity:
+// AntiAffinity keeps a Deployment's replicas of the manager on distinct
+// nodes (its pods labelled component: cloud-controller-manager).
+const AntiAffinity = `      affinity:
         podAntiAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
           - labelSelector:
@@ -126,13 +130,13 @@ const LeaderMigrationConfigMap = "cloud-controller-manager-leader-migration"
 // CCMManifestWithConfig is CCMManifest plus a LeaderMigrationConfiguration
 // in a ConfigMap, mounted at path; extraArgs should point at it.
 func CCMManifestWithConfig(workload string, replicas int, version, cluster, podSubnet, config, path string, extraArgs ...string) string {
-	return withLMConfig(CCMManifest(workload, replicas, version, cluster, podSubnet, extraArgs...), "        ", config, path)
+	return WithLeaderMigrationConfig(CCMManifest(workload, replicas, version, cluster, podSubnet, extraArgs...), "        ", config, path)
 }
 
-// withLMConfig mounts a leader-migration configuration at path into a
-// workload manifest's container (whose volumeMounts are indented by
-// indent) from a ConfigMap, which it puts first.
-func withLMConfig(m, indent, config, path string) string {
+// WithLeaderMigrationConfig mounts a leader-migration configuration at
+// path into a workload manifest's container (whose volumeMounts are
+// indented by indent) from a ConfigMap, which it puts first.
+func WithLeaderMigrationConfig(m, indent, config, path string) string {
 	mounts := indent + "volumeMounts:\n"
 	m = strings.Replace(m, mounts, mounts+indent+"- name: leader-migration\n"+indent+"  mountPath: "+path+"\n"+indent+"  subPath: leadermigration.conf\n"+indent+"  readOnly: true\n", 1)
 	m = strings.Replace(m, "      volumes:\n", "      volumes:\n      - name: leader-migration\n        configMap:\n          name: "+LeaderMigrationConfigMap+"\n", 1)

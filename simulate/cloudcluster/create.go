@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
@@ -18,7 +16,6 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
-	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/simcloud"
 )
 
@@ -55,13 +52,16 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 		return nil, fmt.Errorf("--ccm %q: use %s or %s", workload, DaemonSet, Deployment)
 	}
 	set := newSettings(opts)
+	w, err := wire(set.provider)
+	if err != nil {
+		return nil, err
+	}
 	if err := Validate(mode, t); err != nil {
 		return nil, err
 	}
-	if set.provider == providers.AWS {
-		if err := validateAWS(mode, t); err != nil {
-			return nil, err
-		}
+	in := ClusterInput{Topology: t, Mode: mode, Workload: workload}
+	if err := w.cloud.Validate(in); err != nil {
+		return nil, err
 	}
 	if err := kindcluster.Preflight(ctx, t); err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	if err := Claim(t.Name, commandLine(), o.KubeconfigPath); err != nil {
 		return nil, err
 	}
-	c, err := create(ctx, t, mode, workload, o, self, set)
+	c, err := create(ctx, in, o, self, set, w)
 	return c, settleClaim(t.Name, err, o.Retain)
 }
 
@@ -94,65 +94,68 @@ func commandLine() string {
 	return strings.Join(append([]string{filepath.Base(os.Args[0])}, os.Args[1:min(2, len(os.Args))]...), " ")
 }
 
-func create(ctx context.Context, t topology.Topology, mode Mode, workload string, o kindcluster.CreateOptions, self string, set settings) (*kindcluster.Cluster, error) {
-	if mode == None {
+func create(ctx context.Context, in ClusterInput, o kindcluster.CreateOptions, self string, set settings, w wiring) (*kindcluster.Cluster, error) {
+	t := in.Topology
+	if in.Mode == None {
 		return kindcluster.Create(ctx, t, o)
 	}
-	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet, set); err != nil {
+	if _, err := startSimcloud(ctx, self, t.Name, t.PodSubnet, set, w); err != nil {
 		return nil, err
 	}
 	if err := writeAuditPolicy(t.Name); err != nil {
 		return nil, cleanedUp(fmt.Errorf("writing the audit policy: %w", err), t.Name)
 	}
 	o.Configure = func(cfg *v1alpha4.Cluster) error {
-		configure(cfg, mode, t.Name, t.Kubernetes, set.provider)
+		configure(cfg, in, w.cloud)
 		if set.noNodeIP {
 			cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches, unpinNodeIP()...)
 		}
-		if set.provider == providers.AWS {
-			// Before kind starts a node: a file missing at a mount's
-			// host path would be made a directory.
-			return issueKubeletKeys(t.Name, cfg.Nodes)
+		// Before kind starts a node: a file missing at a mount's host
+		// path would be made a directory.
+		for _, node := range kindNodeNames(t.Name, cfg.Nodes) {
+			if err := w.cloud.NodeJoins(t.Name, node); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
 	o.AfterCreate = func(ctx context.Context, c *kindcluster.Cluster) error {
-		if set.secondInterfaces {
-			if err := attachSecondInterfaces(ctx, c); err != nil {
-				return err
-			}
-		}
-		endpoint, err := c.InternalEndpoint()
-		if err != nil {
-			return err
-		}
-		if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, CloudConfigPath, t.Name)); err != nil {
-			return err
-		}
-		if set.provider == providers.AWS {
-			secret, err := AWSCredentialsSecret(t.Name)
-			if err != nil {
-				return err
-			}
-			if err := c.Apply(ctx, secret); err != nil {
-				return err
-			}
-			if mode == External {
-				return c.Apply(ctx, AWSCCMManifest(t.Kubernetes, t.Name, t.PodSubnet))
-			}
-			return nil
-		}
-		if mode == External {
-			return c.Apply(ctx, CCMManifest(workload, t.ControlPlanes, t.Kubernetes, t.Name, t.PodSubnet))
-		}
-		return nil
+		return afterCreate(ctx, c, in, set, w.cloud)
 	}
 	c, err := kindcluster.Create(ctx, t, o)
 	if err != nil {
 		return nil, cleanedUp(err, t.Name)
 	}
-	c.Hooks = nodeHooks(t.Name)
+	c.Hooks = NodeHooks(t.Name, w.cloud)
 	return c, nil
+}
+
+// afterCreate gives the new cluster's machines their shape, installs the
+// pod network in cloud-routes mode and applies the provider's manifests.
+func afterCreate(ctx context.Context, c *kindcluster.Cluster, in ClusterInput, set settings, cloud Cloud) error {
+	if set.secondInterfaces {
+		if err := attachSecondInterfaces(ctx, c); err != nil {
+			return err
+		}
+	}
+	endpoint, err := c.InternalEndpoint()
+	if err != nil {
+		return err
+	}
+	t := in.Topology
+	if err := c.Apply(ctx, cni.CloudRoutesManifest(nodeimage.CNIImage, t.PodSubnet, endpoint, CloudConfigPath, t.Name)); err != nil {
+		return err
+	}
+	manifests, err := cloud.Manifests(in)
+	if err != nil {
+		return err
+	}
+	for _, m := range manifests {
+		if err := c.Apply(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cleanedUp is err, a failed create's, once what the simulated cloud made
@@ -160,66 +163,6 @@ func create(ctx context.Context, t topology.Topology, mode Mode, workload string
 // (kindcluster.LeftBehind).
 func cleanedUp(err error, cluster string) error {
 	return kindcluster.CleanedUp(err, func() error { return cleanup(context.Background(), cluster) })
-}
-
-// configure mounts the cloud configuration into every node and points the
-// kubelets (and, in-tree, kube-controller-manager) at the cloud.
-func configure(cfg *v1alpha4.Cluster, mode Mode, cluster, version, provider string) {
-	cfg.Networking.DisableDefaultCNI = true
-	for i := range cfg.Nodes {
-		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, cloudConfigMount(cluster))
-	}
-	configureAudit(cfg, cluster)
-	if provider == providers.AWS {
-		configureAWS(cfg, mode, cluster, version)
-		return
-	}
-	for i := range cfg.Nodes {
-		cfg.Nodes[i].ExtraMounts = append(cfg.Nodes[i].ExtraMounts, simNodeMounts(cluster)...)
-	}
-	if mode == External {
-		// The CCM sets ProviderIDs; until it has, new nodes carry the
-		// node.cloudprovider.kubernetes.io/uninitialized taint. Images of
-		// the cloud's registry come through the plugin.
-		kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: external\n    provider-id: \"\""
-		kubelet += kubeletArgLines(simImageCredentials(version))
-		cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
-			"kind: InitConfiguration\nnodeRegistration:"+kubelet,
-			"kind: JoinConfiguration\nnodeRegistration:"+kubelet)
-		return
-	}
-	kubelet := `
-  kubeletExtraArgs:
-    cloud-provider: ` + ProviderName + `
-    cloud-config: ` + CloudConfigPath + `
-    provider-id: ""`
-	cfg.KubeadmConfigPatches = append(cfg.KubeadmConfigPatches,
-		`kind: ClusterConfiguration
-controllerManager:
-  extraArgs:
-    cloud-provider: `+ProviderName+`
-    cloud-config: `+CloudConfigPath+`
-    cluster-name: `+cluster+`
-    feature-gates: DisableCloudProviders=false
-  extraVolumes:
-  - name: cloud-config
-    hostPath: `+CloudConfigPath+`
-    mountPath: `+CloudConfigPath+`
-    readOnly: true
-    pathType: File`,
-		"kind: InitConfiguration\nnodeRegistration:"+kubelet,
-		"kind: JoinConfiguration\nnodeRegistration:"+kubelet,
-		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false\n  DisableKubeletCloudCredentialProviders: false")
-}
-
-// kubeletArgLines are kubelet flags as kubeletExtraArgs lines of a
-// nodeRegistration, in a stable order.
-func kubeletArgLines(args map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		b.WriteString("\n    " + k + ": " + args[k])
-	}
-	return b.String()
 }
 
 // ProviderName is the simulated cloud provider the managers and kubelets
@@ -242,7 +185,8 @@ func Delete(ctx context.Context, name, kubeconfig string, logger log.Logger) err
 }
 
 // cleanup removes what the simulated cloud made for a cluster: its
-// containers (load balancers, kwok), then the cloud itself.
+// containers (load balancers, registry, kwok), then the cloud itself, then
+// what its provider made on the host.
 func cleanup(ctx context.Context, name string) error {
 	var err error
 	ids, _ := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+name))
@@ -253,8 +197,8 @@ func cleanup(ctx context.Context, name string) error {
 	}
 	err = errors.Join(err, removeInterfaceNetworks(ctx, name))
 	stopSimcloud(name)
-	if _, serr := os.Stat(awsStateDir(name)); serr == nil {
-		err = errors.Join(err, unredirectMetadata(ctx, name))
+	if _, serr := os.Stat(filepath.Join(StateDir(name), metadataRedirectFile)); serr == nil {
+		err = errors.Join(err, UnredirectMetadata(ctx, name))
 	}
 	return err
 }

@@ -67,7 +67,7 @@ func ensureNetwork(ctx context.Context) (string, error) {
 	if err := create(); err != nil {
 		return "", err
 	}
-	if subnet, err := kindSubnet(ctx); err == nil {
+	if subnet, err := KindSubnet(ctx); err == nil {
 		gw, _ := gateway()
 		if kexec.CommandContext(ctx, "docker", "network", "rm", "kind").Run() == nil {
 			if err := create("--subnet", subnet, "--gateway", gw); err != nil {
@@ -78,8 +78,9 @@ func ensureNetwork(ctx context.Context) (string, error) {
 	return gateway()
 }
 
-// kindSubnet is the kind network's IPv4 subnet: the nodes' network.
-func kindSubnet(ctx context.Context) (string, error) {
+// KindSubnet is the kind network's IPv4 subnet: the nodes' network (a
+// cloud's VPC, as a provider's face describes it).
+func KindSubnet(ctx context.Context) (string, error) {
 	out, err := kexec.Output(kexec.CommandContext(ctx, "docker", "network", "inspect", "kind", "--format",
 		"{{range .IPAM.Config}}{{.Subnet}} {{end}}"))
 	if err != nil {
@@ -93,20 +94,12 @@ func kindSubnet(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("the kind network has no IPv4 subnet")
 }
 
-// awsEndpointsOn picks the ports of the AWS APIs and the metadata service
-// on the gateway.
-func awsEndpointsOn(ctx context.Context, gw string) (*awsEndpoints, error) {
-	subnet, err := kindSubnet(ctx)
-	if err != nil {
-		return nil, err
-	}
-	api, err := freePort(gw)
-	if err != nil {
-		return nil, err
-	}
-	ports := []int{api}
-	for len(ports) < 3 {
-		p, err := freePort(gw)
+// FreePorts are n TCP ports free on host, each another: a provider's
+// endpoints on the kind network's gateway (PrepareInput.Gateway).
+func FreePorts(host string, n int) ([]int, error) {
+	var ports []int
+	for len(ports) < n {
+		p, err := freePort(host)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +107,7 @@ func awsEndpointsOn(ctx context.Context, gw string) (*awsEndpoints, error) {
 			ports = append(ports, p)
 		}
 	}
-	return &awsEndpoints{gateway: gw, apiPort: api, metaPort: ports[1], tlsPort: ports[2], nodeNetwork: subnet}, nil
+	return ports, nil
 }
 
 // freePort asks the kernel for a TCP port unused on every one of hosts:
@@ -148,7 +141,7 @@ func freePort(hosts ...string) (int, error) {
 // listens only where its clients are: the kind network's gateway (nodes)
 // and loopback (handover). Every call needs the token in the cloud
 // configuration, which only root can read. It returns the URL nodes use.
-func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set settings) (string, error) {
+func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set settings, w wiring) (string, error) {
 	gw, err := ensureNetwork(ctx)
 	if err != nil {
 		return "", err
@@ -158,12 +151,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 		return "", err
 	}
 	dir := StateDir(cluster)
-	// A new cluster gets a new cloud: no state from an earlier one of the
-	// same name (its audit stays readable until then).
-	if err := os.RemoveAll(dir); err != nil {
-		return "", err
-	}
-	if err := privatefs.MkdirAll(dir); err != nil {
+	if err := newStateDir(dir, w.provider); err != nil {
 		return "", err
 	}
 	token, err := simcloud.NewToken()
@@ -174,31 +162,16 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 	if err != nil {
 		return "", err
 	}
-	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: set.profile}
-	args := []string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}
-	if set.provider != providers.AWS {
-		more, err := prepareSimulatedCloud(cluster)
-		if err != nil {
-			return "", err
-		}
-		cfg.Registry = SimRegistryHost
-		args = append(args, more...)
+	served, err := w.cloud.Prepare(ctx, PrepareInput{Cluster: cluster, Gateway: gw, Vars: set.vars})
+	if err != nil {
+		return "", err
 	}
+	cfg := provider.Config{URL: "http://" + net.JoinHostPort(gw, strconv.Itoa(port)), Token: token, Profile: w.profile, Registry: served.ConfigRegistry}
 	raw, _ := json.Marshal(cfg)
 	if err := privatefs.WriteFile(filepath.Join(dir, cloudConfigFile), raw); err != nil {
 		return "", err
 	}
-	var aws *awsEndpoints
-	if set.provider == providers.AWS {
-		if aws, err = awsEndpointsOn(ctx, gw); err != nil {
-			return "", err
-		}
-		more, err := prepareAWS(ctx, cluster, *aws, set.awsConfigs)
-		if err != nil {
-			return "", err
-		}
-		args = append(args, more...)
-	}
+	args := append([]string{"--listen", "127.0.0.1:" + strconv.Itoa(port), "--listen", net.JoinHostPort(gw, strconv.Itoa(port))}, served.Flags...)
 	pid, err := spawnSimcloud(self, cluster, dir, podNetwork, args)
 	if err != nil {
 		return "", err
@@ -214,21 +187,55 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 		stopSimcloud(cluster)
 		return "", fmt.Errorf("simcloud (pid %d) did not answer on %s within %s (log: %s)", pid, local.BaseURL, startTimeout, filepath.Join(dir, "simcloud.log"))
 	}
-	if aws != nil {
-		if err := redirectMetadata(ctx, cluster, net.JoinHostPort(gw, strconv.Itoa(aws.metaPort))); err != nil {
-			stopSimcloud(cluster)
-			return "", err
-		}
-		if err := startRegistry(ctx, cluster, awsRegistry(cluster), net.JoinHostPort(gw, strconv.Itoa(aws.tlsPort))); err != nil {
-			return "", cleanedUp(err, cluster)
-		}
-	} else if err := startRegistry(ctx, cluster, simRegistry(cluster), ""); err != nil {
-		return "", cleanedUp(err, cluster)
+	if err := answered(ctx, cluster, served); err != nil {
+		return "", err
 	}
 	return cfg.URL, nil
 }
 
+// newStateDir makes a new cluster's state dir, recording its provider. A
+// new cluster gets a new cloud: no state from an earlier one of the same
+// name (its audit stays readable until then).
+func newStateDir(dir string, p providers.Provider) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := privatefs.MkdirAll(dir); err != nil {
+		return err
+	}
+	return recordProvider(dir, p)
+}
+
+// answered starts what needs the cloud to answer: the metadata redirect
+// (its failure stops the cloud) and the cloud's registry (its failure
+// cleans up).
+func answered(ctx context.Context, cluster string, served Served) error {
+	if served.Metadata != "" {
+		// Recorded first: a run killed at any point leaves what the next
+		// one's cleanup finds.
+		if err := privatefs.WriteFile(filepath.Join(StateDir(cluster), metadataRedirectFile), []byte(served.Metadata+"\n")); err != nil {
+			stopSimcloud(cluster)
+			return err
+		}
+		if err := redirectMetadata(ctx, cluster, served.Metadata); err != nil {
+			stopSimcloud(cluster)
+			return err
+		}
+	}
+	if served.Registry.Host == "" {
+		return nil
+	}
+	if err := startRegistry(ctx, cluster, served.Registry); err != nil {
+		return cleanedUp(err, cluster)
+	}
+	return nil
+}
+
 const cloudConfigFile = "cloud-config.json"
+
+// metadataRedirectFile records, in a cluster's state dir, that its cloud
+// asked for the metadata address: its cleanup removes the redirect.
+const metadataRedirectFile = "metadata-redirect"
 
 // spawnSimcloud starts the server detached (its own session: it outlives
 // `cluster create`) and records its pid.

@@ -3,6 +3,8 @@
 // node, patches kubeadm for the chosen cloud mode, and installs the pod
 // network in cloud-routes mode (cross-node pod traffic follows the cloud's
 // route table, so the route controller's hand-off shows in the data path).
+// What a provider's code needs of the cluster (its files, flags, keys and
+// manifests) is the provider's own, asked through its Cloud.
 package cloudcluster
 
 // Mode says which manager runs the cloud controllers.

@@ -3,7 +3,6 @@ package cloudcluster_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	kexec "sigs.k8s.io/kind/pkg/exec"
@@ -19,6 +17,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/testenv"
+	_ "github.com/handover-sh/handover/providers/all" // the providers clusters are made for
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
@@ -49,7 +48,7 @@ func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 	t.Cleanup(func() {
 		if t.Failed() {
 			_ = c.CollectLogs(testenv.ArtifactsDir(t))
-			_ = copyFile(filepath.Join(cloudcluster.StateDir(topo.Name), "audit.jsonl"), filepath.Join(testenv.ArtifactsDir(t), "simcloud-audit.jsonl"))
+			_ = testenv.CopyFile(filepath.Join(cloudcluster.StateDir(topo.Name), "audit.jsonl"), filepath.Join(testenv.ArtifactsDir(t), "simcloud-audit.jsonl"))
 		}
 		_ = cloudcluster.Delete(context.Background(), topo.Name, kubeconfig, testenv.Logger{T: t})
 	})
@@ -104,8 +103,6 @@ func testCloudMode(t *testing.T, mode cloudcluster.Mode, manager string) {
 	})
 }
 
-const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
-
 func checkInitialised(t *testing.T, n *corev1.Node, cluster string) {
 	t.Helper()
 	if want := (behaviour.Behaviour{}).ProviderIDOf(cluster, n.Name); n.Spec.ProviderID != want {
@@ -115,8 +112,8 @@ func checkInitialised(t *testing.T, n *corev1.Node, cluster string) {
 		t.Errorf("%s: labels %v", n.Name, n.Labels)
 	}
 	for _, taint := range n.Spec.Taints {
-		if taint.Key == uninitializedTaint {
-			t.Errorf("%s still has the %s taint", n.Name, uninitializedTaint)
+		if taint.Key == testenv.UninitializedTaint {
+			t.Errorf("%s still has the %s taint", n.Name, testenv.UninitializedTaint)
 		}
 	}
 }
@@ -140,7 +137,7 @@ func testJoinedNode(t *testing.T, c *kindcluster.Cluster, client kubernetes.Inte
 				continue
 			}
 			for _, taint := range n.Spec.Taints {
-				if taint.Key == uninitializedTaint && n.Spec.ProviderID == "" {
+				if taint.Key == testenv.UninitializedTaint && n.Spec.ProviderID == "" {
 					sawUninitialised[n.Name] = true
 				}
 			}
@@ -162,7 +159,7 @@ func testJoinedNode(t *testing.T, c *kindcluster.Cluster, client kubernetes.Inte
 	w.Stop()
 	<-done
 	if !sawUninitialised[name] {
-		t.Errorf("joined node %s was never seen with the %s taint and no ProviderID", name, uninitializedTaint)
+		t.Errorf("joined node %s was never seen with the %s taint and no ProviderID", name, testenv.UninitializedTaint)
 	}
 	checkInitialised(t, node, cluster)
 }
@@ -234,10 +231,7 @@ func startEchoPods(t *testing.T, client kubernetes.Interface, cluster string) []
 
 func createLBService(t *testing.T, client kubernetes.Interface, name string) {
 	t.Helper()
-	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.ServiceSpec{
-		Type: corev1.ServiceTypeLoadBalancer, Selector: map[string]string{"app": "echo"},
-		Ports: []corev1.ServicePort{{Port: 80, TargetPort: intstr.FromInt32(8080)}}}}
-	if _, err := client.CoreV1().Services("default").Create(context.Background(), svc, metav1.CreateOptions{}); err != nil {
+	if _, err := client.CoreV1().Services("default").Create(context.Background(), testenv.LoadBalancerService(name), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -422,15 +416,4 @@ func eventually(limit time.Duration, cond func() bool) bool {
 	return wait.PollUntilContextTimeout(context.Background(), 500*time.Millisecond, limit, true, func(context.Context) (bool, error) {
 		return cond(), nil
 	}) == nil
-}
-
-func copyFile(src, dst string) error {
-	raw, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(dst, raw, 0o644)
 }

@@ -9,13 +9,14 @@ import (
 )
 
 // EC2 answers every instance's metadata requests at one link-local
-// address, the one the AWS SDKs and cloud-init ask by default. Nodes of
-// an aws cluster reach the simulated metadata service there: traffic the
-// kind bridge carries to it is redirected (DNAT, source kept, so the
-// service knows the caller) to the port the cloud serves it on at the
-// network's gateway. Only the bridge's traffic is redirected: the host's
-// own requests still reach its own cloud's metadata service, which a CI
-// runner's agents need. One cluster's rule at a time: the address is one.
+// address, the one the AWS SDKs and cloud-init ask by default. Nodes of a
+// cluster whose cloud serves a metadata service (Served.Metadata) reach
+// the simulated one there: traffic the kind bridge carries to it is
+// redirected (DNAT, source kept, so the service knows the caller) to the
+// port the cloud serves it on at the network's gateway. Only the bridge's
+// traffic is redirected: the host's own requests still reach its own
+// cloud's metadata service, which a CI runner's agents need. One
+// cluster's rule at a time: the address is one.
 
 // MetadataAddress is EC2's instance metadata service address.
 const MetadataAddress = "169.254.169.254"
@@ -103,8 +104,9 @@ func redirectMetadata(ctx context.Context, cluster, to string) error {
 	return nil
 }
 
-// unredirectMetadata removes cluster's redirect, if it has one.
-func unredirectMetadata(ctx context.Context, cluster string) error {
+// UnredirectMetadata removes cluster's redirect, if it has one (a cloud
+// whose Served.Metadata was set made it).
+func UnredirectMetadata(ctx context.Context, cluster string) error {
 	rules, err := metadataRules(ctx)
 	if err != nil {
 		return err

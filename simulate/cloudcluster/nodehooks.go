@@ -2,9 +2,6 @@ package cloudcluster
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,14 +9,14 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/providers"
 )
 
 // A node that joins a cloud cluster later gets the cloud's files as the
 // cluster's first nodes got them (cloudNodeMounts, which configure mounts
-// too): those of its role, and its own kubelet key, never the ones of the
-// control plane it joins from (kindcluster copies that one's mounts). A
-// node removed has its kubelet key revoked.
+// too): those of its role, and its own (a provider's key for its
+// kubelet), never the ones of the control plane it joins from
+// (kindcluster copies that one's mounts). A node removed has what was its
+// own ended (Cloud.NodeGone).
 
 // Open is a handle on cluster name whose joins and removals take the
 // cloud's part (NodeHooks): every handover command that may add or remove
@@ -29,46 +26,34 @@ func Open(name string, logger log.Logger) (*kindcluster.Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Hooks = nodeHooks(name)
+	cloud, ok, err := cloudOf(name)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		c.Hooks = NodeHooks(name, cloud)
+	}
 	return c, nil
 }
 
-// nodeHooks are a cluster's cloud's part in its nodes' lives; none for a
-// cluster without a cloud.
-func nodeHooks(cluster string) kindcluster.NodeHooks {
-	provider, ok := cloudOf(cluster)
-	if !ok {
-		return kindcluster.NodeHooks{}
-	}
+// NodeHooks are the part of a cluster's cloud, wired by cloud, in its
+// nodes' lives: a joining node's binds (its own, not its donor's) and a
+// removed node's end. Open and Create give a cluster's handle them.
+func NodeHooks(cluster string, cloud Cloud) kindcluster.NodeHooks {
 	return kindcluster.NodeHooks{
 		Binds: func(_ context.Context, node, role string, donor []string) ([]string, error) {
-			return joinBinds(cluster, provider, node, role, donor)
+			return joinBinds(cluster, cloud, node, role, donor)
 		},
-		Gone: func(_ context.Context, node string) error { return RevokeKubeletKeys(cluster, node) },
+		Gone: func(_ context.Context, node string) error { return cloud.NodeGone(cluster, node) },
 	}
-}
-
-// cloudOf is the provider whose files a cluster's cloud gives its nodes,
-// and false when the cluster has no cloud.
-func cloudOf(cluster string) (string, bool) {
-	if _, err := os.Stat(filepath.Join(StateDir(cluster), cloudConfigFile)); errors.Is(err, fs.ErrNotExist) {
-		return "", false
-	}
-	if _, err := os.Stat(awsStateDir(cluster)); err == nil {
-		return providers.AWS, true
-	}
-	return ProviderName, true
 }
 
 // cloudNodeMounts are the cloud's files a node gets, by its name and
 // role: the cloud's configuration and the audit policy, then the
 // provider's.
-func cloudNodeMounts(cluster, provider, node string, role v1alpha4.NodeRole) []v1alpha4.Mount {
+func cloudNodeMounts(cluster string, cloud Cloud, node string, role v1alpha4.NodeRole) []v1alpha4.Mount {
 	ms := []v1alpha4.Mount{cloudConfigMount(cluster), auditMount(cluster)}
-	if provider == providers.AWS {
-		return append(ms, awsNodeMounts(cluster, node, role)...)
-	}
-	return append(ms, simNodeMounts(cluster)...)
+	return append(ms, cloud.NodeMounts(cluster, node, role)...)
 }
 
 // cloudConfigMount is the simulated cloud's configuration, on every node.
@@ -77,26 +62,24 @@ func cloudConfigMount(cluster string) v1alpha4.Mount {
 }
 
 // joinBinds are a joining node's binds: its donor's but the cloud's files,
-// which are the node's own (an aws node's kubelet key issued for it now).
-func joinBinds(cluster, provider, node, role string, donor []string) ([]string, error) {
-	cloud := map[string]bool{}
+// which are the node's own (what the provider gives it issued now).
+func joinBinds(cluster string, cloud Cloud, node, role string, donor []string) ([]string, error) {
+	cloudPaths := map[string]bool{}
 	for _, r := range []v1alpha4.NodeRole{v1alpha4.ControlPlaneRole, v1alpha4.WorkerRole} {
-		for _, m := range cloudNodeMounts(cluster, provider, node, r) {
-			cloud[m.ContainerPath] = true
+		for _, m := range cloudNodeMounts(cluster, cloud, node, r) {
+			cloudPaths[m.ContainerPath] = true
 		}
 	}
 	var out []string
 	for _, b := range donor {
-		if parts := strings.Split(b, ":"); len(parts) < 2 || !cloud[parts[1]] {
+		if parts := strings.Split(b, ":"); len(parts) < 2 || !cloudPaths[parts[1]] {
 			out = append(out, b)
 		}
 	}
-	if provider == providers.AWS {
-		if _, err := IssueKubeletKey(cluster, node); err != nil {
-			return nil, err
-		}
+	if err := cloud.NodeJoins(cluster, node); err != nil {
+		return nil, err
 	}
-	for _, m := range cloudNodeMounts(cluster, provider, node, v1alpha4.NodeRole(role)) {
+	for _, m := range cloudNodeMounts(cluster, cloud, node, v1alpha4.NodeRole(role)) {
 		out = append(out, bindOf(m))
 	}
 	return out, nil

@@ -1,6 +1,8 @@
 package cloudcluster
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
@@ -17,6 +19,16 @@ const CCMStaticPodPath = "/etc/kubernetes/manifests/cloud-controller-manager.yam
 // HostFile is a file of the node mounted into a static pod at the same path.
 type HostFile struct{ Name, Path string }
 
+// HostFiles are a provider's host files (volume name → path) in volume
+// name order, as the static pods mount them.
+func HostFiles(files map[string]string) []HostFile {
+	var hf []HostFile
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		hf = append(hf, HostFile{Name: name, Path: files[name]})
+	}
+	return hf
+}
+
 // CCMStaticPod is the cloud-controller-manager as a static pod on a
 // control-plane node, like kubeadm's kube-controller-manager: host network,
 // its own kubeconfig, the cloud config, and any extra files (the leader
@@ -28,18 +40,20 @@ func CCMStaticPod(version, cluster, podSubnet string, extraArgs []string, files 
 		"--authorization-kubeconfig=" + CCMKubeconfigPath},
 		cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs)...)
 	files = append([]HostFile{{"kubeconfig", CCMKubeconfigPath}, {"cloud-config", CloudConfigPath}}, files...)
-	return staticPod(nodeimage.CCMImage(version), args, files)
+	return StaticPodManifest(nodeimage.CCMImage(version), args, files)
 }
 
-// staticPod fills the static pod's template: image, command, and each
-// host file mounted at its own path.
-func staticPod(image string, args []string, files []HostFile) string {
+// StaticPodManifest is a cloud-controller-manager's static pod in the
+// form kubeadm gives kube-controller-manager: image, command, and each
+// host file mounted at its own path. A provider's manager in static-pod
+// form is one.
+func StaticPodManifest(image string, args []string, files []HostFile) string {
 	var mounts, volumes strings.Builder
 	for _, f := range files {
 		mounts.WriteString("    - name: " + f.Name + "\n      mountPath: " + f.Path + "\n      readOnly: true\n")
 		volumes.WriteString("  - name: " + f.Name + "\n    hostPath:\n      path: " + f.Path + "\n      type: File\n")
 	}
-	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(args, 4),
+	return strings.NewReplacer("IMAGE", image, "ARGS\n", ArgLines(args, 4),
 		"MOUNTS\n", mounts.String(), "VOLUMES\n", volumes.String()).Replace(ccmStaticPod)
 }
 

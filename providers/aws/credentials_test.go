@@ -1,4 +1,4 @@
-package cloudcluster
+package aws
 
 import (
 	"path"
@@ -30,11 +30,11 @@ func TestCredentialProviderConfigFollowsItsDocs(t *testing.T) {
 	if got := path.Base(r.ProviderCCMs[0].CredentialProvider); got != ecrCredentialProvider {
 		t.Errorf("the v1.27.4 image carries %q", got)
 	}
-	args := awsImageCredentials("v1.27.4")
-	if args["image-credential-provider-bin-dir"] != nodeimage.CredentialProviderDir || args["image-credential-provider-config"] != awsCredentialProviderConfig {
+	args := imageCredentials("v1.27.4")
+	if args["image-credential-provider-bin-dir"] != nodeimage.CredentialProviderDir || args["image-credential-provider-config"] != credentialProviderConfigPath {
 		t.Errorf("v1.27.4 kubelet flags %v", args)
 	}
-	if args := awsImageCredentials("v1.26.13"); args != nil {
+	if args := imageCredentials("v1.26.13"); args != nil {
 		t.Errorf("a v1.26 kubelet (in-tree ECR provider, no plugin in its image) gets %v", args)
 	}
 	cfg := credentialProviderConfig()

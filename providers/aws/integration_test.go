@@ -1,4 +1,4 @@
-package cloudcluster_test
+package aws_test
 
 import (
 	"bufio"
@@ -19,6 +19,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/testenv"
+	"github.com/handover-sh/handover/providers/aws"
 	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud"
@@ -45,7 +46,7 @@ func testAWSCloud(t *testing.T, mode cloudcluster.Mode, version string, callers 
 	ctx := context.Background()
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	c, err := cloudcluster.Create(ctx, topo, mode, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, testenv.HandoverBinary(t), cloudcluster.WithAWS())
+		kindcluster.CreateOptions{Logger: testenv.Logger{T: t}, KubeconfigPath: kubeconfig}, testenv.HandoverBinary(t), cloudcluster.WithProvider(aws.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func testAWSCloud(t *testing.T, mode cloudcluster.Mode, version string, callers 
 	t.Cleanup(func() {
 		if t.Failed() {
 			_ = c.CollectLogs(testenv.ArtifactsDir(t))
-			_ = copyFile(calls, filepath.Join(testenv.ArtifactsDir(t), "aws-calls.jsonl"))
+			_ = testenv.CopyFile(calls, filepath.Join(testenv.ArtifactsDir(t), "aws-calls.jsonl"))
 		}
 		_ = cloudcluster.Delete(context.Background(), topo.Name, kubeconfig, testenv.Logger{T: t})
 		if out, _ := kexec.Output(kexec.Command("iptables", "-w", "-t", "nat", "-S", "PREROUTING")); strings.Contains(string(out), topo.Name) {
@@ -131,8 +132,8 @@ func checkAWSIdentity(t *testing.T, client kubernetes.Interface, cloud *api.Clie
 			t.Errorf("%s: labels %v, want zone %s and type %s", name, n.Labels, in.Zone, in.Type)
 		}
 		for _, taint := range n.Spec.Taints {
-			if taint.Key == uninitializedTaint {
-				t.Errorf("%s still has the %s taint", name, uninitializedTaint)
+			if taint.Key == testenv.UninitializedTaint {
+				t.Errorf("%s still has the %s taint", name, testenv.UninitializedTaint)
 			}
 		}
 	}
@@ -147,7 +148,9 @@ func checkAWSIdentity(t *testing.T, client kubernetes.Interface, cloud *api.Clie
 func testELB(t *testing.T, client kubernetes.Interface, cloud *api.Client, nodes ...string) {
 	ctx := context.Background()
 	startEchoPodsOn(t, client, nodes...)
-	createLBService(t, client, "web")
+	if _, err := client.CoreV1().Services("default").Create(ctx, testenv.LoadBalancerService("web"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	var hostname, body string
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
 		got, err := client.CoreV1().Services("default").Get(ctx, "web", metav1.GetOptions{})

@@ -1,4 +1,4 @@
-package cloudcluster
+package aws
 
 import (
 	"path/filepath"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/modsource"
-	"github.com/handover-sh/handover/providers"
 )
 
 // chartValues are the values of cloud-provider-aws's chart
@@ -45,7 +44,7 @@ func TestAWSChartHoldsInItsSource(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range nodeimage.Releases {
 		for _, c := range r.ProviderCCMs {
-			if c.Provider != providers.AWS || seen[c.Version] {
+			if c.Provider != Name || seen[c.Version] {
 				continue
 			}
 			seen[c.Version] = true
@@ -71,7 +70,7 @@ func holdChart(t *testing.T, version, module string) {
 		}
 	}
 	objs := map[string][]byte{}
-	for _, doc := range strings.Split(AWSCCMManifest(version, "c", "10.244.0.0/16"), "\n---\n") {
+	for _, doc := range strings.Split(chartManifest(version, "c", "10.244.0.0/16"), "\n---\n") {
 		var meta struct{ Kind string }
 		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
-package cloudcluster
+package aws
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
@@ -9,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,35 +16,65 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/handover-sh/handover/clusters/topology"
-	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/aws/awsconfig"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
 )
 
+// testEndpoints are a cloud's endpoints as a create picks them.
+var testEndpoints = endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}
+
+// prepared prepares cluster c1's aws files, as a create does before kind
+// runs.
+func prepared(t *testing.T) {
+	t.Helper()
+	if _, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// configured is a kind configuration of nodes as a create configures it
+// for the aws provider: its mounts on each node (kind's names), its
+// kubeadm patches.
+func configured(mode cloudcluster.Mode, version string, nodes ...v1alpha4.Node) *v1alpha4.Cluster {
+	cfg := &v1alpha4.Cluster{Nodes: nodes}
+	count := map[v1alpha4.NodeRole]int{}
+	for i, n := range cfg.Nodes {
+		count[n.Role]++
+		name := "c1-" + string(n.Role)
+		if count[n.Role] > 1 {
+			name += strconv.Itoa(count[n.Role])
+		}
+		cfg.Nodes[i].ExtraMounts = Provider{}.NodeMounts("c1", name, n.Role)
+	}
+	in := cloudcluster.ClusterInput{Topology: topology.Topology{Name: "c1", Kubernetes: version}, Mode: mode}
+	cfg.KubeadmConfigPatches = Provider{}.KubeadmPatches(in)
+	return cfg
+}
+
 // Every node gets the provider's cloud-config, the kubelet's key and the
 // bootstrap; only control planes get the manager's key; kubeadm names
 // nodes from the metadata; in-tree, the manager runs the aws provider.
 func TestConfigureAWS(t *testing.T) {
-	cfg := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}, {Role: v1alpha4.WorkerRole}}}
-	configureAWS(cfg, InTree, "c1", "v1.26.13")
+	cfg := configured(cloudcluster.InTree, "v1.26.13", v1alpha4.Node{Role: v1alpha4.ControlPlaneRole}, v1alpha4.Node{Role: v1alpha4.WorkerRole})
 	mounted := func(n v1alpha4.Node, path string) bool {
 		for _, m := range n.ExtraMounts {
 			if m.ContainerPath == path {
-				return m.Readonly && strings.HasPrefix(m.HostPath, awsStateDir("c1"))
+				return m.Readonly && strings.HasPrefix(m.HostPath, stateDir("c1"))
 			}
 		}
 		return false
 	}
-	for _, p := range []string{AWSCloudConfigPath, kubeletEnvPath, bootstrapKubeadmPath, awsPatchDir} {
+	for _, p := range []string{CloudConfigPath, kubeletEnvPath, bootstrapKubeadmPath, patchDir} {
 		for _, n := range cfg.Nodes {
 			if !mounted(n, p) {
 				t.Errorf("%s node: %s not mounted read-only from the cluster's state", n.Role, p)
 			}
 		}
 	}
-	if !mounted(cfg.Nodes[0], awsKCMCredentials) || mounted(cfg.Nodes[1], awsKCMCredentials) {
+	if !mounted(cfg.Nodes[0], kcmCredentials) || mounted(cfg.Nodes[1], kcmCredentials) {
 		t.Errorf("the manager's key must be on control planes only")
 	}
 	var sawInit, sawManager bool
@@ -58,13 +88,13 @@ func TestConfigureAWS(t *testing.T) {
 			sawInit = true
 			reg := doc["nodeRegistration"].(map[string]any)
 			args := reg["kubeletExtraArgs"].(map[string]any)
-			if reg["name"] != NodeNameFromMetadata || args["cloud-provider"] != providers.AWS || args["cloud-config"] != AWSCloudConfigPath {
+			if reg["name"] != NodeNameFromMetadata || args["cloud-provider"] != Name || args["cloud-config"] != CloudConfigPath {
 				t.Errorf("%s: %v", doc["kind"], reg)
 			}
 		case "ClusterConfiguration":
 			sawManager = true
 			args := doc["controllerManager"].(map[string]any)["extraArgs"].(map[string]any)
-			if args["cloud-provider"] != providers.AWS || args["cluster-name"] != "c1" {
+			if args["cloud-provider"] != Name || args["cluster-name"] != "c1" {
 				t.Errorf("the manager's flags: %v", args)
 			}
 		}
@@ -73,13 +103,12 @@ func TestConfigureAWS(t *testing.T) {
 		t.Errorf("patches miss the node registration or the manager: %v", cfg.KubeadmConfigPatches)
 	}
 
-	ext := &v1alpha4.Cluster{Nodes: []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}}}
-	configureAWS(ext, External, "c1", "v1.27.4")
+	ext := configured(cloudcluster.External, "v1.27.4", v1alpha4.Node{Role: v1alpha4.ControlPlaneRole})
 	joined := strings.Join(ext.KubeadmConfigPatches, "\n---\n")
 	if !strings.Contains(joined, "cloud-provider: external") || strings.Contains(joined, "controllerManager") {
 		t.Errorf("external: kubelets external, the manager left alone:\n%s", joined)
 	}
-	if !strings.Contains(joined, "image-credential-provider-config: "+awsCredentialProviderConfig) {
+	if !strings.Contains(joined, "image-credential-provider-config: "+credentialProviderConfigPath) {
 		t.Errorf("a v1.27 kubelet is not given its image credential provider:\n%s", joined)
 	}
 }
@@ -90,11 +119,11 @@ func TestConfigureAWS(t *testing.T) {
 // node's is its own, TestEachNodeMountsItsOwnKubeletKey).
 func TestPrepareAWS(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	args, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}, nil)
+	args, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := awsStateDir("c1")
+	dir := stateDir("c1")
 	want := []string{"--aws-keys", filepath.Join(dir, "keys.json"), "--aws-listen", "172.18.0.1:4000", "--aws-cluster-id", "c1",
 		"--node-network", "172.18.0.0/16", "--imds-listen", "172.18.0.1:4001", "--imds-require-token",
 		"--aws-tls-listen", "172.18.0.1:4002", "--aws-tls-cert", filepath.Join(dir, "ecr-api.crt"), "--aws-tls-key", filepath.Join(dir, "ecr-api.key"),
@@ -126,11 +155,11 @@ func TestPrepareAWS(t *testing.T) {
 	if c := read("kube-controller-manager.credentials"); !strings.Contains(c, "aws_access_key_id = "+byPrincipal["kube-controller-manager"]+"\n") {
 		t.Errorf("the manager's credentials hold another key")
 	}
-	if p := read("patches/kube-controller-manager+strategic.yaml"); !strings.Contains(p, awsKCMCredentials) {
+	if p := read("patches/kube-controller-manager+strategic.yaml"); !strings.Contains(p, kcmCredentials) {
 		t.Errorf("the manager's patch:\n%s", p)
 	}
-	if len(byPrincipal) != len(awsPrincipals) {
-		t.Errorf("keys for %v, want one each for %v", byPrincipal, awsPrincipals)
+	if len(byPrincipal) != len(principals) {
+		t.Errorf("keys for %v, want one each for %v", byPrincipal, principals)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "bootstrap-kubeadm")); err != nil || fi.Mode().Perm()&0o100 == 0 || fi.Mode().Perm()&0o077 != 0 {
 		t.Errorf("the bootstrap must be executable by root alone: %v %v", fi.Mode(), err)
@@ -142,10 +171,8 @@ func TestPrepareAWS(t *testing.T) {
 // SDK's bundle for the API; the registry and the cloud share a token key.
 func TestPrepareRegistry(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	dir := awsStateDir("c1")
+	prepared(t)
+	dir := stateDir("c1")
 	roots := x509.NewCertPool()
 	ca, _ := os.ReadFile(filepath.Join(dir, "ca.crt"))
 	if !roots.AppendCertsFromPEM(ca) {
@@ -164,10 +191,10 @@ func TestPrepareRegistry(t *testing.T) {
 			}
 		}
 	}
-	verify("ecr-api.crt", "ecr-api.key", ECRAPIHost, "172.18.0.1")
-	verify("registry/tls.crt", "registry/tls.key", RegistryHost, ECRAPIHost)
+	verify("ecr-api.crt", "ecr-api.key", ecrAPIHost, "172.18.0.1")
+	verify("registry/tls.crt", "registry/tls.key", registryHost, ecrAPIHost)
 	hosts, _ := os.ReadFile(filepath.Join(dir, "certs.d", "hosts.toml"))
-	if !strings.Contains(string(hosts), `[host."https://`+RegistryHost+`"]`) || !strings.Contains(string(hosts), `ca = "`+registryCertsDir+`/ca.crt"`) {
+	if !strings.Contains(string(hosts), `[host."https://`+registryHost+`"]`) || !strings.Contains(string(hosts), `ca = "`+registryCertsDir+`/ca.crt"`) {
 		t.Errorf("hosts.toml:\n%s", hosts)
 	}
 	if same, _ := os.ReadFile(filepath.Join(dir, "certs.d", "ca.crt")); string(same) != string(ca) {
@@ -178,33 +205,17 @@ func TestPrepareRegistry(t *testing.T) {
 	}
 }
 
-// The redirects handover put in place are found (by cluster) in iptables'
-// listing, as the arguments that delete them; others are left alone.
-func TestParseMetadataRules(t *testing.T) {
-	lines := []string{
-		"-P PREROUTING ACCEPT",
-		`-A PREROUTING -d 169.254.169.254/32 -i br-0123456789ab -p tcp -m tcp --dport 80 -m comment --comment "handover-instance-metadata:c1" -j DNAT --to-destination 172.18.0.1:4567`,
-		"-A PREROUTING -m addrtype --dst-type LOCAL -j DOCKER",
-		`-A PREROUTING -d 169.254.169.254/32 -j DNAT --to-destination 10.0.0.1:80`,
-	}
-	got := parseMetadataRules(lines)
-	want := map[string][]string{"c1": strings.Fields("-d 169.254.169.254/32 -i br-0123456789ab -p tcp -m tcp --dport 80 -m comment --comment handover-instance-metadata:c1 -j DNAT --to-destination 172.18.0.1:4567")}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %v\nwant %v", got, want)
-	}
-}
-
 // aws clusters are refused where the provider's code cannot run.
 func TestValidateAWS(t *testing.T) {
 	for _, c := range []struct {
-		mode    Mode
+		mode    cloudcluster.Mode
 		version string
 		ok      bool
 	}{
-		{InTree, "v1.26.13", true}, {InTree, "v1.27.4", false}, {External, "v1.27.4", true},
-		{External, "v1.30.14", false}, {None, "v1.26.13", false},
+		{cloudcluster.InTree, "v1.26.13", true}, {cloudcluster.InTree, "v1.27.4", false}, {cloudcluster.External, "v1.27.4", true},
+		{cloudcluster.External, "v1.30.14", false}, {cloudcluster.None, "v1.26.13", false},
 	} {
-		err := validateAWS(c.mode, topology.Topology{Kubernetes: c.version})
+		err := Provider{}.Validate(cloudcluster.ClusterInput{Mode: c.mode, Topology: topology.Topology{Kubernetes: c.version}})
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s: %v", c.mode, c.version, err)
 		}
@@ -215,11 +226,11 @@ func TestValidateAWS(t *testing.T) {
 // preloads, the cluster's cloud-config and the manager's own key.
 func TestAWSCCMManifest(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, nil); err != nil {
+	if _, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, cloudcluster.CloudConfigVars{}); err != nil {
 		t.Fatal(err)
 	}
-	keys, _ := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
-	secret, err := AWSCredentialsSecret("c1")
+	keys, _ := amazon.ReadKeys(filepath.Join(stateDir("c1"), "keys.json"))
+	secret, err := credentialsSecret("c1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +242,7 @@ func TestAWSCCMManifest(t *testing.T) {
 	if k, ok := keys[string(id)]; !ok || k.Principal != "cloud-controller-manager" {
 		t.Errorf("the Secret holds %q, not the manager's key", id)
 	}
-	m := AWSCCMManifest("v1.27.4", "c1", "10.244.0.0/16", "--enable-leader-migration")
+	m := chartManifest("v1.27.4", "c1", "10.244.0.0/16", "--enable-leader-migration")
 	var kinds []string
 	for _, doc := range strings.Split(m, "\n---\n") {
 		var obj map[string]any
@@ -241,7 +252,7 @@ func TestAWSCCMManifest(t *testing.T) {
 		kinds = append(kinds, obj["kind"].(string))
 		if obj["kind"] == "DaemonSet" {
 			for _, want := range []string{"image: registry.k8s.io/provider-aws/cloud-controller-manager:v1.27.2", "- --cloud-provider=aws",
-				"- --cloud-config=" + AWSCCMCloudConfigPath, "- --cluster-name=c1", "- --enable-leader-migration", "name: " + awsCCMCredentials} {
+				"- --cloud-config=" + CCMCloudConfigPath, "- --cluster-name=c1", "- --enable-leader-migration", "name: " + ccmCredentials} {
 				if !strings.Contains(doc, want) {
 					t.Errorf("the DaemonSet lacks %q:\n%s", want, doc)
 				}
@@ -258,9 +269,9 @@ func TestAWSCCMManifest(t *testing.T) {
 // the cluster's resources with the in-tree side's cluster ID.
 func TestAWSUserCloudConfigs(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	own := &AWSCloudConfigs{KCM: &AWSVars{[][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}}},
-		CCM: &AWSVars{[][2]string{{"KubernetesClusterID", "other \"one\"\nline"}}}}
-	flags, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own)
+	own := cloudcluster.CloudConfigVars{KCM: [][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}},
+		CCM: [][2]string{{"KubernetesClusterID", "other \"one\"\nline"}}}
+	flags, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +285,7 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 		"cloud.conf":     {"k8s.io/legacy-cloud-providers/aws@v0.26.13", map[string]string{"KubernetesClusterID": "prod", "DisableSecurityGroupIngress": "true"}},
 		"cloud-ccm.conf": {"k8s.io/cloud-provider-aws@v1.27.2", map[string]string{"KubernetesClusterID": "other \"one\"\nline"}},
 	} {
-		raw, err := os.ReadFile(filepath.Join(awsStateDir("c1"), file))
+		raw, err := os.ReadFile(filepath.Join(stateDir("c1"), file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,12 +303,12 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 // cluster the cloud tags: the other side's, when its file names one.
 func TestAWSOneSideCloudConfig(t *testing.T) {
 	base := amazon.ProviderConfig{Region: "r1", AWS: "http://10.0.0.1:4000", ClusterID: "c1"}
-	own := &AWSCloudConfigs{CCM: &AWSVars{[][2]string{{"KubernetesClusterID", "prod"}}}}
-	kcm, ccm, id := own.configs(base, "c1")
+	own := cloudcluster.CloudConfigVars{CCM: [][2]string{{"KubernetesClusterID", "prod"}}}
+	kcm, ccm, id := configs(own, base, "c1")
 	if id != "prod" || kcm.ClusterID != "prod" || kcm.Global != nil || ccm.ClusterID != "" || len(ccm.Global) != 1 {
 		t.Errorf("tagged %q; kcm %+v; ccm %+v", id, kcm, ccm)
 	}
-	if _, _, id := (&AWSCloudConfigs{KCM: &AWSVars{}}).configs(base, "c1"); id != "c1" {
+	if _, _, id := configs(cloudcluster.CloudConfigVars{KCM: [][2]string{}}, base, "c1"); id != "c1" {
 		t.Errorf("no file names a cluster, yet the cloud tags %q", id)
 	}
 }
@@ -306,18 +317,16 @@ func TestAWSOneSideCloudConfig(t *testing.T) {
 // naming the node, and written for that node alone.
 func TestIssueKubeletKey(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	if _, err := prepareAWS(context.Background(), "c1", awsEndpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, tlsPort: 4002, nodeNetwork: "172.18.0.0/16"}, nil); err != nil {
-		t.Fatal(err)
-	}
+	prepared(t)
 	paths := map[string]string{}
 	for _, node := range []string{"c1-worker", "c1-worker2"} {
-		p, err := IssueKubeletKey("c1", node)
+		p, err := issueKubeletKey("c1", node)
 		if err != nil {
 			t.Fatal(err)
 		}
 		paths[node] = p
 	}
-	keys, err := amazon.ReadKeys(filepath.Join(awsStateDir("c1"), "keys.json"))
+	keys, err := amazon.ReadKeys(filepath.Join(stateDir("c1"), "keys.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +349,7 @@ func TestIssueKubeletKey(t *testing.T) {
 		t.Error("two nodes share a kubelet env")
 	}
 	for _, bad := range []string{"", "../c2", "a/b", ".hidden"} {
-		if _, err := IssueKubeletKey("c1", bad); err == nil {
+		if _, err := issueKubeletKey("c1", bad); err == nil {
 			t.Errorf("a node named %q got a key", bad)
 		}
 	}

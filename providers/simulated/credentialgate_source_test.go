@@ -1,4 +1,4 @@
-package cloudcluster
+package simulated
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package cloudcluster
+package aws
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/simcloud"
@@ -23,7 +21,7 @@ import (
 // a joining one before its container starts), added to the keys' file the
 // running cloud serves (it reads the file again once replaced), and
 // written for that node alone under nodes/NODE/ in the aws state dir. It
-// is revoked on the node's way out (RevokeKubeletKeys); a terminated
+// is revoked on the node's way out (revokeKubeletKeys); a terminated
 // instance's key is refused by the cloud itself.
 
 // kubeletEnvName is a node's kubelet environment file under its own
@@ -33,19 +31,19 @@ const kubeletEnvName = "kubelet.env"
 // nodeName is what a node's directory may be named: a container's name.
 var nodeName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
-// awsKeysFile is the keys' file the cluster's cloud serves.
-func awsKeysFile(cluster string) string { return filepath.Join(awsStateDir(cluster), "keys.json") }
+// keysFile is the keys' file the cluster's cloud serves.
+func keysFile(cluster string) string { return filepath.Join(stateDir(cluster), "keys.json") }
 
 // kubeletEnvFile is the host path of node's kubelet environment.
 func kubeletEnvFile(cluster, node string) string {
-	return filepath.Join(awsStateDir(cluster), "nodes", node, kubeletEnvName)
+	return filepath.Join(stateDir(cluster), "nodes", node, kubeletEnvName)
 }
 
-// IssueKubeletKey issues node's kubelet its own key, in place of any it
+// issueKubeletKey issues node's kubelet its own key, in place of any it
 // held before (a name used again), and writes its kubelet environment; it
 // returns the file's host path, to mount at /etc/default/kubelet in that
 // node only.
-func IssueKubeletKey(cluster, node string) (string, error) {
+func issueKubeletKey(cluster, node string) (string, error) {
 	if !nodeName.MatchString(node) {
 		return "", fmt.Errorf("issuing a kubelet key: %q is not a node's name", node)
 	}
@@ -54,7 +52,7 @@ func IssueKubeletKey(cluster, node string) (string, error) {
 		return "", err
 	}
 	key.Node = node
-	if err := amazon.AddKey(awsKeysFile(cluster), key); err != nil {
+	if err := amazon.AddKey(keysFile(cluster), key); err != nil {
 		return "", fmt.Errorf("issuing node %s's kubelet key: %w", node, err)
 	}
 	path := kubeletEnvFile(cluster, node)
@@ -67,14 +65,14 @@ func IssueKubeletKey(cluster, node string) (string, error) {
 	return path, nil
 }
 
-// RevokeKubeletKeys revokes node's kubelet keys and removes its kubelet
+// revokeKubeletKeys revokes node's kubelet keys and removes its kubelet
 // environment: the cloud refuses the keys from its next call on. A
-// cluster whose cloud is not aws has none to revoke.
-func RevokeKubeletKeys(cluster, node string) error {
+// cluster whose cloud issued none has none to revoke.
+func revokeKubeletKeys(cluster, node string) error {
 	if !nodeName.MatchString(node) {
 		return fmt.Errorf("revoking a kubelet key: %q is not a node's name", node)
 	}
-	keys := awsKeysFile(cluster)
+	keys := keysFile(cluster)
 	if _, err := os.Stat(keys); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -84,38 +82,8 @@ func RevokeKubeletKeys(cluster, node string) error {
 	return os.RemoveAll(filepath.Dir(kubeletEnvFile(cluster, node)))
 }
 
-// issueKubeletKeys issues each of a new cluster's nodes its kubelet key,
-// by the names kind gives them.
-func issueKubeletKeys(cluster string, nodes []v1alpha4.Node) error {
-	for _, name := range kindNodeNames(cluster, nodes) {
-		if _, err := IssueKubeletKey(cluster, name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// kindNodeNames are the container names kind gives a cluster's nodes, in
-// their order: NAME-ROLE for a role's first node, then NAME-ROLE2,
-// NAME-ROLE3, … (kind v0.33.0 pkg/cluster/internal/providers/common/
-// namer.go, MakeNodeNamer, applied in the configuration's order by each
-// provider's provision.go).
-func kindNodeNames(cluster string, nodes []v1alpha4.Node) []string {
-	count := map[v1alpha4.NodeRole]int{}
-	names := make([]string, len(nodes))
-	for i, n := range nodes {
-		count[n.Role]++
-		suffix := ""
-		if c := count[n.Role]; c > 1 {
-			suffix = fmt.Sprint(c)
-		}
-		names[i] = cluster + "-" + string(n.Role) + suffix
-	}
-	return names
-}
-
 // kubeletEnv is a kubelet's environment file holding key.
 func kubeletEnv(key awsapi.Key) string {
 	cfg := amazon.ProviderConfig{Region: simcloud.Region}
-	return "KUBELET_EXTRA_ARGS=\n" + strings.Join(append(cfg.Env(key), "AWS_CA_BUNDLE="+awsCAPath), "\n") + "\n"
+	return "KUBELET_EXTRA_ARGS=\n" + strings.Join(append(cfg.Env(key), "AWS_CA_BUNDLE="+caPath), "\n") + "\n"
 }

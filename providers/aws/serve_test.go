@@ -1,4 +1,4 @@
-package main
+package aws
 
 import (
 	"path/filepath"
@@ -12,17 +12,17 @@ import (
 
 func TestAWSFlagsRefuseHalfAConfiguration(t *testing.T) {
 	for name, tc := range map[string]struct {
-		flags awsFlags
+		flags faceFlags
 		want  string
 	}{
-		"metadata without keys":   {awsFlags{imdsListen: []string{"127.0.0.1:0"}}, "need --aws-keys"},
-		"a node network not CIDR": {awsFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0"}, "--node-network"},
+		"metadata without keys":   {faceFlags{imdsListen: []string{"127.0.0.1:0"}}, "need --aws-keys"},
+		"a node network not CIDR": {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0"}, "--node-network"},
 	} {
-		if _, err := tc.flags.enabled(); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := tc.flags.Asked(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if on, err := (&awsFlags{}).enabled(); on || err != nil {
+	if on, err := (&faceFlags{}).Asked(); on || err != nil {
 		t.Errorf("no AWS flags: %v, %v", on, err)
 	}
 }
@@ -42,13 +42,13 @@ func TestAWSFaceOpensOverTheCloud(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	f := awsFlags{keys: keys, listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}
-	aws, err := f.open(s, strings.Repeat("t", 32), "c", dir, nil)
+	f := faceFlags{keys: keys, listen: []string{"127.0.0.1:0"}, imdsListen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}
+	face, err := f.Open(simcloud.FaceInput{Cloud: s, Token: strings.Repeat("t", 32), Cluster: "c", StateDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer aws.calls.Close()
-	if aws.face.Handler() == nil || aws.face.IMDS(true) == nil {
-		t.Error("no handlers")
+	defer face.Close()
+	if len(face.Endpoints) != 2 || face.Endpoints[0].Handler == nil || face.Endpoints[1].Handler == nil {
+		t.Errorf("endpoints %+v", face.Endpoints)
 	}
 }

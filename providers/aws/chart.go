@@ -1,4 +1,4 @@
-package cloudcluster
+package aws
 
 import (
 	"encoding/base64"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
-	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/simcloud/amazon"
 	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
 )
@@ -21,24 +21,24 @@ import (
 // which a real cluster's instance role would give it. TestAWSChartHoldsInItsSource
 // holds the objects to the chart of every release a node image carries.
 
-// AWSCCMName is the chart's DaemonSet (its nameOverride).
-const AWSCCMName = "aws-cloud-controller-manager"
+// CCMName is the chart's DaemonSet (its nameOverride).
+const CCMName = "aws-cloud-controller-manager"
 
-// awsCCMCredentials is the Secret holding the manager's key.
-const awsCCMCredentials = "aws-cloud-controller-manager-credentials"
+// ccmCredentials is the Secret holding the manager's key.
+const ccmCredentials = "aws-cloud-controller-manager-credentials"
 
-// AWSCCMArgs are the chart's arguments (--v=2, --cloud-provider=aws) and
+// CCMArgs are the chart's arguments (--v=2, --cloud-provider=aws) and
 // what a cluster on the simulated cloud adds: its cloud-config, its name
 // (the cluster tag), the route controller the pod network follows, and
 // the secure port on loopback alone (the manager runs on the host's
 // network), its health and metrics open to handover's observers there.
-func AWSCCMArgs(cluster, podSubnet string) []string {
+func CCMArgs(cluster, podSubnet string) []string {
 	return []string{
 		"--bind-address=127.0.0.1",
 		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
 		"--v=2",
-		"--cloud-provider=" + providers.AWS,
-		"--cloud-config=" + AWSCCMCloudConfigPath,
+		"--cloud-provider=" + Name,
+		"--cloud-config=" + CCMCloudConfigPath,
 		"--cluster-name=" + cluster,
 		"--allocate-node-cidrs=true",
 		"--configure-cloud-routes=true",
@@ -46,30 +46,30 @@ func AWSCCMArgs(cluster, podSubnet string) []string {
 	}
 }
 
-// AWSCCMManifest is the chart's objects for a Kubernetes version's node
+// chartManifest is the chart's objects for a Kubernetes version's node
 // image and a cluster, with extraArgs merged into the chart's. The manager's
-// key is the cluster's Secret (AWSCredentialsSecret).
-func AWSCCMManifest(version, cluster, podSubnet string, extraArgs ...string) string {
-	image, _ := awsCCMImage(version)
-	return strings.NewReplacer("IMAGE", image, "ARGS\n", argLines(cmdline.Merge(AWSCCMArgs(cluster, podSubnet), extraArgs), 12),
-		"CLOUD_CONFIG", AWSCCMCloudConfigPath, "NAME", AWSCCMName, "CREDENTIALS", awsCCMCredentials).Replace(awsCCMObjects)
+// key is the cluster's Secret (credentialsSecret).
+func chartManifest(version, cluster, podSubnet string, extraArgs ...string) string {
+	image, _ := ccmImage(version)
+	return strings.NewReplacer("IMAGE", image, "ARGS\n", cloudcluster.ArgLines(cmdline.Merge(CCMArgs(cluster, podSubnet), extraArgs), 12),
+		"CLOUD_CONFIG", CCMCloudConfigPath, "NAME", CCMName, "CREDENTIALS", ccmCredentials).Replace(chartObjects)
 }
 
-// AWSCredentialsSecret is the Secret of the manager's key, from the keys
+// credentialsSecret is the Secret of the manager's key, from the keys
 // the cluster's cloud issued.
-func AWSCredentialsSecret(cluster string) (string, error) {
-	k, err := awsKeyOf(cluster, "cloud-controller-manager")
+func credentialsSecret(cluster string) (string, error) {
+	k, err := keyOf(cluster, "cloud-controller-manager")
 	if err != nil {
 		return "", err
 	}
 	b64 := base64.StdEncoding.EncodeToString
-	return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: " + awsCCMCredentials + "\n  namespace: kube-system\ntype: Opaque\ndata:\n" +
+	return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: " + ccmCredentials + "\n  namespace: kube-system\ntype: Opaque\ndata:\n" +
 		"  AWS_ACCESS_KEY_ID: " + b64([]byte(k.ID)) + "\n  AWS_SECRET_ACCESS_KEY: " + b64([]byte(k.Secret)) + "\n", nil
 }
 
-// awsKeyOf is the key the cluster's cloud issued a component.
-func awsKeyOf(cluster, principal string) (awsapi.Key, error) {
-	keys, err := amazon.ReadKeys(awsKeysFile(cluster))
+// keyOf is the key the cluster's cloud issued a component.
+func keyOf(cluster, principal string) (awsapi.Key, error) {
+	keys, err := amazon.ReadKeys(keysFile(cluster))
 	if err != nil {
 		return awsapi.Key{}, err
 	}
@@ -81,27 +81,27 @@ func awsKeyOf(cluster, principal string) (awsapi.Key, error) {
 	return awsapi.Key{}, fmt.Errorf("cluster %q's cloud issued no key to the %s", cluster, principal)
 }
 
-// awsCCMImage is the manager's image the node image preloads.
-func awsCCMImage(version string) (string, error) {
-	c, err := awsCCMOf(version)
+// ccmImage is the manager's image the node image preloads.
+func ccmImage(version string) (string, error) {
+	c, err := ccmOf(version)
 	return c.Image, err
 }
 
-// awsCCMOf is the cloud-provider-aws manager a version's node image carries.
-func awsCCMOf(version string) (nodeimage.ProviderCCM, error) {
+// ccmOf is the cloud-provider-aws manager a version's node image carries.
+func ccmOf(version string) (nodeimage.ProviderCCM, error) {
 	r, err := nodeimage.Lookup(version)
 	if err != nil {
 		return nodeimage.ProviderCCM{}, err
 	}
 	for _, c := range r.ProviderCCMs {
-		if c.Provider == providers.AWS {
+		if c.Provider == Name {
 			return c, nil
 		}
 	}
 	return nodeimage.ProviderCCM{}, fmt.Errorf("the %s node image carries no cloud-provider-aws manager", version)
 }
 
-const awsCCMObjects = `apiVersion: v1
+const chartObjects = `apiVersion: v1
 kind: ServiceAccount
 metadata:
   name: cloud-controller-manager

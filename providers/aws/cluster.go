@@ -1,0 +1,122 @@
+package aws
+
+import (
+	"fmt"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/providers/profiles"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// An aws cluster's cloud also answers as EC2, classic ELB and the instance
+// metadata service (simulate/simcloud/amazon), and its kubelets and
+// managers run the aws provider's own code against it: pointed there by
+// the provider's cloud-config ([ServiceOverride]s), signing with keys the
+// cloud issued each component, and named as AWS names instances.
+
+var _ cloudcluster.Cloud = Provider{}
+
+const (
+	// CloudConfigPath is the aws providers' cloud-config on every node:
+	// the in-tree provider's (kube-controller-manager and kubelets).
+	CloudConfigPath = nodeDir + "/cloud.conf"
+	// CCMCloudConfigPath is the cloud-controller-manager's: the same
+	// unless a user gives each side its own.
+	CCMCloudConfigPath = nodeDir + "/cloud-ccm.conf"
+	nodeDir            = "/etc/kubernetes/aws"
+	// The kube-controller-manager's key, as the SDK's shared credentials
+	// file: a static pod's environment shows in its mirror pod, a path
+	// does not.
+	kcmCredentials = nodeDir + "/kube-controller-manager.credentials"
+	// patchDir holds the kubeadm patch that points the manager there.
+	patchDir = nodeDir + "/patches"
+	// NodeNameFromMetadata is the node name cluster-api's AWS templates
+	// give kubeadm: the bootstrap fills in the instance's private DNS
+	// name from the metadata service before kubeadm runs.
+	NodeNameFromMetadata = "{{ ds.meta_data.local_hostname }}"
+)
+
+// Validate refuses a cluster the aws provider's code cannot run in:
+// in-tree needs a kube-controller-manager that still has the aws
+// provider (its profile says which minors do), external a node image
+// that carries cloud-provider-aws's manager.
+func (Provider) Validate(in cloudcluster.ClusterInput) error {
+	t := in.Topology
+	switch in.Mode {
+	case cloudcluster.None:
+		return fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", Name)
+	case cloudcluster.InTree:
+		p, err := profiles.Lookup(Name, t.Kubernetes)
+		if err != nil {
+			return err
+		}
+		if !p.InTree.Value {
+			return fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree aws provider (removed in 1.27): use --kubernetes v1.26.13", Name, t.Kubernetes)
+		}
+		return nil
+	}
+	if _, err := nodeimage.Lookup(t.Kubernetes); err != nil {
+		return err
+	}
+	if _, err := ccmOf(t.Kubernetes); err == nil {
+		return nil
+	}
+	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes v1.27.4", Name, t.Kubernetes)
+}
+
+// KubeadmPatches point kubeadm, the kubelets and (in-tree) the
+// kube-controller-manager at the aws provider: every node named by its
+// instance's private DNS name, as kubeadm clusters on AWS name them.
+func (Provider) KubeadmPatches(in cloudcluster.ClusterInput) []string {
+	kubelet := "cloud-provider: external"
+	// An external kubelet without an in-tree ECR provider pulls from the
+	// cloud's registry through the plugin its image carries.
+	kubelet += cloudcluster.KubeletArgLines(imageCredentials(in.Topology.Kubernetes))
+	if in.Mode == cloudcluster.InTree {
+		kubelet = "cloud-provider: " + Name + "\n    cloud-config: " + CloudConfigPath
+	}
+	registration := `nodeRegistration:
+  name: '` + NodeNameFromMetadata + `'
+  kubeletExtraArgs:
+    ` + kubelet + `
+    provider-id: ""
+patches:
+  directory: ` + patchDir
+	patches := []string{"kind: InitConfiguration\n" + registration, "kind: JoinConfiguration\n" + registration}
+	if in.Mode != cloudcluster.InTree {
+		return patches
+	}
+	return append(patches, `kind: ClusterConfiguration
+controllerManager:
+  extraArgs:
+    cloud-provider: `+Name+`
+    cloud-config: `+CloudConfigPath+`
+    cluster-name: `+in.Topology.Name+`
+    configure-cloud-routes: "true"
+  extraVolumes:
+  - name: cloud-config
+    hostPath: `+CloudConfigPath+`
+    mountPath: `+CloudConfigPath+`
+    readOnly: true
+    pathType: File
+  - name: aws-credentials
+    hostPath: `+kcmCredentials+`
+    mountPath: `+kcmCredentials+`
+    readOnly: true
+    pathType: File`)
+}
+
+// Manifests: the manager's key as a Secret, and in external mode the
+// chart's objects (whatever the workload asked: the chart's is a
+// DaemonSet).
+func (Provider) Manifests(in cloudcluster.ClusterInput) ([]string, error) {
+	t := in.Topology
+	secret, err := credentialsSecret(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	if in.Mode != cloudcluster.External {
+		return []string{secret}, nil
+	}
+	return []string{secret, chartManifest(t.Kubernetes, t.Name, t.PodSubnet)}, nil
+}
