@@ -32,7 +32,7 @@ lint: ## gofmt, go vet, staticcheck (pinned in go.mod as a tool of the module) a
 # Integration tests run verbosely so their measurements (MEASURED lines) and
 # PASS/SKIP verdicts are in the log, and one package at a time: each creates
 # clusters, and two at once on two cores would distort what they measure.
-INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/ ./migrate/ ./simulate/simcloud/amazon/
+INTEGRATION_PKGS ?= ./clusters/kindcluster/ ./simulate/cloudcluster/ ./migrate/ ./simulate/cloudserver/amazon/
 INTEGRATION_RUN  ?= Lifecycle|InTreeCloud|ExternalCloud|TaskDocMigration|TheProvidersRunAgainstTheFace
 
 integration: images ## integration tests on real kind clusters
@@ -83,7 +83,7 @@ aws: host ## the AWS profile: its clusters' integration tests and rehearsals (bu
 test: images ## all tests: lint, unit (with -race), integration on real clusters, the smoke rehearsal
 	$(MAKE) --no-print-directory lint
 	$(GO) test -race -short -count=1 ./...
-	cd simulate/cloud && $(GO) test -race -short -count=1 ./...
+	cd simulate/cloudprovider && $(GO) test -race -short -count=1 ./...
 	$(MAKE) --no-print-directory integration
 	$(MAKE) --no-print-directory smoke
 

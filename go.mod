@@ -73,7 +73,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/google/gofuzz v1.2.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/handover-sh/handover/simulate/cloud v0.0.0
+	github.com/handover-sh/handover/simulate/cloudprovider v0.0.0
 	github.com/imdario/mergo v0.3.6 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
@@ -114,7 +114,7 @@ require (
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.1 // indirect
 )
 
-replace github.com/handover-sh/handover/simulate/cloud => ./simulate/cloud
+replace github.com/handover-sh/handover/simulate/cloudprovider => ./simulate/cloudprovider
 
 tool (
 	github.com/onsi/ginkgo/v2/ginkgo

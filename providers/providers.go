@@ -36,7 +36,7 @@ const (
 	// API.
 	OwnCode
 	// Imitated is the simulated provider's manager behaving as the
-	// provider's does, as its profile says (simulate/cloud/behaviour).
+	// provider's does, as its profile says (simulate/cloudprovider/behaviour).
 	Imitated
 )
 

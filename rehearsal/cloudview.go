@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 	"github.com/handover-sh/handover/verify/observe"
 )
 
@@ -37,7 +37,7 @@ func (v simCloudView) node(ctx context.Context, instance string) string {
 }
 
 func (v simCloudView) CallsAfter(ctx context.Context, n int) ([]observe.CloudCall, int, error) {
-	entries, next, err := simcloud.AuditAfter(ctx, v.c, n)
+	entries, next, err := cloudserver.AuditAfter(ctx, v.c, n)
 	out := make([]observe.CloudCall, 0, len(entries))
 	for _, a := range entries {
 		out = append(out, observe.CloudCall{Time: a.Time, Component: a.Component, Controller: a.Controller,

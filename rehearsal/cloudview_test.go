@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
 
 // An ELB name whose load balancer is gone (its Service deleted meanwhile)

@@ -16,8 +16,8 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
 	"github.com/handover-sh/handover/simulate/scale"
 	"github.com/handover-sh/handover/timeline"
 )

@@ -33,8 +33,8 @@ var buildFiles = []buildFile{
 	{"kubelet/credentials.go", "kubelet-credentials.go.tmpl", withInTreeCloud},
 	{"kube-controller-manager/main.go", "kube-controller-manager-main.go.tmpl", withInTreeCloud},
 	// Before 1.28 the cloud-controller-manager command takes no controller
-	// aliases and its node IPAM controller is "nodeipam" (ccmbase); from
-	// 1.28 simulate/cloud/ccm's main serves every minor.
+	// aliases and its node IPAM controller is "nodeipam" (ccmcontrollers);
+	// from 1.28 simulate/cloudprovider/ccmmain's main serves every minor.
 	{"cloud-controller-manager/main.go", "cloud-controller-manager-main-before-1.28.go.tmpl", func(m int, _ Release) bool { return m < 28 }},
 	{"cloud-controller-manager/main.go", "cloud-controller-manager-main.go.tmpl", func(m int, _ Release) bool { return m >= 28 }},
 }

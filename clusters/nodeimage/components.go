@@ -85,7 +85,7 @@ func kubePackages(r Release) map[string]string {
 
 func (b *Builder) kubeBinaries(ctx context.Context, r Release) (string, error) {
 	dir := b.repoPath("clusters", "nodeimage", "modules", r.Module)
-	src, err := b.sourceKeyOf(dir, b.repoPath("simulate", "cloud"))
+	src, err := b.sourceKeyOf(dir, b.repoPath("simulate", "cloudprovider"))
 	if err != nil {
 		return "", err
 	}

@@ -20,7 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/handover-sh/handover/clusters/cni"
-	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
 
 // cloudRoutes takes routes from the cloud's table: a route that the route

@@ -22,8 +22,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	credv1 "k8s.io/kubelet/pkg/apis/credentialprovider/v1"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/credentials"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/credentials"
 )
 
 // maxRequest bounds what is read from the kubelet.

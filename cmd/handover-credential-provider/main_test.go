@@ -10,7 +10,7 @@ import (
 
 	credv1 "k8s.io/kubelet/pkg/apis/credentialprovider/v1"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
 
 const reg = "registry.sim-region-1.simcloud.internal"

@@ -1,5 +1,5 @@
 // Command handover-lb is the program in simcloud's load-balancer containers
-// (see simcloud.LBServer).
+// (see cloudserver.LBServer).
 package main
 
 import (
@@ -11,14 +11,14 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 func main() {
-	path := flag.String("config", simcloud.LBConfigPath, "configuration file written by simcloud")
+	path := flag.String("config", cloudserver.LBConfigPath, "configuration file written by simcloud")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s := &simcloud.LBServer{Path: *path, Logf: log.Printf}
+	s := &cloudserver.LBServer{Path: *path, Logf: log.Printf}
 	s.Run(ctx, 500*time.Millisecond)
 }

@@ -1,5 +1,5 @@
 // Command handover-registry is the program in the simulated cloud's
-// registry container (see simulate/simcloud/registry): it pushes the
+// registry container (see simulate/cloudserver/registry): it pushes the
 // images it was built with into its registry, then serves the registry
 // and ECR's API name over TLS, logging every registry request as a JSON
 // line on standard output.
@@ -21,8 +21,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
-	"github.com/handover-sh/handover/simulate/simcloud/registry"
+	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
+	"github.com/handover-sh/handover/simulate/cloudserver/registry"
 )
 
 // seeds are --seed FILE=REPOSITORY:TAG values.

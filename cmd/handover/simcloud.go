@@ -18,11 +18,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
-	"github.com/handover-sh/handover/simulate/cloud/provider"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
+	"github.com/handover-sh/handover/simulate/cloudprovider/provider"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 func newSimcloudCommand(g *globals) *cobra.Command {
@@ -75,11 +75,11 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 		if err != nil {
 			return err
 		}
-		s, err := simcloud.New(simcloud.Options{
-			Backends: simcloud.Backends{
-				Instances:     simcloud.DockerInstances{Cluster: cluster, As: guard.as},
-				LoadBalancers: simcloud.DockerLoadBalancers{Cluster: cluster, Network: "kind"},
-				Routes:        simcloud.NoRoutes{},
+		s, err := cloudserver.New(cloudserver.Options{
+			Backends: cloudserver.Backends{
+				Instances:     cloudserver.DockerInstances{Cluster: cluster, As: guard.as},
+				LoadBalancers: cloudserver.DockerLoadBalancers{Cluster: cluster, Network: "kind"},
+				Routes:        cloudserver.NoRoutes{},
 			},
 			StatePath:  filepath.Join(stateDir, "state.json"),
 			AuditPath:  filepath.Join(stateDir, "audit.jsonl"),
@@ -95,8 +95,8 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 			return err
 		}
 		defer s.Close()
-		endpoints := []simcloud.Endpoint{{Handler: s.Handler(), Addrs: listen, What: fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir)}}
-		faceEndpoints, closeFaces, err := openFaces(asked, simcloud.FaceInput{Cloud: s, Token: guard.token, Cluster: cluster, StateDir: stateDir, RegistryKey: reg.TokenKey})
+		endpoints := []cloudserver.Endpoint{{Handler: s.Handler(), Addrs: listen, What: fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir)}}
+		faceEndpoints, closeFaces, err := openFaces(asked, cloudserver.FaceInput{Cloud: s, Token: guard.token, Cluster: cluster, StateDir: stateDir, RegistryKey: reg.TokenKey})
 		defer closeFaces()
 		if err != nil {
 			return err

@@ -8,19 +8,19 @@ import (
 
 	"github.com/handover-sh/handover/providers"
 	_ "github.com/handover-sh/handover/providers/all" // their faces are served
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
 )
 
-// The providers' faces of the simulated cloud (simcloud.Face): serve
+// The providers' faces of the simulated cloud (cloudserver.Face): serve
 // takes each one's flags and serves it beside the cloud's API when they
 // ask for it.
 
 // faces are the registered providers that have a face.
-func faces() []simcloud.Face {
-	var out []simcloud.Face
+func faces() []cloudserver.Face {
+	var out []cloudserver.Face
 	for _, p := range providers.All() {
-		if f, ok := providers.As[simcloud.Face](p); ok {
+		if f, ok := providers.As[cloudserver.Face](p); ok {
 			out = append(out, f)
 		}
 	}
@@ -37,8 +37,8 @@ func facesHelp() string {
 }
 
 // faceFlags adds every face's flags to serve.
-func faceFlags(serve *cobra.Command) []simcloud.FaceFlags {
-	var out []simcloud.FaceFlags
+func faceFlags(serve *cobra.Command) []cloudserver.FaceFlags {
+	var out []cloudserver.FaceFlags
 	for _, f := range faces() {
 		ff := f.FaceFlags(serve.Flags())
 		for _, group := range ff.RequiredTogether() {
@@ -50,8 +50,8 @@ func faceFlags(serve *cobra.Command) []simcloud.FaceFlags {
 }
 
 // askedFaces are the faces whose flags ask for them.
-func askedFaces(all []simcloud.FaceFlags) ([]simcloud.FaceFlags, error) {
-	var out []simcloud.FaceFlags
+func askedFaces(all []cloudserver.FaceFlags) ([]cloudserver.FaceFlags, error) {
+	var out []cloudserver.FaceFlags
 	for _, f := range all {
 		asked, err := f.Asked()
 		if err != nil {
@@ -66,7 +66,7 @@ func askedFaces(all []simcloud.FaceFlags) ([]simcloud.FaceFlags, error) {
 
 // openFaces opens the faces asked for over the cloud; closeAll closes
 // those opened, whether or not all were.
-func openFaces(asked []simcloud.FaceFlags, in simcloud.FaceInput) (endpoints []simcloud.Endpoint, closeAll func(), err error) {
+func openFaces(asked []cloudserver.FaceFlags, in cloudserver.FaceInput) (endpoints []cloudserver.Endpoint, closeAll func(), err error) {
 	var closers []func() error
 	closeAll = func() {
 		for _, c := range closers {
@@ -86,7 +86,7 @@ func openFaces(asked []simcloud.FaceFlags, in simcloud.FaceInput) (endpoints []s
 
 // serveAll serves every endpoint (the cloud's API, the faces') until ctx
 // ends or one of them fails.
-func serveAll(ctx context.Context, g *globals, endpoints []simcloud.Endpoint) error {
+func serveAll(ctx context.Context, g *globals, endpoints []cloudserver.Endpoint) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make(chan error, len(endpoints))
@@ -107,16 +107,16 @@ func serveAll(ctx context.Context, g *globals, endpoints []simcloud.Endpoint) er
 // serveRegistry is the cloud's own registry: its name and the key of its
 // tokens (the key a face's registry shares, as ECR's). A name needs the
 // key; a key alone serves a face's.
-func serveRegistry(host, keyPath string) (simcloud.Registry, error) {
+func serveRegistry(host, keyPath string) (cloudserver.Registry, error) {
 	if keyPath == "" {
 		if host != "" {
-			return simcloud.Registry{}, errors.New("--registry needs --registry-token-key: the registry checks its tokens with that key")
+			return cloudserver.Registry{}, errors.New("--registry needs --registry-token-key: the registry checks its tokens with that key")
 		}
-		return simcloud.Registry{}, nil
+		return cloudserver.Registry{}, nil
 	}
 	key, err := ecrtoken.ReadKey(keyPath)
 	if err != nil {
-		return simcloud.Registry{}, err
+		return cloudserver.Registry{}, err
 	}
-	return simcloud.Registry{Host: host, TokenKey: key}, nil
+	return cloudserver.Registry{Host: host, TokenKey: key}, nil
 }

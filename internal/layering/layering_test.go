@@ -53,7 +53,7 @@ var rules = []struct {
 var allowed = []struct{ from, dep, why string }{
 	{"timeline", "internal/boundedfile", "the timeline's file is read bounded"},
 	{"migrate", "providers/profiles", "the lint and the procedures judge a provider's manager by its facts"},
-	{"clusters/nodeimage/modules/", "simulate/cloud/",
+	{"clusters/nodeimage/modules/", "simulate/cloudprovider/",
 		"the node images' kubelets and managers are built with the simulated provider compiled in: its code is the simulated cloud's, these modules only pin versions and register it"},
 }
 
@@ -70,7 +70,7 @@ func TestLayers(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no package was held to a rule: the tree is not what this test expects")
 	}
-	for _, nested := range []string{"simulate/cloud/provider", "clusters/nodeimage/modules/kubernetes-v1.30/kubelet", "simulate/simcloud/amazon/drive/ccm"} {
+	for _, nested := range []string{"simulate/cloudprovider/provider", "clusters/nodeimage/modules/kubernetes-v1.30/kubelet", "simulate/cloudserver/amazon/drive/ccm"} {
 		if _, ok := g[nested]; !ok {
 			t.Errorf("%s, a package of a nested module, was not read", nested)
 		}
@@ -92,11 +92,11 @@ func TestLayersSeeNestedModules(t *testing.T) {
 	}
 	write("go.mod", "module github.com/handover-sh/handover\n")
 	write("verify/checks/c.go", "package checks\n")
-	write("simulate/cloud/go.mod", "module github.com/handover-sh/handover/simulate/cloud\n")
-	write("simulate/cloud/provider/p.go", "package provider\nimport _ \"github.com/handover-sh/handover/verify/checks\"\n")
+	write("simulate/cloudprovider/go.mod", "module github.com/handover-sh/handover/simulate/cloudprovider\n")
+	write("simulate/cloudprovider/provider/p.go", "package provider\nimport _ \"github.com/handover-sh/handover/verify/checks\"\n")
 	write("clusters/nodeimage/modules/k/go.mod", "module handover.local/build/k\n")
 	write("clusters/nodeimage/modules/k/kubelet/main.go",
-		"package main\nimport _ \"github.com/handover-sh/handover/simulate/cloud/provider\"\nfunc main() {}\n")
+		"package main\nimport _ \"github.com/handover-sh/handover/simulate/cloudprovider/provider\"\nfunc main() {}\n")
 	g, err := readGraph(root)
 	if err != nil {
 		t.Fatal(err)
@@ -104,14 +104,14 @@ func TestLayersSeeNestedModules(t *testing.T) {
 	bad, _ := violations(g)
 	for _, want := range []string{
 		"clusters/nodeimage/modules/k/kubelet depends on verify/checks",
-		"simulate/cloud/provider depends on verify/checks",
+		"simulate/cloudprovider/provider depends on verify/checks",
 	} {
 		if !slices.ContainsFunc(bad, func(v string) bool { return strings.HasPrefix(v, want+":") }) {
 			t.Errorf("not found: %q in %q", want, bad)
 		}
 	}
 	for _, v := range bad {
-		if strings.Contains(v, "depends on simulate/cloud/provider") {
+		if strings.Contains(v, "depends on simulate/cloudprovider/provider") {
 			t.Errorf("the allowed dependency was reported: %s", v)
 		}
 	}

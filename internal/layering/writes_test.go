@@ -17,19 +17,19 @@ var rawWrite = regexp.MustCompile(`\bos\.(WriteFile|Create|OpenFile|MkdirAll|Mkd
 // everything else writes through internal/privatefs, which walks a path
 // without following links and refuses a directory others may write to.
 var rawWriters = map[string]string{
-	"internal/privatefs/privatefs.go": "the writer itself (Move's copy of a directory it made)",
-	"internal/boundedfile/":           "opens read-only",
-	"internal/testenv/":               "test helpers in the tests' own temporary directories",
-	"timeline/writer.go":              "O_NOFOLLOW under an output directory privatefs made or checked",
-	"clusters/kindcluster/sysctl.go":  "/proc/sys, the host's recorded settings only",
-	"clusters/host/sysctl.go":         "/proc/sys",
-	"clusters/host/cgroups.go":        "mount points under /sys/fs/cgroup",
-	"clusters/host/capfilter/":        "the runtime wrapper rewriting the container bundle runc was handed",
-	"clusters/cni/":                   "the pod network's agent, inside a node",
-	"clusters/nodeimage/rootfs.go":    "a root file system being built in the private cache, O_NOFOLLOW",
-	"clusters/nodeimage/modules/":     "programs built into the node images, run inside nodes",
-	"simulate/cloud/":                 "managers and agents run inside nodes",
-	"simulate/simcloud/amazon/drive/": "programs run inside nodes",
+	"internal/privatefs/privatefs.go":    "the writer itself (Move's copy of a directory it made)",
+	"internal/boundedfile/":              "opens read-only",
+	"internal/testenv/":                  "test helpers in the tests' own temporary directories",
+	"timeline/writer.go":                 "O_NOFOLLOW under an output directory privatefs made or checked",
+	"clusters/kindcluster/sysctl.go":     "/proc/sys, the host's recorded settings only",
+	"clusters/host/sysctl.go":            "/proc/sys",
+	"clusters/host/cgroups.go":           "mount points under /sys/fs/cgroup",
+	"clusters/host/capfilter/":           "the runtime wrapper rewriting the container bundle runc was handed",
+	"clusters/cni/":                      "the pod network's agent, inside a node",
+	"clusters/nodeimage/rootfs.go":       "a root file system being built in the private cache, O_NOFOLLOW",
+	"clusters/nodeimage/modules/":        "programs built into the node images, run inside nodes",
+	"simulate/cloudprovider/":            "managers and agents run inside nodes",
+	"simulate/cloudserver/amazon/drive/": "programs run inside nodes",
 }
 
 // Every file handover writes on the host goes through privatefs, unless

@@ -106,7 +106,7 @@ func managerTable() map[string]Manager {
 			Component: "cloud-controller-manager",
 			Minor:     minor,
 			// The simulated cloud's manager adds node-ipam-controller
-			// (simulate/cloud/ccmbase), off by default.
+			// (simulate/cloudprovider/ccmcontrollers), off by default.
 			Controllers: []string{CloudNode, ServiceLB, NodeRoute, CloudNodeLifecycle, NodeIPAM},
 			Aliases:     map[string]string{"cloud-node": CloudNode, "service": ServiceLB, "route": NodeRoute, "cloud-node-lifecycle": CloudNodeLifecycle, "nodeipam": NodeIPAM},
 			Default:     defaultNames,

@@ -81,7 +81,7 @@ func TestManagerTablesMatchSource(t *testing.T) {
 			ownMain := readIf(t, filepath.Join("..", "..", "clusters", "nodeimage", "modules", "kubernetes-v"+minor, "cloud-controller-manager", "main.go"))
 			for _, n := range ccm.Controllers {
 				if !strings.Contains(names, `= "`+n+`"`) && !regexp.MustCompile(`\n\t"`+n+`":\s+\{`).MatchString(ccmApp) &&
-					!strings.Contains(ownMain, `ccmbase.Setup("`+n+`")`) {
+					!strings.Contains(ownMain, `ccmcontrollers.Setup("`+n+`")`) {
 					t.Errorf("%s is not a cloud-controller-manager controller name in the %s source", n, minor)
 				}
 			}
@@ -98,7 +98,7 @@ func TestManagerTablesMatchSource(t *testing.T) {
 					t.Errorf("kube-controller-manager %s has no alias %q", minor, alias)
 				}
 			}
-			own := read(t, filepath.Join("..", "..", "simulate", "cloud", "ccm", "ccm.go"))
+			own := read(t, filepath.Join("..", "..", "simulate", "cloudprovider", "ccmmain", "ccmmain.go"))
 			for alias, name := range ccm.Aliases {
 				if !regexp.MustCompile(`"`+alias+`"\]?\s*[:=]\s+\w+`).MatchString(names+own) || name == "" {
 					t.Errorf("cloud-controller-manager %s has no alias %q", minor, alias)

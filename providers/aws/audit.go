@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 )
 
 // API: the aws provider's code calls EC2, classic ELB and the metadata

@@ -2,7 +2,7 @@
 // k8s.io/legacy-cloud-providers in the managers and kubelets of v1.26, and
 // k8s.io/cloud-provider-aws's manager (and ecr-credential-provider) from
 // v1.27, run against the simulated cloud's face of EC2, classic ELB and
-// the instance metadata service (simulate/simcloud/amazon). Its files
+// the instance metadata service (simulate/cloudserver/amazon). Its files
 // wire that code into a cluster and its node images, serve its API, read
 // its cloud-config and hold its profile; nothing outside this package
 // knows its name.

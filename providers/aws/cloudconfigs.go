@@ -2,7 +2,7 @@ package aws
 
 import (
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 )
 
 // A user's own [Global] variables for each side, as a rehearsal carries

@@ -9,7 +9,7 @@ import (
 )
 
 // An aws cluster's cloud also answers as EC2, classic ELB and the instance
-// metadata service (simulate/simcloud/amazon), and its kubelets and
+// metadata service (simulate/cloudserver/amazon), and its kubelets and
 // managers run the aws provider's own code against it: pointed there by
 // the provider's cloud-config ([ServiceOverride]s), signing with keys the
 // cloud issued each component, and named as AWS names instances.

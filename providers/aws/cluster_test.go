@@ -18,9 +18,9 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/providers/aws/awsconfig"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
-	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
-	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
+	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
 )
 
 // testEndpoints are a cloud's endpoints as a create picks them.

@@ -20,11 +20,11 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/testenv"
 	"github.com/handover-sh/handover/providers/aws"
-	"github.com/handover-sh/handover/simulate/cloud/api"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
-	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 )
 
 // The aws provider's own code on kind: the in-tree provider of
@@ -118,7 +118,7 @@ func checkAWSIdentity(t *testing.T, client kubernetes.Interface, cloud *api.Clie
 				ip = a.Address
 			}
 		}
-		name := amazon.PrivateDNSName(ip, simcloud.Region)
+		name := amazon.PrivateDNSName(ip, cloudserver.Region)
 		n, ok := byName[name]
 		if !ok {
 			t.Errorf("instance %s (%s): no Node %s", in.Name, ip, name)

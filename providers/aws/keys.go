@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/internal/privatefs"
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
-	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 )
 
 // A kubelet's AWS key is its node's own: the cloud's audit names the node
@@ -84,6 +84,6 @@ func revokeKubeletKeys(cluster, node string) error {
 
 // kubeletEnv is a kubelet's environment file holding key.
 func kubeletEnv(key awsapi.Key) string {
-	cfg := amazon.ProviderConfig{Region: simcloud.Region}
+	cfg := amazon.ProviderConfig{Region: cloudserver.Region}
 	return "KUBELET_EXTRA_ARGS=\n" + strings.Join(append(cfg.Env(key), "AWS_CA_BUNDLE="+caPath), "\n") + "\n"
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 )
 
 // A worker joined from a control plane gets no manager's credentials and

@@ -10,9 +10,9 @@ import (
 
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
-	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 )
 
 //go:embed bootstrap-kubeadm.sh
@@ -78,7 +78,7 @@ func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars) ([]s
 		return nil, err
 	}
 	apiAddr := net.JoinHostPort(e.gateway, strconv.Itoa(e.apiPort))
-	cfg := amazon.ProviderConfig{Region: simcloud.Region, AWS: "http://" + apiAddr, ClusterID: cluster}
+	cfg := amazon.ProviderConfig{Region: cloudserver.Region, AWS: "http://" + apiAddr, ClusterID: cluster}
 	kcm, ccm, clusterID := configs(own, cfg, cluster)
 	if err := writeFiles(dir, kcm, ccm, keys); err != nil {
 		return nil, err

@@ -9,9 +9,9 @@ import (
 	"github.com/handover-sh/handover/internal/pki"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
-	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
 )
 
 // An aws cluster's registry is ECR's: its container also answers under
@@ -23,8 +23,8 @@ import (
 
 var (
 	// registryHost and ecrAPIHost are the cloud's ECR registry and API.
-	registryHost = amazon.RegistryHost(simcloud.Region)
-	ecrAPIHost   = amazon.ECRAPIHost(simcloud.Region)
+	registryHost = amazon.RegistryHost(cloudserver.Region)
+	ecrAPIHost   = amazon.ECRAPIHost(cloudserver.Region)
 	// echoImage is the echo image as pods pull it from the cloud's
 	// registry.
 	echoImage = registryHost + "/" + nodeimage.EchoRepository

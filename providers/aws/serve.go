@@ -9,15 +9,15 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 )
 
 // The cloud's AWS face, as `simcloud serve` serves it from the flags
 // Prepare gives: EC2 and classic ELB, the instance metadata service, and
 // the AWS APIs over TLS, where ECR's credential callers reach them.
 
-var _ simcloud.Face = Provider{}
+var _ cloudserver.Face = Provider{}
 
 // FaceHelp is serve's paragraph on the AWS face.
 func (Provider) FaceHelp() string {
@@ -43,7 +43,7 @@ type faceFlags struct {
 }
 
 // FaceFlags adds the AWS face's flags to serve's.
-func (Provider) FaceFlags(f *pflag.FlagSet) simcloud.FaceFlags {
+func (Provider) FaceFlags(f *pflag.FlagSet) cloudserver.FaceFlags {
 	a := &faceFlags{}
 	f.StringVar(&a.keys, "aws-keys", "", "serve the AWS APIs (EC2, classic ELB) to the access keys in this file (JSON, root only), each signing as the component (and node) it names; the file is read again when replaced: a key added is served, one removed refused, from the next call on; a terminated instance's node keys are refused")
 	f.StringArrayVar(&a.listen, "aws-listen", nil, "address to serve the AWS APIs on, at /ec2/ and /elasticloadbalancing/ (repeatable)")
@@ -82,28 +82,28 @@ func (a *faceFlags) Asked() (bool, error) {
 
 // Open makes the AWS face over the cloud: its APIs, and the metadata
 // service and the APIs over TLS where the flags ask.
-func (a *faceFlags) Open(in simcloud.FaceInput) (simcloud.OpenFace, error) {
+func (a *faceFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error) {
 	keys, err := amazon.OpenKeyFile(a.keys)
 	if err != nil {
-		return simcloud.OpenFace{}, err
+		return cloudserver.OpenFace{}, err
 	}
 	tlsCfg, err := a.tlsConfig()
 	if err != nil {
-		return simcloud.OpenFace{}, err
+		return cloudserver.OpenFace{}, err
 	}
 	calls, err := amazon.OpenCallLog(filepath.Join(in.StateDir, amazon.CallLogFile))
 	if err != nil {
-		return simcloud.OpenFace{}, err
+		return cloudserver.OpenFace{}, err
 	}
 	s := in.Cloud
 	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), in.Token), Keys: keys, Terminated: s.Terminated, TokenKey: in.RegistryKey,
-		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: simcloud.Region, Zones: simcloud.Zones(), CIDR: a.nodeNetwork},
+		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork},
 		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record})
 	if err != nil {
 		calls.Close()
-		return simcloud.OpenFace{}, err
+		return cloudserver.OpenFace{}, err
 	}
-	return simcloud.OpenFace{Endpoints: a.endpoints(face, tlsCfg), Close: calls.Close}, nil
+	return cloudserver.OpenFace{Endpoints: a.endpoints(face, tlsCfg), Close: calls.Close}, nil
 }
 
 func (a *faceFlags) tlsConfig() (*tls.Config, error) {
@@ -118,13 +118,13 @@ func (a *faceFlags) tlsConfig() (*tls.Config, error) {
 }
 
 // endpoints are the face's handlers, each on the addresses its flag gives.
-func (a *faceFlags) endpoints(face *amazon.Face, tlsCfg *tls.Config) []simcloud.Endpoint {
-	out := []simcloud.Endpoint{{Handler: face.Handler(), Addrs: a.listen, What: "the AWS APIs"}}
+func (a *faceFlags) endpoints(face *amazon.Face, tlsCfg *tls.Config) []cloudserver.Endpoint {
+	out := []cloudserver.Endpoint{{Handler: face.Handler(), Addrs: a.listen, What: "the AWS APIs"}}
 	if len(a.imdsListen) > 0 {
-		out = append(out, simcloud.Endpoint{Handler: face.IMDS(a.imdsRequireToken), Addrs: a.imdsListen, What: "the instance metadata service"})
+		out = append(out, cloudserver.Endpoint{Handler: face.IMDS(a.imdsRequireToken), Addrs: a.imdsListen, What: "the instance metadata service"})
 	}
 	if len(a.tlsListen) > 0 {
-		out = append(out, simcloud.Endpoint{Handler: face.Handler(), Addrs: a.tlsListen, What: "the AWS APIs over TLS", TLS: tlsCfg})
+		out = append(out, cloudserver.Endpoint{Handler: face.Handler(), Addrs: a.tlsListen, What: "the AWS APIs over TLS", TLS: tlsCfg})
 	}
 	return out
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/amazon"
-	"github.com/handover-sh/handover/simulate/simcloud/awsapi"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 )
 
 func TestAWSFlagsRefuseHalfAConfiguration(t *testing.T) {
@@ -37,13 +37,13 @@ func TestAWSFaceOpensOverTheCloud(t *testing.T) {
 	if err := amazon.WriteKeys(keys, []awsapi.Key{key}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := simcloud.New(simcloud.Options{StatePath: filepath.Join(dir, "state.json"), Token: strings.Repeat("t", 32), AdminToken: strings.Repeat("a", 32)})
+	s, err := cloudserver.New(cloudserver.Options{StatePath: filepath.Join(dir, "state.json"), Token: strings.Repeat("t", 32), AdminToken: strings.Repeat("a", 32)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	f := faceFlags{keys: keys, listen: []string{"127.0.0.1:0"}, imdsListen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}
-	face, err := f.Open(simcloud.FaceInput{Cloud: s, Token: strings.Repeat("t", 32), Cluster: "c", StateDir: dir})
+	face, err := f.Open(cloudserver.FaceInput{Cloud: s, Token: strings.Repeat("t", 32), Cluster: "c", StateDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

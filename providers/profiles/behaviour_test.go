@@ -7,7 +7,7 @@ import (
 
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
 )
 
 // TestSimulatedManagerBehavesAsTheProfiles: what the simulated

@@ -44,7 +44,7 @@ func (forms) Workload(in providers.WorkloadInput) string {
 }
 
 // ProviderPackage is the simulated cloud's Kubernetes provider.
-const ProviderPackage = "github.com/handover-sh/handover/simulate/cloud/provider"
+const ProviderPackage = "github.com/handover-sh/handover/simulate/cloudprovider/provider"
 
 // InTreeCode and CCMCode: handover builds the simulated provider into
 // every version's managers and kubelets.

@@ -6,10 +6,11 @@ import (
 	"github.com/handover-sh/handover/providers/profiles"
 )
 
-// simulatedProfiles: handover's own simulated cloud (simulate/cloud), one
-// per minor the node images build (clusters/nodeimage/versions.go). Its
-// manager is upstream's k8s.io/cloud-provider app with the simulated
-// provider and a node-IPAM controller of its own.
+// simulatedProfiles: handover's own simulated cloud
+// (simulate/cloudprovider), one per minor the node images build
+// (clusters/nodeimage/versions.go). Its manager is upstream's
+// k8s.io/cloud-provider app with the simulated provider and a node-IPAM
+// controller of its own.
 var simulatedProfiles = []profiles.Profile{
 	simulated("1.26", "v1.26.13", true),
 	simulated("1.27", "v1.27.4", true),
@@ -32,18 +33,18 @@ func simulated(minor, build string, inTree bool) profiles.Profile {
 	upstreamApp := profiles.Source{Module: cloudProvider, File: "app/controllermanager.go",
 		Evidence: []string{`leadermigration\.Enabled\(`, `filterFunc\(`}}
 	main := profiles.Source{Module: profiles.Here, File: "clusters/nodeimage/modules/kubernetes-v" + minor + "/cloud-controller-manager/main.go",
-		Evidence: []string{`ccmbase\.Setup\("nodeipam"\)`, `ccmbase\.Controllers\(ipam\)`, `app\.NewCloudControllerManagerCommand\(`}}
+		Evidence: []string{`ccmcontrollers\.Setup\("nodeipam"\)`, `ccmcontrollers\.Controllers\(ipam\)`, `app\.NewCloudControllerManagerCommand\(`}}
 	controllers := []string{"cloud-node", "service", "route", "cloud-node-lifecycle", "nodeipam"}
 	namesSource := profiles.Source{Module: cloudProvider, File: "app/controllermanager.go",
 		Evidence: []string{`"cloud-node":\s+\{`, `"service":\s+\{`, `"route":\s+\{`, `"cloud-node-lifecycle":\s+\{`}}
 	aliases := profiles.Fact[map[string]string]{Value: map[string]string{},
-		From: []profiles.Source{{Module: profiles.Here, File: main.File, Evidence: []string{`NewCloudControllerManagerCommand\(opts, ccmbase\.InitCloud, controllers, cliflag`}}}}
+		From: []profiles.Source{{Module: profiles.Here, File: main.File, Evidence: []string{`NewCloudControllerManagerCommand\(opts, ccmcontrollers\.InitCloud, controllers, cliflag`}}}}
 	ipam := "nodeipam"
 	if canonical {
 		ipam = "node-ipam-controller"
 		controllers = []string{"cloud-node-controller", "service-lb-controller", "node-route-controller", "cloud-node-lifecycle-controller", ipam}
-		main = profiles.Source{Module: profiles.Here, File: "simulate/cloud/ccm/ccm.go",
-			Evidence: []string{`ccmbase\.Setup\(ccmbase\.NodeIPAMController\)`, `ccmbase\.Controllers\(ipam\)`, `aliases\["nodeipam"\] = ipam`, `app\.NewCloudControllerManagerCommand\(`}}
+		main = profiles.Source{Module: profiles.Here, File: "simulate/cloudprovider/ccmmain/ccmmain.go",
+			Evidence: []string{`ccmcontrollers\.Setup\(ccmcontrollers\.NodeIPAMController\)`, `ccmcontrollers\.Controllers\(ipam\)`, `aliases\["nodeipam"\] = ipam`, `app\.NewCloudControllerManagerCommand\(`}}
 		namesSource = profiles.Source{Module: cloudProvider, File: "names/controller_names.go",
 			Evidence: []string{`CloudNodeController\s+= "cloud-node-controller"`, `ServiceLBController\s+= "service-lb-controller"`,
 				`NodeRouteController\s+= "node-route-controller"`, `CloudNodeLifecycleController\s+= "cloud-node-lifecycle-controller"`}}
@@ -63,26 +64,26 @@ func simulated(minor, build string, inTree bool) profiles.Profile {
 			Aliases:         aliases,
 			LeaderMigration: profiles.Fact[bool]{Value: true, From: []profiles.Source{main, upstreamApp}},
 			Disabled: profiles.Fact[[]string]{Value: []string{ipam}, From: []profiles.Source{main, ipamSource,
-				{Module: profiles.Here, File: "simulate/cloud/ccmbase/ccmbase.go", Evidence: []string{`app\.ControllersDisabledByDefault\.Insert\(ipamName\)`}}}},
+				{Module: profiles.Here, File: "simulate/cloudprovider/ccmcontrollers/ccmcontrollers.go", Evidence: []string{`app\.ControllersDisabledByDefault\.Insert\(ipamName\)`}}}},
 			NodeIPAM: profiles.Fact[string]{Value: ipam, From: []profiles.Source{main, ipamSource}},
 			NodeInit: profiles.Fact[string]{Value: "cloud-controller-manager (cloud-node controller)",
-				From: []profiles.Source{{Module: profiles.Here, File: "simulate/cloud/ccmbase/ccmbase.go", Evidence: []string{`range app\.DefaultInitFuncConstructors`}}}},
+				From: []profiles.Source{{Module: profiles.Here, File: "simulate/cloudprovider/ccmcontrollers/ccmcontrollers.go", Evidence: []string{`range app\.DefaultInitFuncConstructors`}}}},
 		},
 		Naming: simulatedNaming,
 	}
 }
 
 // ipamSource: the simulated manager's node IPAM, off by default.
-var ipamSource = profiles.Source{Module: profiles.Here, File: "simulate/cloud/ccmbase/nodeipam.go", Evidence: []string{`NodeIPAMController = "node-ipam-controller"`}}
+var ipamSource = profiles.Source{Module: profiles.Here, File: "simulate/cloudprovider/ccmcontrollers/nodeipam.go", Evidence: []string{`NodeIPAMController = "node-ipam-controller"`}}
 
 var simulatedNaming = profiles.Naming{
 	ProviderID: profiles.Fact[string]{Value: "kind://docker/<cluster>/<node>",
-		From: []profiles.Source{{Module: profiles.Here, File: "simulate/cloud/behaviour/behaviour.go", Evidence: []string{`const kindProviderID = "kind://docker/<cluster>/<node>"`,
+		From: []profiles.Source{{Module: profiles.Here, File: "simulate/cloudprovider/behaviour/behaviour.go", Evidence: []string{`const kindProviderID = "kind://docker/<cluster>/<node>"`,
 			`if form == "" \{\s+form = kindProviderID`}}}},
 	Node: profiles.Fact[string]{Value: "the kubelet's hostname (the kind node container's name)",
-		From: []profiles.Source{{Module: profiles.Here, File: "simulate/cloud/provider/instances.go", Evidence: []string{`CurrentNodeName\(_ context\.Context, hostname string\) \(types\.NodeName, error\) \{\s+return types\.NodeName\(hostname\), nil`}}}},
+		From: []profiles.Source{{Module: profiles.Here, File: "simulate/cloudprovider/provider/instances.go", Evidence: []string{`CurrentNodeName\(_ context\.Context, hostname string\) \(types\.NodeName, error\) \{\s+return types\.NodeName\(hostname\), nil`}}}},
 	LoadBalancer: profiles.Fact[string]{Value: "<cluster>-a<Service UID without dashes, at most 32 characters>",
 		From: []profiles.Source{
-			{Module: profiles.Here, File: "simulate/cloud/provider/loadbalancer.go", Evidence: []string{`c\.as\.LoadBalancerOf\(clusterName, cloudprovider\.DefaultLoadBalancerName\(svc\)\)`}},
-			{Module: profiles.Here, File: "simulate/cloud/behaviour/behaviour.go", Evidence: []string{`if form == "" \{\s+form = "<cluster>-<default>"`}}}},
+			{Module: profiles.Here, File: "simulate/cloudprovider/provider/loadbalancer.go", Evidence: []string{`c\.as\.LoadBalancerOf\(clusterName, cloudprovider\.DefaultLoadBalancerName\(svc\)\)`}},
+			{Module: profiles.Here, File: "simulate/cloudprovider/behaviour/behaviour.go", Evidence: []string{`if form == "" \{\s+form = "<cluster>-<default>"`}}}},
 }

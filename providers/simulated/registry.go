@@ -4,7 +4,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/pki"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 // The simulated cloud's own registry: it issues the registry's tokens
@@ -14,13 +14,13 @@ import (
 var (
 	// RegistryHost is the simulated cloud's registry, and echoImage the
 	// echo image there.
-	RegistryHost = "registry." + simcloud.Region + ".simcloud.internal"
+	RegistryHost = "registry." + cloudserver.Region + ".simcloud.internal"
 	echoImage    = RegistryHost + "/" + nodeimage.EchoRepository
 )
 
 // registry is the cluster's registry, its files in the cloud's state dir.
 func registry(cluster string) cloudcluster.Registry {
-	return cloudcluster.Registry{Host: RegistryHost, User: simcloud.RegistryUser, Service: "simcloud", StateDir: cloudcluster.StateDir(cluster)}
+	return cloudcluster.Registry{Host: RegistryHost, User: cloudserver.RegistryUser, Service: "simcloud", StateDir: cloudcluster.StateDir(cluster)}
 }
 
 // prepareRegistry makes the registry's files, with a CA of the cluster's

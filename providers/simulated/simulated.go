@@ -1,5 +1,5 @@
 // Package simulated is the default provider: the simulated cloud's own,
-// whose Kubernetes provider (simulate/cloud/provider) handover compiles
+// whose Kubernetes provider (simulate/cloudprovider/provider) handover compiles
 // into every node image's managers and kubelets, and whose manager
 // behaves as an imitated provider's when a cluster's cloud-config names
 // one.

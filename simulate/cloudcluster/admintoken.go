@@ -7,7 +7,7 @@ import (
 
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/privatefs"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 // adminTokenFile holds the cloud's admin token in the cluster's state dir
@@ -20,7 +20,7 @@ const adminTokenFile = "admin-token"
 const maxAdminTokenFile = 4 << 10
 
 func writeAdminToken(dir string) (string, error) {
-	token, err := simcloud.NewToken()
+	token, err := cloudserver.NewToken()
 	if err != nil {
 		return "", err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
-	"github.com/handover-sh/handover/simulate/cloud/provider"
+	"github.com/handover-sh/handover/simulate/cloudprovider/provider"
 )
 
 // The admin token is the host's: written 0600 beside the cloud

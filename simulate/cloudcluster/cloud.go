@@ -74,7 +74,7 @@ type CloudConfigVars struct {
 // metadata redirect and the registry.
 type Served struct {
 	// Flags are `simcloud serve`'s flags beyond those every cloud gets
-	// (a provider's face, simcloud.Face, among them).
+	// (a provider's face, cloudserver.Face, among them).
 	Flags []string
 	// ConfigRegistry is the registry the cluster's cloud-config names, for
 	// the nodes' credential plugin ("": none).

@@ -16,7 +16,7 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 // Validate checks that a mode fits the cluster's Kubernetes version.
@@ -189,7 +189,7 @@ func Delete(ctx context.Context, name, kubeconfig string, logger log.Logger) err
 // what its provider made on the host.
 func cleanup(ctx context.Context, name string) error {
 	var err error
-	ids, _ := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+name))
+	ids, _ := kexec.OutputLines(kexec.CommandContext(ctx, "docker", "ps", "-aq", "--filter", "label="+cloudserver.ClusterLabel+"="+name))
 	if len(ids) > 0 {
 		if rerr := kexec.CommandContext(ctx, "docker", append([]string{"rm", "-f", "-v"}, ids...)...).Run(); rerr != nil {
 			err = fmt.Errorf("removing the load balancers, registry and kwok of %s: %w", name, rerr)

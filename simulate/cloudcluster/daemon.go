@@ -23,9 +23,9 @@ import (
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/internal/procs"
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/provider"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/provider"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/waits"
 )
 
@@ -154,7 +154,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 	if err := newStateDir(dir, w.provider); err != nil {
 		return "", err
 	}
-	token, err := simcloud.NewToken()
+	token, err := cloudserver.NewToken()
 	if err != nil {
 		return "", err
 	}

@@ -18,10 +18,10 @@ import (
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/testenv"
 	_ "github.com/handover-sh/handover/providers/all" // the providers clusters are made for
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 func TestInTreeCloud(t *testing.T) {
@@ -108,7 +108,7 @@ func checkInitialised(t *testing.T, n *corev1.Node, cluster string) {
 	if want := (behaviour.Behaviour{}).ProviderIDOf(cluster, n.Name); n.Spec.ProviderID != want {
 		t.Errorf("%s: ProviderID %q, want %q", n.Name, n.Spec.ProviderID, want)
 	}
-	if n.Labels["topology.kubernetes.io/zone"] != simcloud.ZoneOf(n.Name) || n.Labels["node.kubernetes.io/instance-type"] == "" {
+	if n.Labels["topology.kubernetes.io/zone"] != cloudserver.ZoneOf(n.Name) || n.Labels["node.kubernetes.io/instance-type"] == "" {
 		t.Errorf("%s: labels %v", n.Name, n.Labels)
 	}
 	for _, taint := range n.Spec.Taints {
@@ -267,7 +267,7 @@ func testLoadBalancer(t *testing.T, client kubernetes.Interface, cluster, name s
 		t.Fatal(err)
 	}
 	err := wait.PollUntilContextTimeout(ctx, time.Second, 2*time.Minute, true, func(context.Context) (bool, error) {
-		ids, err := kexec.OutputLines(kexec.Command("docker", "ps", "-aq", "--filter", "label="+simcloud.ClusterLabel+"="+cluster, "--filter", "label="+simcloud.LBLabel))
+		ids, err := kexec.OutputLines(kexec.Command("docker", "ps", "-aq", "--filter", "label="+cloudserver.ClusterLabel+"="+cluster, "--filter", "label="+cloudserver.LBLabel))
 		return err == nil && len(ids) == 0, nil
 	})
 	if err != nil {

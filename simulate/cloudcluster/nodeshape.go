@@ -11,7 +11,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/waits"
 )
 
@@ -69,7 +69,7 @@ func attachSecondInterfaces(ctx context.Context, c *kindcluster.Cluster) error {
 	}
 	name := interfaceNetwork(c.Name)
 	err := engine.CreateNetwork(ctx, engine.NetworkSpec{Name: name, Subnet: interfaceSubnet(c.Name), Internal: true,
-		Labels: map[string]string{simcloud.ClusterLabel: c.Name}})
+		Labels: map[string]string{cloudserver.ClusterLabel: c.Name}})
 	if err != nil {
 		return fmt.Errorf("the second interfaces' network: %w", err)
 	}
@@ -87,7 +87,7 @@ func attachSecondInterfaces(ctx context.Context, c *kindcluster.Cluster) error {
 
 // removeInterfaceNetworks removes the cluster's interface network.
 func removeInterfaceNetworks(ctx context.Context, cluster string) error {
-	return engine.RemoveNetworks(ctx, simcloud.ClusterLabel+"="+cluster)
+	return engine.RemoveNetworks(ctx, cloudserver.ClusterLabel+"="+cluster)
 }
 
 // waitRoutes waits until the cloud routes every Node's pod range.

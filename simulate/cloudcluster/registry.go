@@ -17,8 +17,8 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/pki"
 	"github.com/handover-sh/handover/internal/privatefs"
-	"github.com/handover-sh/handover/simulate/simcloud"
-	"github.com/handover-sh/handover/simulate/simcloud/ecrtoken"
+	"github.com/handover-sh/handover/simulate/cloudserver"
+	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
 	"github.com/handover-sh/handover/waits"
 )
 
@@ -122,7 +122,7 @@ func startRegistry(ctx context.Context, cluster string, r Registry) error {
 	spec := engine.RunSpec{Name: name, Image: nodeimage.RegistryImage, Network: engine.KindNetwork,
 		Aliases: aliases, RestartRetries: 3, Cmd: cmd,
 		Binds:  []string{reg + ":" + registryDir + ":ro"},
-		Labels: map[string]string{simcloud.ClusterLabel: cluster}}
+		Labels: map[string]string{cloudserver.ClusterLabel: cluster}}
 	if err := engine.Run(ctx, spec); err != nil {
 		return fmt.Errorf("starting the cloud's registry %s: %w", name, err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
 )
 
 // wiring is how a provider's clusters are made: the provider, the Cloud
@@ -46,7 +46,7 @@ func lookup(name string) (providers.Provider, error) {
 }
 
 // imitation wires an imitated provider's cluster: the default provider's,
-// its manager behaving as p's does (simulate/cloud/behaviour).
+// its manager behaving as p's does (simulate/cloudprovider/behaviour).
 func imitation(p providers.Provider) (wiring, error) {
 	if _, err := behaviour.Lookup(p.Name()); err != nil {
 		return wiring{}, err

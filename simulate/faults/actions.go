@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/handover-sh/handover/clusters/engine"
-	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/waits"
 )
@@ -132,7 +132,7 @@ func (in *Injector) ccmDeniedRoutes(ctx context.Context) (string, error) {
 }
 
 // otherRegion is a region with none of the cluster's instances: the
-// simulated cloud puts every instance in sim-region-1 (simcloud.Region; a
+// simulated cloud puts every instance in sim-region-1 (cloudserver.Region; a
 // test holds the two apart).
 const otherRegion = "sim-region-2"
 

@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/internal/testenv"
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -171,7 +171,7 @@ func TestServiceDeleteAndNodeReregister(t *testing.T) {
 // ccm-other-region must name a region the simulated cloud has no instance
 // in, or the fault scopes the CCM to everything.
 func TestOtherRegionIsNotTheClouds(t *testing.T) {
-	if otherRegion == simcloud.Region {
+	if otherRegion == cloudserver.Region {
 		t.Fatalf("otherRegion %q is the simulated cloud's own region", otherRegion)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/timeline"
 )
 

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
-	"github.com/handover-sh/handover/simulate/cloud/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/waits"
 )

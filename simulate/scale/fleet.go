@@ -11,9 +11,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/kind/pkg/log"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -119,7 +119,7 @@ func Prepare(ctx context.Context, o Options, p Profile) (*Fleet, error) {
 		return nil, err
 	}
 	f.logf("Registered %d simulated nodes in %s; creating %d LoadBalancer Services on them ...", p.Nodes, time.Since(start).Round(time.Second), p.Services)
-	if err := simcloud.MakeLoadBalancersVirtual(ctx, f.admin, Namespace); err != nil {
+	if err := cloudserver.MakeLoadBalancersVirtual(ctx, f.admin, Namespace); err != nil {
 		return nil, err
 	}
 	if err := createServices(ctx, o.Client, p.Services); err != nil {

@@ -10,9 +10,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/provider"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/provider"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/waits"
 )
@@ -26,7 +26,7 @@ const uninitializedTaint = "node.cloudprovider.kubernetes.io/uninitialized"
 func (f *Fleet) join(ctx context.Context, name, phase string) error {
 	ctx, cancel := context.WithTimeout(ctx, waits.Of(ctx, WaitNodeJoin))
 	defer cancel()
-	inst, err := simcloud.AddVirtualInstance(ctx, f.admin, name)
+	inst, err := cloudserver.AddVirtualInstance(ctx, f.admin, name)
 	if err != nil {
 		return err
 	}

@@ -14,9 +14,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/handover-sh/handover/simulate/cloud/api"
-	"github.com/handover-sh/handover/simulate/cloud/behaviour"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/timeline"
 )
 
@@ -50,7 +50,7 @@ func (w *written) joins() []timeline.Event {
 
 func testFleet(t *testing.T, external bool) (*Fleet, *fake.Clientset, *written, string) {
 	t.Helper()
-	s, err := simcloud.New(simcloud.Options{Backends: simcloud.Backends{Instances: noContainers{}, LoadBalancers: noContainers{}, Routes: noContainers{}},
+	s, err := cloudserver.New(cloudserver.Options{Backends: cloudserver.Backends{Instances: noContainers{}, LoadBalancers: noContainers{}, Routes: noContainers{}},
 		Cluster: "c"})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestInTreeKubeletRegistersWithItsProviderID(t *testing.T) {
 		t.Fatal(err)
 	}
 	if n.Spec.ProviderID != (behaviour.Behaviour{}).ProviderIDOf("c", "sim-node-0001") || n.Labels[corev1.LabelTopologyZone] == "" ||
-		n.Labels[corev1.LabelInstanceTypeStable] != simcloud.VirtualType || n.Annotations[KwokAnnotation] != "fake" {
+		n.Labels[corev1.LabelInstanceTypeStable] != cloudserver.VirtualType || n.Annotations[KwokAnnotation] != "fake" {
 		t.Fatalf("registered %+v", n)
 	}
 	if hasTaint(n, uninitializedTaint) || !hasTaint(n, kwokTaint) || n.Status.Addresses[0].Type != corev1.NodeInternalIP {

@@ -8,7 +8,7 @@ import (
 	"github.com/handover-sh/handover/clusters/engine"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/privatefs"
-	"github.com/handover-sh/handover/simulate/simcloud"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 // Simulated nodes carry kwok's annotation (kwok manages those only), a
@@ -45,7 +45,7 @@ func startKwok(ctx context.Context, cluster, stateDir, kubeconfig string) error 
 		return fmt.Errorf("removing an earlier kwok: %w", err)
 	}
 	spec := engine.RunSpec{Name: name, Image: nodeimage.KwokImage, Network: "kind", RestartRetries: 5,
-		Labels: map[string]string{simcloud.ClusterLabel: cluster},
+		Labels: map[string]string{cloudserver.ClusterLabel: cluster},
 		Binds:  []string{path + ":/etc/kwok/kubeconfig:ro"},
 		Env:    []string{"HOME=/tmp"}, // kwok looks for ~/.kwok; the image has no home
 		Cmd: []string{"--kubeconfig=/etc/kwok/kubeconfig", "--manage-nodes-with-annotation-selector=" + KwokAnnotation + "=fake",

@@ -18,7 +18,7 @@ tool k8s.io/kubernetes/cmd/kube-scheduler
 tool k8s.io/kubernetes/cmd/kube-proxy
 
 require (
-	github.com/handover-sh/handover/simulate/cloud v0.0.0-00010101000000-000000000000
+	github.com/handover-sh/handover/simulate/cloudprovider v0.0.0-00010101000000-000000000000
 	k8s.io/apimachinery v0.30.14
 	k8s.io/cloud-provider v0.30.14
 	k8s.io/component-base v0.30.14
@@ -236,7 +236,7 @@ require (
 	sigs.k8s.io/yaml v1.3.0 // indirect
 )
 
-replace github.com/handover-sh/handover/simulate/cloud => ../../../../simulate/cloud
+replace github.com/handover-sh/handover/simulate/cloudprovider => ../../../../simulate/cloudprovider
 
 replace (
 	k8s.io/api => k8s.io/api v0.26.13

@@ -17,7 +17,7 @@ tool k8s.io/kubernetes/cmd/kube-scheduler
 
 tool k8s.io/kubernetes/cmd/kube-proxy
 
-require github.com/handover-sh/handover/simulate/cloud v0.0.0-00010101000000-000000000000
+require github.com/handover-sh/handover/simulate/cloudprovider v0.0.0-00010101000000-000000000000
 
 require (
 	github.com/Azure/go-ansiterm v0.0.0-20210617225240-d185dfc1b5a1 // indirect
@@ -208,7 +208,7 @@ require (
 	sigs.k8s.io/yaml v1.4.0 // indirect
 )
 
-replace github.com/handover-sh/handover/simulate/cloud => ../../../../simulate/cloud
+replace github.com/handover-sh/handover/simulate/cloudprovider => ../../../../simulate/cloudprovider
 
 replace (
 	k8s.io/api => k8s.io/api v0.31.4

@@ -1,8 +1,8 @@
 // Command cloud-controller-manager is the upstream out-of-tree manager with
-// the simulated cloud's provider registered (see simulate/cloud/ccmbase).
-// Before 1.28 the command takes no controller aliases and kube-controller-
-// manager calls its node IPAM controller "nodeipam", so the cloud's takes
-// that name.
+// the simulated cloud's provider registered (see
+// simulate/cloudprovider/ccmcontrollers). Before 1.28 the command takes no
+// controller aliases and kube-controller-manager calls its node IPAM
+// controller "nodeipam", so the cloud's takes that name.
 package main
 
 import (
@@ -18,7 +18,7 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/version"
 	"k8s.io/klog/v2"
 
-	"github.com/handover-sh/handover/simulate/cloud/ccmbase"
+	"github.com/handover-sh/handover/simulate/cloudprovider/ccmcontrollers"
 )
 
 func main() {
@@ -26,9 +26,9 @@ func main() {
 	if err != nil {
 		klog.Fatalf("unable to initialize command options: %v", err)
 	}
-	args, ipam := ccmbase.Setup("nodeipam")
-	controllers := ccmbase.Controllers(ipam)
-	command := app.NewCloudControllerManagerCommand(opts, ccmbase.InitCloud, controllers, cliflag.NamedFlagSets{}, wait.NeverStop)
+	args, ipam := ccmcontrollers.Setup("nodeipam")
+	controllers := ccmcontrollers.Controllers(ipam)
+	command := app.NewCloudControllerManagerCommand(opts, ccmcontrollers.InitCloud, controllers, cliflag.NamedFlagSets{}, wait.NeverStop)
 	command.SetArgs(args)
 	os.Exit(cli.Run(command))
 }

@@ -7,7 +7,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/credentialprovider"
 
-	"github.com/handover-sh/handover/simulate/cloud/credentials"
+	"github.com/handover-sh/handover/simulate/cloudprovider/credentials"
 )
 
 // inTreeRegistry is the simulated cloud's in-tree image credential

@@ -1,11 +1,12 @@
 // Command cloud-controller-manager is the upstream out-of-tree manager with
-// the simulated cloud's provider registered (see simulate/cloud/ccm).
+// the simulated cloud's provider registered (see
+// simulate/cloudprovider/ccmmain).
 package main
 
 import (
 	"os"
 
-	"github.com/handover-sh/handover/simulate/cloud/ccm"
+	"github.com/handover-sh/handover/simulate/cloudprovider/ccmmain"
 )
 
-func main() { os.Exit(ccm.Main()) }
+func main() { os.Exit(ccmmain.Main()) }

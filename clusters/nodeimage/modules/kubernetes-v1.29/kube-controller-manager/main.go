@@ -13,7 +13,7 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/version"
 	"k8s.io/kubernetes/cmd/kube-controller-manager/app"
 
-	"github.com/handover-sh/handover/simulate/cloud/provider"
+	"github.com/handover-sh/handover/simulate/cloudprovider/provider"
 )
 
 func main() {

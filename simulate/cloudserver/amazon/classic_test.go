@@ -1,0 +1,147 @@
+package amazon_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go/aws"
+	"github.com/aws/aws-sdk-go/aws/session"
+	"github.com/aws/aws-sdk-go/service/elb"
+
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
+	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
+)
+
+func (r *rig) elb(key awsapi.Key) *elb.ELB {
+	return elb.New(session.Must(r.session(key)), &aws.Config{Endpoint: aws.String(r.awsAt + "/elasticloadbalancing")})
+}
+
+// cloudLB is the simulated cloud's load balancer of that name.
+func (r *rig) cloudLB(t *testing.T, name string) *api.LoadBalancer {
+	t.Helper()
+	lb, err := r.admin().LoadBalancer(context.Background(), "", name)
+	if err != nil && !api.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	return lb
+}
+
+// A Service's classic load balancer, as the providers' ensureLoadBalancer
+// makes and changes it: its traffic is the cloud's load balancer of the
+// same name, on the listeners' ports, to the registered instances.
+func TestClassicLoadBalancerCarriesTraffic(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	c := r.elb(ccm)
+	n := amazon.Network{Cluster: cluster}
+	name := "a0123456789abcdef0123456789abcd"
+	if _, err := c.DescribeLoadBalancers(&elb.DescribeLoadBalancersInput{LoadBalancerNames: aws.StringSlice([]string{name})}); code(t, err) != "LoadBalancerNotFound" {
+		t.Fatalf("before it exists: %v", err)
+	}
+	made, err := c.CreateLoadBalancer(&elb.CreateLoadBalancerInput{LoadBalancerName: aws.String(name),
+		Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(80), InstanceProtocol: aws.String("TCP"), InstancePort: aws.Int64(30080)}},
+		Subnets:   aws.StringSlice([]string{n.Subnet(region + "a"), n.Subnet(region + "b")}), SecurityGroups: aws.StringSlice([]string{n.NodeGroup()}),
+		Tags: []*elb.Tag{{Key: aws.String("kubernetes.io/service-name"), Value: aws.String("load/web")}, {Key: aws.String("kubernetes.io/cluster/" + cluster), Value: aws.String("owned")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, ok := amazon.ELBNameOfDNS(*made.DNSName); !ok || back != name {
+		t.Errorf("the DNS name %s leads to %q, not %s", *made.DNSName, back, name)
+	}
+	if _, err := c.CreateLoadBalancer(&elb.CreateLoadBalancerInput{LoadBalancerName: aws.String(name), Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(80), InstancePort: aws.Int64(30080)}}}); code(t, err) != "DuplicateLoadBalancerName" {
+		t.Errorf("the same name twice: %v", err)
+	}
+	ids := []*elb.Instance{{InstanceId: aws.String(amazon.InstanceID(cluster, "c-control-plane"))}, {InstanceId: aws.String(amazon.InstanceID(cluster, "c-worker"))}}
+	if _, err := c.RegisterInstancesWithLoadBalancer(&elb.RegisterInstancesWithLoadBalancerInput{LoadBalancerName: aws.String(name), Instances: ids}); err != nil {
+		t.Fatal(err)
+	}
+	lb := r.cloudLB(t, name)
+	if lb == nil || lb.Spec.Service != "load/web" || len(lb.Spec.Ports) != 1 || lb.Spec.Ports[0].NodePort != 30080 ||
+		!slices.Equal(lb.Spec.Nodes, []string{"172.18.0.2", "172.18.0.3"}) {
+		t.Fatalf("the cloud's load balancer: %+v", lb)
+	}
+	if _, err := c.CreateLoadBalancerListeners(&elb.CreateLoadBalancerListenersInput{LoadBalancerName: aws.String(name),
+		Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(443), InstancePort: aws.Int64(30443)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeregisterInstancesFromLoadBalancer(&elb.DeregisterInstancesFromLoadBalancerInput{LoadBalancerName: aws.String(name), Instances: ids[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	if lb := r.cloudLB(t, name); len(lb.Spec.Ports) != 2 || !slices.Equal(lb.Spec.Nodes, []string{"172.18.0.3"}) {
+		t.Errorf("after a listener and a deregistration: %+v", lb)
+	}
+	desc, err := c.DescribeLoadBalancers(&elb.DescribeLoadBalancersInput{LoadBalancerNames: aws.StringSlice([]string{name})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := desc.LoadBalancerDescriptions[0]
+	if *d.DNSName != *made.DNSName || len(d.ListenerDescriptions) != 2 || len(d.Instances) != 1 || len(d.AvailabilityZones) != 2 {
+		t.Errorf("described: %v", d)
+	}
+	if _, err := c.DeleteLoadBalancer(&elb.DeleteLoadBalancerInput{LoadBalancerName: aws.String(name)}); err != nil {
+		t.Fatal(err)
+	}
+	if lb := r.cloudLB(t, name); lb != nil {
+		t.Errorf("the cloud's load balancer outlived its ELB: %+v", lb)
+	}
+}
+
+// The settings the providers reconcile read back as they were set.
+func TestClassicLoadBalancerSettingsReadBack(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	c := r.elb(ccm)
+	name := aws.String("a1")
+	if _, err := c.CreateLoadBalancer(&elb.CreateLoadBalancerInput{LoadBalancerName: name,
+		Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(80), InstancePort: aws.Int64(30080)}}}); err != nil {
+		t.Fatal(err)
+	}
+	hc := &elb.HealthCheck{Target: aws.String("TCP:30080"), Interval: aws.Int64(10), Timeout: aws.Int64(5), HealthyThreshold: aws.Int64(2), UnhealthyThreshold: aws.Int64(6)}
+	if _, err := c.ConfigureHealthCheck(&elb.ConfigureHealthCheckInput{LoadBalancerName: name, HealthCheck: hc}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ModifyLoadBalancerAttributes(&elb.ModifyLoadBalancerAttributesInput{LoadBalancerName: name,
+		LoadBalancerAttributes: &elb.LoadBalancerAttributes{ConnectionSettings: &elb.ConnectionSettings{IdleTimeout: aws.Int64(120)}}}); err != nil {
+		t.Fatal(err)
+	}
+	attrs, err := c.DescribeLoadBalancerAttributes(&elb.DescribeLoadBalancerAttributesInput{LoadBalancerName: name})
+	if err != nil || *attrs.LoadBalancerAttributes.ConnectionSettings.IdleTimeout != 120 || *attrs.LoadBalancerAttributes.CrossZoneLoadBalancing.Enabled {
+		t.Errorf("attributes: %v, %v", attrs, err)
+	}
+	if _, err := c.DescribeLoadBalancerPolicies(&elb.DescribeLoadBalancerPoliciesInput{LoadBalancerName: name, PolicyNames: aws.StringSlice([]string{"k8s-proxyprotocol-enabled"})}); code(t, err) != "PolicyNotFound" {
+		t.Errorf("a policy never made: %v", err)
+	}
+	if _, err := c.CreateLoadBalancerPolicy(&elb.CreateLoadBalancerPolicyInput{LoadBalancerName: name, PolicyName: aws.String("k8s-proxyprotocol-enabled"),
+		PolicyTypeName: aws.String("ProxyProtocolPolicyType"), PolicyAttributes: []*elb.PolicyAttribute{{AttributeName: aws.String("ProxyProtocol"), AttributeValue: aws.String("true")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SetLoadBalancerPoliciesForBackendServer(&elb.SetLoadBalancerPoliciesForBackendServerInput{LoadBalancerName: name, InstancePort: aws.Int64(30080),
+		PolicyNames: aws.StringSlice([]string{"k8s-proxyprotocol-enabled"})}); err != nil {
+		t.Fatal(err)
+	}
+	desc, err := c.DescribeLoadBalancers(&elb.DescribeLoadBalancersInput{LoadBalancerNames: []*string{name}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := desc.LoadBalancerDescriptions[0]
+	if *d.HealthCheck.Target != "TCP:30080" || len(d.BackendServerDescriptions) != 1 || *d.BackendServerDescriptions[0].PolicyNames[0] != "k8s-proxyprotocol-enabled" {
+		t.Errorf("described: %v", d)
+	}
+}
+
+// The cloud's deny knob on EnsureLoadBalancer reaches the ELB caller as
+// AccessDenied, and nothing is made.
+func TestDeniedLoadBalancerIsAccessDenied(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	if err := r.admin().SetFaults(context.Background(), api.Faults{Deny: map[string][]string{"cloud-controller-manager": {"EnsureLoadBalancer"}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.elb(ccm).CreateLoadBalancer(&elb.CreateLoadBalancerInput{LoadBalancerName: aws.String("a2"),
+		Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(80), InstancePort: aws.Int64(30080)}}})
+	if got := code(t, err); got != "AccessDenied" {
+		t.Errorf("denied: %s", got)
+	}
+	if _, err := r.elb(ccm).DescribeLoadBalancers(&elb.DescribeLoadBalancersInput{LoadBalancerNames: aws.StringSlice([]string{"a2"})}); code(t, err) != "LoadBalancerNotFound" {
+		t.Errorf("a refused load balancer exists: %v", err)
+	}
+}

@@ -1,0 +1,85 @@
+package cloudserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+)
+
+func TestLBConfigFor(t *testing.T) {
+	got := LBConfigFor(api.LoadBalancerSpec{Ports: []api.Port{{Port: 80, NodePort: 30080, Protocol: "tcp"}},
+		Nodes: []string{"172.18.0.4", "172.18.0.5"}})
+	want := LBConfig{Listeners: []LBListener{{Port: 80, Protocol: "TCP", Backends: []string{"172.18.0.4:30080", "172.18.0.5:30080"}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestLBServerRelaysAndFollowsConfig(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") }))
+	defer backend.Close()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.json")
+	write := func(backends ...string) {
+		raw, _ := json.Marshal(LBConfig{Listeners: []LBListener{{Port: int32(port), Protocol: "TCP", Backends: backends}}})
+		if err := os.WriteFile(path, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(strings.TrimPrefix(backend.URL, "http://"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &LBServer{Path: path, Logf: t.Logf}
+	go s.Run(ctx, 20*time.Millisecond)
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(body) == "ok" {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("load balancer never relayed: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	write("127.0.0.1:1") // nothing listens there
+	time.Sleep(200 * time.Millisecond)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Second}
+	if resp, err := client.Get(url); err == nil {
+		resp.Body.Close()
+		t.Fatal("relayed to a backend that was removed")
+	}
+}
+
+// Load balancers of a cluster with a long name get containers of their own:
+// names cut at 63 characters once made every one share a single container.
+func TestLoadBalancerContainerNamesStayDistinct(t *testing.T) {
+	for _, cluster := range []string{"c", "suite-fault-leader-kill-after", strings.Repeat("x", 70)} {
+		d := DockerLoadBalancers{Cluster: cluster}
+		a := d.container(cluster + "-a0b0aaa9518384fedbe19bfed31e4aad")
+		b := d.container(cluster + "-aaf7f59a478e446edb58e45d3cbc8b98")
+		if a == b || len(a) > 63 || len(b) > 63 || a != d.container(cluster+"-a0b0aaa9518384fedbe19bfed31e4aad") {
+			t.Errorf("cluster %q: containers %q and %q", cluster, a, b)
+		}
+	}
+}
