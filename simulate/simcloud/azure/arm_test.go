@@ -207,3 +207,38 @@ func TestDiscovery(t *testing.T) {
 		t.Errorf("endpoints at 2019-05-01: %s (%v)", raw, err)
 	}
 }
+
+// The virtual network and its one subnet hold every interface, under the
+// cluster's security group and route table.
+func TestTheNetwork(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	tok := r.token(t, ccmClient)
+	sub := r.arm(t, tok, http.MethodGet, "Microsoft.Network/virtualNetworks/c-vnet/subnets/c-subnet", "2019-06-01", nil, nil)
+	p, _ := sub.body["properties"].(map[string]any)
+	if sub.status != http.StatusOK || p["addressPrefix"] != "172.18.0.0/16" || len(p["ipConfigurations"].([]any)) != 3 ||
+		!strings.HasSuffix(p["routeTable"].(map[string]any)["id"].(string), "/routeTables/c-routetable") {
+		t.Errorf("the subnet: %d %s", sub.status, sub.raw)
+	}
+	if vnet := r.arm(t, tok, http.MethodGet, "Microsoft.Network/virtualNetworks/c-vnet", "2022-07-01", nil, nil); vnet.status != http.StatusOK {
+		t.Errorf("the network: %d %s", vnet.status, vnet.raw)
+	}
+	if other := r.arm(t, tok, http.MethodGet, "Microsoft.Network/virtualNetworks/c-vnet/subnets/other", "2022-07-01", nil, nil); other.status != http.StatusNotFound || other.code() != "NotFound" {
+		t.Errorf("another subnet: %d %s", other.status, other.raw)
+	}
+}
+
+// With an availability set, every VM is in it and none is zonal, as
+// Azure places them.
+func TestAnAvailabilitySetHoldsEveryVM(t *testing.T) {
+	r := newRig(t, t.TempDir(), func(o *azure.Options) { o.Network.AvailabilitySet = "c-as" })
+	tok := r.token(t, ccmClient)
+	vm := r.arm(t, tok, http.MethodGet, "Microsoft.Compute/virtualMachines/c-worker", "2019-07-01", nil, nil)
+	as, _ := vm.body["properties"].(map[string]any)["availabilitySet"].(map[string]any)
+	if vm.body["zones"] != nil || as == nil || !strings.EqualFold(as["id"].(string), group[:len(group)-len("providers/")]+"providers/Microsoft.Compute/availabilitySets/c-as") {
+		t.Errorf("the worker: %s", vm.raw)
+	}
+	list := r.arm(t, tok, http.MethodGet, "Microsoft.Compute/availabilitySets", "2022-03-01", nil, nil)
+	if sets := list.body["value"].([]any); len(sets) != 1 || len(sets[0].(map[string]any)["properties"].(map[string]any)["virtualMachines"].([]any)) != 3 {
+		t.Errorf("the availability sets: %s", list.raw)
+	}
+}
