@@ -138,6 +138,9 @@ func (f *Face) route(r *http.Request, segs []string, who caller, rec *Record) (*
 	}
 	for _, k := range f.kinds() {
 		if strings.EqualFold(k.namespace, ns) && strings.EqualFold(k.typ, typ) {
+			// The operation as ARM spells it, whatever the path's case.
+			c.action = operation(k.namespace+"/"+k.typ, r.Method)
+			rec.Action = c.action
 			if e := f.checkVersion(ns, typ, c.version); e != nil {
 				return nil, kind{}, e
 			}

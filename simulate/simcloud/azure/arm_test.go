@@ -198,7 +198,7 @@ func TestDiscovery(t *testing.T) {
 		t.Errorf("providers at an old version: %d %s", a.status, a.raw)
 	}
 	old := do(t, http.MethodGet, r.armAt+"/metadata/endpoints?api-version=1.0", nil, nil)
-	if auth, _ := old.body["authentication"].(map[string]any); old.status != http.StatusOK || auth["audiences"] == nil {
+	if auth, _ := old.body["authentication"].(map[string]any); old.status != http.StatusOK || auth["audiences"] == nil || !strings.HasPrefix(auth["loginEndpoint"].(string), "https://") {
 		t.Errorf("endpoints at 1.0: %d %s", old.status, old.raw)
 	}
 	var clouds []map[string]any

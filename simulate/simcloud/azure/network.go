@@ -66,6 +66,10 @@ func (f *Face) subnet(all []api.Instance) resource {
 	return settle(res, n.subnetID(), n.Subnet(), typeSubnet)
 }
 
+// publicLogin is Azure AD's host in the public cloud (go-autorest@v0.11.29
+// autorest/azure/environments.go PublicCloud.ActiveDirectoryEndpoint).
+const publicLogin = "https://login.microsoftonline.com/"
+
 // providers answers the subscription's resource providers with their
 // zones, the only part the cloud-controller-manager reads: Microsoft.Compute's
 // virtualMachines zoneMappings (cloud-provider-azure@v1.30.4
@@ -109,12 +113,20 @@ func (f *Face) providers(r *http.Request, who caller, version string) (int, any,
 // (cloud-provider-azure's azclient@v0.0.29 cloud.go
 // AzureCloudConfigFromURL reads name, resourceManager and
 // authentication).
+//
+// The login endpoint is the public cloud's: this cloud serves no Azure AD
+// (its tokens come from the metadata service's managed identity, which
+// never calls it), and azidentity refuses an authority without https even
+// for a managed identity, whose credential wraps a confidential client
+// (azidentity@v1.7.0 confidential_client.go newConfidentialClient,
+// azidentity.go setAuthorityHost): cloud-provider-azure v1.30.4 then fails
+// to start.
 func (f *Face) metadataEndpoints(r *http.Request) (int, any, error) {
 	base := "http://" + r.Host + "/"
 	if r.TLS != nil {
 		base = "https://" + r.Host + "/"
 	}
-	auth := map[string]any{"loginEndpoint": base, "audiences": f.audiences()}
+	auth := map[string]any{"loginEndpoint": publicLogin, "audiences": f.audiences()}
 	switch r.URL.Query().Get("api-version") {
 	case "1.0":
 		return http.StatusOK, map[string]any{"galleryEndpoint": "", "graphEndpoint": "", "portalEndpoint": "", "authentication": auth}, nil

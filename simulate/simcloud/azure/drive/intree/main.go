@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -31,15 +32,20 @@ import (
 	cloudprovider "k8s.io/cloud-provider"
 )
 
-// step is one call's outcome.
+// step is one call's outcome, and how long it took.
 type step struct {
 	Step   string `json:"step"`
 	Result string `json:"result,omitempty"`
 	Error  string `json:"error,omitempty"`
+	Took   string `json:"took"`
 }
 
+// last is when the previous step ended.
+var last = time.Now()
+
 func report(name string, result any, err error) bool {
-	s := step{Step: name}
+	s := step{Step: name, Took: time.Since(last).Round(time.Millisecond).String()}
+	last = time.Now()
 	if err != nil {
 		s.Error = err.Error()
 	} else {
