@@ -8,8 +8,9 @@ import (
 )
 
 // armAudiences are the audiences ARM takes tokens for, as it names them
-// when it refuses another (with and without the trailing slash).
-var armAudiences = []string{"https://management.azure.com/", "https://management.core.windows.net/"}
+// when it refuses another (JetBrains/azure-tools-for-intellij#16 quotes
+// the refusal; each is taken with and without its trailing slash).
+var armAudiences = []string{"https://management.core.windows.net/", "https://management.azure.com/"}
 
 // authenticate finds who a call is from by its bearer token, refusing
 // (401) a call without one, with one this face did not issue, one for
@@ -17,7 +18,9 @@ var armAudiences = []string{"https://management.azure.com/", "https://management
 // codes as callers quote them: AuthenticationFailed
 // (hashicorp/terraform-provider-azurerm#3612),
 // AuthenticationFailedInvalidHeader (Azure/azure-sdk-for-python#4124),
-// ExpiredAuthenticationToken (microsoft/vscode-azureappservice#2483).
+// ExpiredAuthenticationToken (microsoft/vscode-azureappservice#2483),
+// InvalidAuthenticationTokenAudience (JetBrains/azure-tools-for-intellij#16);
+// a token it cannot validate is InvalidAuthenticationToken.
 func (f *Face) authenticate(r *http.Request) (caller, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
@@ -33,7 +36,7 @@ func (f *Face) authenticate(r *http.Request) (caller, error) {
 	}
 	if !f.audience(c.Resource) {
 		return caller{}, unauthenticated("InvalidAuthenticationTokenAudience",
-			"The access token has been obtained for wrong audience or resource '%s'. It should exactly match with one of the allowed audiences '%s'.", c.Resource, strings.Join(f.audiences(), "','"))
+			"The access token has been obtained for wrong audience or resource '%s'. It should exactly match with one of the allowed audiences '%s'.", c.Resource, strings.Join(f.allowed(), "','"))
 	}
 	now := f.opts.Now()
 	if exp := time.Unix(c.Expires, 0); !now.Before(exp) {
@@ -51,6 +54,16 @@ func unauthenticated(code, format string, args ...any) *armError {
 
 // audiences are the audiences taken: ARM's own and the configured ones.
 func (f *Face) audiences() []string { return append(slices.Clone(armAudiences), f.opts.Audiences...) }
+
+// allowed are the audiences as ARM lists them: each with its trailing
+// slash and without.
+func (f *Face) allowed() []string {
+	var out []string
+	for _, a := range f.audiences() {
+		out = append(out, a, strings.TrimSuffix(a, "/"))
+	}
+	return out
+}
 
 // audience: resource is one of them, a trailing slash aside.
 func (f *Face) audience(resource string) bool {

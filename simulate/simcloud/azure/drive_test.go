@@ -26,8 +26,12 @@ func TestTheProvidersRunAgainstTheFace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the providers' modules (minutes on a cold cache)")
 	}
-	// Each route step takes about 30 s: both providers batch route table
-	// writes in a delayed updater that runs every 30 s.
+	// The route steps take 30 s and more: both providers batch route
+	// table writes in a delayed updater that runs every 30 s, and
+	// DeleteRoute waits for two of its runs (the route's name with the
+	// CIDR, then without: legacy-cloud-providers@v0.29.15
+	// azure/azure_routes.go and cloud-provider-azure@v1.30.4
+	// pkg/provider/azure_routes.go DeleteRoute).
 	for _, d := range []struct{ dir, clientID, principal string }{
 		{"intree", kcmClient, "kube-controller-manager"},
 		{"ccm", ccmClient, "cloud-controller-manager"},
