@@ -6,7 +6,7 @@ GO    ?= go
 # Kubernetes versions whose node images the tests need.
 TEST_VERSIONS ?= v1.30.14 v1.31.4
 
-.PHONY: help build host images unit test integration smoke suites matrix scale aws lint clean rehearse bench
+.PHONY: help build host images unit test integration smoke suites matrix scale aws azure lint clean rehearse bench
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -77,6 +77,9 @@ aws: host ## the AWS profile: its clusters' integration tests and rehearsals (bu
 	$(BIN) images build $(AWS_VERSIONS)
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run 'AWSCloud' ./providers/aws/
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='aws' --timeout=2h --junit-report=suites-aws.xml --output-dir=_output ./suites
+
+azure: ## Azure's own code (in-tree azure of v0.29, cloud-provider-azure v1.30.4) against the simulated Resource Manager and metadata service: no cluster yet
+	$(GO) test -count=1 -timeout 40m -v -run TestTheProvidersRunAgainstTheFace ./simulate/cloudserver/azure/
 
 # The unit tests run under the race detector here: the observers, load and
 # faults are goroutines sharing a timeline.

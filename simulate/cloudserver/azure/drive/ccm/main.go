@@ -1,0 +1,1 @@
+../intree/main.go
