@@ -9,11 +9,12 @@ import (
 	_ "github.com/handover-sh/handover/providers/all"
 )
 
-// builtReleases are digests of each release, its providers' managers
-// included, as the cached node images were built from it: the images'
-// keys follow from it (which components, in which order), and a changed
-// one rebuilds its image, half an hour and more. Change a row on purpose
-// only.
+// builtReleases are digests of each release, its providers' preloaded
+// managers included, as the cached node images were built from it: the
+// images' keys follow from it (which components, in which order), and a
+// changed one rebuilds its image, half an hour and more. On-demand
+// managers are no part of the image, nor of the digest. Change a row on
+// purpose only.
 var builtReleases = map[string]string{
 	"v1.26.13": "f1274753394604e2",
 	"v1.27.4":  "91b8372d076a54e6",
