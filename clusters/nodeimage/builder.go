@@ -61,14 +61,16 @@ func moduleDir(ctx context.Context, dir, module string) (string, error) {
 
 // Build builds the node image of each version and returns their names.
 func (b *Builder) Build(ctx context.Context, versions []string) ([]string, error) {
-	releases := make([]Release, 0, len(versions))
-	for _, v := range versions {
-		r, err := Lookup(v)
-		if err != nil {
-			return nil, err
-		}
-		releases = append(releases, r)
+	plan, err := Plan(versions, nil)
+	if err != nil {
+		return nil, err
 	}
+	return b.BuildPlan(ctx, plan)
+}
+
+// BuildPlan builds each planned release's node image and on-demand
+// managers, and returns the node images' names.
+func (b *Builder) BuildPlan(ctx context.Context, plan []Planned) ([]string, error) {
 	base, err := b.baseImage(ctx)
 	if err != nil {
 		return nil, err
@@ -87,12 +89,15 @@ func (b *Builder) Build(ctx context.Context, versions []string) ([]string, error
 		return nil, err
 	}
 	var names []string
-	for _, r := range releases {
-		img, err := b.nodeImage(ctx, r, base, own)
+	for _, p := range plan {
+		img, err := b.nodeImage(ctx, p.Release, base, own)
 		if err != nil {
-			return names, fmt.Errorf("node image %s: %w", r.Kubernetes, err)
+			return names, fmt.Errorf("node image %s: %w", p.Release.Kubernetes, err)
 		}
 		names = append(names, img)
+		if err := b.buildOnDemand(ctx, p); err != nil {
+			return names, err
+		}
 	}
 	return names, nil
 }

@@ -93,13 +93,32 @@ func (b *Builder) kubeBinaries(ctx context.Context, r Release) (string, error) {
 		Packages: kubePackages(r), LDFlags: kubeLDFlags(r.Kubernetes), ExtraKey: []string{src}})
 }
 
-// providerCCMBinary builds a provider's manager as its Dockerfile does
-// (-trimpath, -w -s, the release as gitVersion) and returns its path.
-func (b *Builder) providerCCMBinary(ctx context.Context, p ProviderCCM) (string, error) {
-	name := filepath.Base(p.Binary)
-	dir, err := b.buildGo(ctx, goBuild{Name: p.Module, ModuleDir: b.repoPath("clusters", "nodeimage", "modules", p.Module),
-		Packages: map[string]string{name: p.Package}, LDFlags: "-w -s -X k8s.io/component-base/version.gitVersion=" + p.Version})
-	return filepath.Join(dir, name), err
+// providerBinaries builds a row's manager, and its node manager if it has
+// one, as their Dockerfiles do (-trimpath, the row's link flags), and
+// returns their directory.
+func (b *Builder) providerBinaries(ctx context.Context, p ProviderCCM) (string, error) {
+	pkgs := map[string]string{filepath.Base(p.Binary): p.Package}
+	if n := p.NodeManager; n != nil {
+		pkgs[filepath.Base(n.Binary)] = n.Package
+	}
+	return b.buildGo(ctx, goBuild{Name: p.Module, ModuleDir: b.repoPath("clusters", "nodeimage", "modules", p.Module),
+		Packages: pkgs, LDFlags: p.managerLDFlags()})
+}
+
+// providerImages are a row's images: its manager's, then its node
+// manager's.
+func (b *Builder) providerImages(ctx context.Context, p ProviderCCM) ([]imageSpec, error) {
+	dir, err := b.providerBinaries(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	specs := []imageSpec{binaryImage([]string{p.Image}, filepath.Join(dir, filepath.Base(p.Binary)), p.Binary)}
+	if n := p.NodeManager; n != nil {
+		s := binaryImage([]string{n.Image}, filepath.Join(dir, filepath.Base(n.Binary)), n.Binary)
+		s.User = n.User
+		specs = append(specs, s)
+	}
+	return specs, nil
 }
 
 // credentialProviderBinary builds a provider's kubelet image credential
@@ -107,7 +126,7 @@ func (b *Builder) providerCCMBinary(ctx context.Context, p ProviderCCM) (string,
 func (b *Builder) credentialProviderBinary(ctx context.Context, p ProviderCCM) (string, error) {
 	name := filepath.Base(p.CredentialProvider)
 	dir, err := b.buildGo(ctx, goBuild{Name: p.Module + "-credential-provider", ModuleDir: b.repoPath("clusters", "nodeimage", "modules", p.Module),
-		Packages: map[string]string{name: p.CredentialProvider}, LDFlags: "-w -s"})
+		Packages: map[string]string{name: p.CredentialProvider}, LDFlags: p.credentialProviderLDFlags()})
 	return filepath.Join(dir, name), err
 }
 
@@ -172,11 +191,11 @@ func (b *Builder) componentImages(ctx context.Context, r Release, rootfs, own st
 	}
 	specs = append(specs, binaryImage([]string{CCMImage(r.Kubernetes)}, filepath.Join(kube, "cloud-controller-manager"), "/usr/local/bin/cloud-controller-manager"))
 	for _, p := range r.ProviderCCMs {
-		bin, err := b.providerCCMBinary(ctx, p)
+		more, err := b.providerImages(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		specs = append(specs, binaryImage([]string{p.Image}, bin, p.Binary))
+		specs = append(specs, more...)
 	}
 	proxy, err := kubeProxyImage(r, rootfs, filepath.Join(kube, "kube-proxy"))
 	if err != nil {
@@ -226,6 +245,9 @@ func binaryImage(refs []string, src, dest string) imageSpec {
 // cachedImage writes spec into the cache unless an identical one exists.
 func (b *Builder) cachedImage(spec imageSpec) (archive, error) {
 	key := (&Key{}).Add("refs", spec.Refs...).Add("entrypoint", spec.Entrypoint...).Add("env", spec.Env...)
+	if spec.User != "" {
+		key.Add("user", spec.User)
+	}
 	if err := key.AddImageFiles(spec.Files); err != nil {
 		return archive{}, err
 	}

@@ -32,6 +32,7 @@ type imageSpec struct {
 	Files      []file
 	Entrypoint []string
 	Env        []string
+	User       string // the config's User ("" = root)
 }
 
 // baseFiles make a scratch image usable by ordinary programs.
@@ -73,6 +74,7 @@ func writeImage(spec imageSpec, dest, key string) error {
 	cfg.OS, cfg.Architecture = "linux", "amd64"
 	cfg.Config.Entrypoint = spec.Entrypoint
 	cfg.Config.Env = append([]string{defaultPath}, spec.Env...)
+	cfg.Config.User = spec.User
 	cfg.Config.Labels = map[string]string{KeyLabel: key}
 	if img, err = mutate.ConfigFile(img, cfg); err != nil {
 		return err

@@ -28,6 +28,10 @@ type Release struct {
 	// into the node image: the N+1 side of a migration off that provider.
 	// Each provider's package adds its own (AddProviderCCM).
 	ProviderCCMs []ProviderCCM
+	// OnDemandCCMs are providers' managers built only when a build names
+	// the provider (ProviderCCM.OnDemand). They are no part of the node
+	// image, nor of the release's JSON, which digests what the image holds.
+	OnDemandCCMs []ProviderCCM `json:"-"`
 }
 
 // CredentialProviderDir holds the node's kubelet image credential

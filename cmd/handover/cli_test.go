@@ -41,6 +41,7 @@ func TestBadInputFailsWithOneLineFix(t *testing.T) {
 		"flags contradict":    {[]string{"cluster", "create", "--config", good, "--workers", "1"}, "--workers and --config"},
 		"bad role":            {[]string{"cluster", "add-node", "--role", "master"}, "use control-plane or worker"},
 		"unknown image":       {[]string{"images", "build", "v1.2.3"}, "unknown Kubernetes version"},
+		"nothing on demand":   {[]string{"images", "build", "--provider", "azure", "v1.31.4"}, "azure has no on-demand components for v1.31.4: it has them for v1.30.14"},
 		"unknown cloud mode":  {[]string{"cluster", "create", "--cloud", "aws"}, "use none, in-tree or external"},
 		"bad ccm workload":    {[]string{"cluster", "create", "--cloud", "external", "--ccm", "static"}, "use daemonset or deployment"},
 		"in-tree on 1.31":     {[]string{"cluster", "create", "--cloud", "in-tree", "--kubernetes", "v1.31.4"}, "still has cloud loops"},

@@ -13,6 +13,7 @@ import (
 func newImagesCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "images", Short: "Build node images offline"}
 	var source, cache string
+	var onDemand []string
 	var all, kwok bool
 	build := &cobra.Command{
 		Use:   "build [VERSION...]",
@@ -28,6 +29,11 @@ images carry that hash as a label, so a re-run with nothing changed only checks.
 Supported versions (--all builds every one, for the version matrix):
 ` + strings.Join(nodeimage.Known(), ", ") + `
 
+--provider NAME also builds that provider's on-demand components for the
+versions that have them (` + onDemandList() + `): its managers' images and
+its kubelet credential provider, cached beside the node images and preloaded
+into none, so the node images are the same with or without it.
+
 --kwok also builds ` + nodeimage.KwokImage + ` (kwok, for the simulated nodes of
 ` + "`rehearse --scale`" + `, which otherwise builds it when first asked).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,14 +46,12 @@ Supported versions (--all builds every one, for the version matrix):
 			case len(versions) == 0:
 				versions = nodeimage.DefaultVersions
 			}
-			for _, v := range versions {
-				if _, err := nodeimage.Lookup(v); err != nil {
-					return err
-				}
+			plan, err := nodeimage.Plan(versions, onDemand)
+			if err != nil {
+				return err
 			}
 			if source == "" {
 				wd, _ := os.Getwd()
-				var err error
 				if source, err = nodeimage.FindSourceDir(wd); err != nil {
 					return err
 				}
@@ -56,7 +60,7 @@ Supported versions (--all builds every one, for the version matrix):
 			if err != nil {
 				return err
 			}
-			names, err := b.Build(cmd.Context(), versions)
+			names, err := b.BuildPlan(cmd.Context(), plan)
 			if err != nil {
 				return err
 			}
@@ -72,9 +76,29 @@ Supported versions (--all builds every one, for the version matrix):
 		},
 	}
 	build.Flags().BoolVar(&all, "all", false, "build every supported version")
+	build.Flags().StringSliceVar(&onDemand, "provider", nil, "also build this provider's on-demand components (repeatable)")
 	build.Flags().BoolVar(&kwok, "kwok", false, "also build the kwok image scale rehearsals run")
 	build.Flags().StringVar(&source, "source", "", "handover source tree (default: found from the working directory)")
 	build.Flags().StringVar(&cache, "cache", nodeimage.DefaultCacheDir(), "artifact cache directory")
 	c.AddCommand(build)
 	return c
+}
+
+// onDemandList names each provider's releases with on-demand components.
+func onDemandList() string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range nodeimage.Known() {
+		r, _ := nodeimage.Lookup(v)
+		for _, c := range r.OnDemandCCMs {
+			if !seen[c.Provider] {
+				seen[c.Provider] = true
+				out = append(out, c.Provider+": "+strings.Join(nodeimage.OnDemandVersions(c.Provider), ", "))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "; ")
 }
