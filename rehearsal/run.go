@@ -38,6 +38,9 @@ type Options struct {
 	Self string
 	// Source is the handover source tree the node images are built from.
 	Source string
+	// Handover is the running handover's version, which the reports name
+	// as their judge.
+	Handover string
 }
 
 // Result is what a rehearsal found.
@@ -92,10 +95,11 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 		res.Duration = time.Since(start)
 		logger.V(0).Infof("Rehearsal finished in %s", res.Duration.Round(time.Second))
 	}()
-	return res, rehearse(ctx, p, logger, res)
+	return res, rehearse(ctx, p, o, res)
 }
 
-func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) error {
+func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
+	logger := o.Logger
 	path := filepath.Join(p.Config.Out, "timeline.jsonl")
 	_ = os.Remove(path) // a rehearsal starts a fresh timeline
 	tl, err := timeline.Create(path)
@@ -193,7 +197,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		return err
 	}
 	var verdict strings.Builder
-	r, repErr := reports.Conclude(path, p.Config.Out, &verdict)
+	r, repErr := reports.Conclude(path, p.Config.Out, About(env.Spec, o.Handover), &verdict)
 	res.Report = r
 	logger.V(0).Info(strings.TrimSuffix(verdict.String(), "\n"))
 	return errors.Join(runErr, faultErr, res.Load.Err(), res.Fleet.Err(), repErr)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/version"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/providers/profiles"
@@ -220,7 +221,7 @@ func runObserved(cmd *cobra.Command, r *opened, ps []*migrate.Procedure, o migra
 	if err := r.tl.Close(); err != nil {
 		return err
 	}
-	_, repErr := reports.Conclude(r.path, reportDir, cmd.OutOrStdout())
+	_, repErr := reports.Conclude(r.path, reportDir, rehearsal.About(r.env.Spec, version.Get().String()), cmd.OutOrStdout())
 	if runErr != nil {
 		return runErr
 	}

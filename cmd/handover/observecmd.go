@@ -87,7 +87,7 @@ and sent no credential; with it, their certificates are verified and
 				}
 				return ob, err
 			}
-			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, from: from, out: out, title: "observed " + s.Cluster,
+			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, from: from, out: out, title: "observed " + s.Cluster, procedure: s.Procedure,
 				controllers: s.Controllers(), duration: duration}, start)
 		},
 	}
@@ -104,7 +104,8 @@ and sent no credential; with it, their certificates are verified and
 type window struct {
 	tl               *timeline.Writer
 	path, out, title string
-	from             int64 // where this observation begins in the timeline
+	procedure        string // whose controllers count as migrated
+	from             int64  // where this observation begins in the timeline
 	controllers      []string
 	duration         time.Duration
 }
@@ -131,7 +132,9 @@ func observeThenConclude(cmd *cobra.Command, w window, start func(context.Contex
 	if w.from > 0 {
 		fmt.Fprintf(cmd.OutOrStdout(), "judging this observation alone (%s from byte %d; earlier ones are not judged again)\n", w.path, w.from)
 	}
-	_, err = reports.ConcludeFrom(w.path, w.from, w.out, cmd.OutOrStdout())
+	about := judge()
+	about.Procedure = w.procedure
+	_, err = reports.ConcludeFrom(w.path, w.from, w.out, about, cmd.OutOrStdout())
 	return err
 }
 

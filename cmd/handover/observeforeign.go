@@ -288,6 +288,6 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}
-	return observeThenConclude(cmd, window{tl: tl, path: path, from: from, out: out, title: "observed " + rc.Host,
+	return observeThenConclude(cmd, window{tl: tl, path: path, from: from, out: out, title: "observed " + rc.Host, procedure: s.Procedure,
 		controllers: s.Controllers(), duration: duration}, start)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/version"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/faults"
@@ -136,7 +137,7 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 			if err != nil {
 				return err
 			}
-			_, err = rehearsal.Run(cmd.Context(), p, rehearsal.Options{Logger: g.logger, Self: self, Source: source})
+			_, err = rehearsal.Run(cmd.Context(), p, rehearsal.Options{Logger: g.logger, Self: self, Source: source, Handover: version.Get().String()})
 			return err
 		},
 	}

@@ -28,7 +28,7 @@ exits non-zero when a check failed.`,
 			if out == "" {
 				out = filepath.Dir(args[0])
 			}
-			_, err := reports.Conclude(args[0], out, cmd.OutOrStdout())
+			_, err := reports.Conclude(args[0], out, judge(), cmd.OutOrStdout())
 			return err
 		},
 	}
@@ -129,6 +129,6 @@ func mergeTimelines(cmd *cobra.Command, paths []string, out string) error {
 	if err := tl.Close(); err != nil {
 		return err
 	}
-	_, err = reports.Conclude(path, out, cmd.OutOrStdout())
+	_, err = reports.Conclude(path, out, judge(), cmd.OutOrStdout())
 	return err
 }

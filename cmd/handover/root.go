@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/version"
 )
 
 // globals carries flags shared by every subcommand.
@@ -29,6 +30,8 @@ Start with:
   handover cluster create   # a 3 control-plane, 2 worker cluster`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version, as kind's root has it; `handover version` says more.
+		Version: version.Get().String(),
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			g.logger = newLogger(g.verbosity)
 			quieten(c)
@@ -43,7 +46,8 @@ Start with:
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
-		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g))
+		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g),
+		newVersionCommand())
 	documentDurations(root)
 	return root
 }
