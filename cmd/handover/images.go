@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/exitcode"
 )
 
 func newImagesCommand(g *globals) *cobra.Command {
@@ -30,26 +31,15 @@ Supported versions (--all builds every one, for the version matrix):
 
 --kwok also builds ` + nodeimage.KwokImage + ` (kwok, for the simulated nodes of
 ` + "`rehearse --scale`" + `, which otherwise builds it when first asked).`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			versions := args
-			switch {
-			case all && len(args) > 0:
-				return fmt.Errorf("give versions or --all, not both")
-			case all:
-				versions = nodeimage.Known()
-			case len(versions) == 0:
-				versions = nodeimage.DefaultVersions
-			}
-			for _, v := range versions {
-				if _, err := nodeimage.Lookup(v); err != nil {
-					return err
-				}
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, args []string) error {
+			versions, err := imageVersions(args, all)
+			if err != nil {
+				return exitcode.AsBadInput(err)
 			}
 			if source == "" {
 				wd, _ := os.Getwd()
-				var err error
 				if source, err = nodeimage.FindSourceDir(wd); err != nil {
-					return err
+					return exitcode.AsBadInput(err)
 				}
 			}
 			b, err := nodeimage.NewBuilder(cmd.Context(), g.logger, source, cache)
@@ -69,7 +59,7 @@ Supported versions (--all builds every one, for the version matrix):
 			}
 			g.logger.V(0).Infof("kwok ready: %s", nodeimage.KwokImage)
 			return nil
-		},
+		}),
 	}
 	build.Flags().BoolVar(&all, "all", false, "build every supported version")
 	build.Flags().BoolVar(&kwok, "kwok", false, "also build the kwok image scale rehearsals run")
@@ -77,4 +67,23 @@ Supported versions (--all builds every one, for the version matrix):
 	build.Flags().StringVar(&cache, "cache", nodeimage.DefaultCacheDir(), "artifact cache directory")
 	c.AddCommand(build)
 	return c
+}
+
+// imageVersions are the versions build is asked for, each known.
+func imageVersions(args []string, all bool) ([]string, error) {
+	versions := args
+	switch {
+	case all && len(args) > 0:
+		return nil, fmt.Errorf("give versions or --all, not both")
+	case all:
+		versions = nodeimage.Known()
+	case len(versions) == 0:
+		versions = nodeimage.DefaultVersions
+	}
+	for _, v := range versions {
+		if _, err := nodeimage.Lookup(v); err != nil {
+			return nil, err
+		}
+	}
+	return versions, nil
 }
