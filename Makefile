@@ -11,8 +11,12 @@ TEST_VERSIONS ?= v1.30.14 v1.31.4
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
+# The commit, for `handover version` and the reports, where the go command
+# stamps none (GOFLAGS=-buildvcs=false, a git worktree); empty outside git.
+REVISION = $(shell git rev-parse HEAD 2>/dev/null)$(if $(shell git status --porcelain 2>/dev/null | head -1),-dirty)
+
 build: ## build the handover CLI into bin/
-	$(GO) build -o $(BIN) ./cmd/handover
+	$(GO) build -ldflags '-X github.com/handover-sh/handover/internal/version.revision=$(REVISION)' -o $(BIN) ./cmd/handover
 
 host: build ## prepare this machine (Docker, runtime wrapper); needs root
 	$(BIN) host prepare

@@ -18,6 +18,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/reports"
@@ -38,6 +39,9 @@ type Options struct {
 	Self string
 	// Source is the handover source tree the node images are built from.
 	Source string
+	// Handover is the running handover's version, which the reports name
+	// as their judge.
+	Handover string
 }
 
 // Result is what a rehearsal found.
@@ -59,7 +63,11 @@ var ErrChecksFailed = reports.ErrChecksFailed
 // into the plan's out directory. Clusters of earlier runs that died
 // without cleaning up are removed first. Cluster logs are collected when
 // anything failed; the cluster is deleted unless the plan keeps it (first
-// of all when ctx is cancelled).
+// of all when ctx is cancelled). A run that stops before its checks judge
+// still writes its reports, with the phase it stopped in as their one
+// failure (Stopped), before the cluster is deleted: a CI runner may kill
+// the process while it deletes. The error is classed (internal/exitcode)
+// by the phase that failed.
 func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	start := time.Now()
 	res = &Result{Dir: p.Config.Out}
@@ -67,45 +75,60 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	// The rehearsal file's intervals: reach every package that waits.
 	ctx = waits.WithOverrides(ctx, p.Spec.Intervals)
 	if err := privatefs.MkdirAllMode(p.Config.Out, 0o755); err != nil {
-		return res, err
+		return res, exitcode.AsInfrastructure(err)
 	}
 	logger.V(0).Infof("Rehearsal: %s", p)
-	if _, err := cloudcluster.Prune(ctx, logger); err != nil {
-		return res, err
-	}
-	if err := buildImages(ctx, logger, o.Source, !p.Scale.None(), p.Spec.From, p.Spec.To); err != nil {
-		return res, err
-	}
-	// The user's manager flags, asked of the binaries just built, before
-	// any cluster exists.
-	if err := p.Spec.RequireFlags(ctx, nodeimage.DefaultCacheDir()); err != nil {
-		return res, err
+	stop := func(err error) error {
+		return Stopped(p.Config.Out, About(p.Spec, o.Handover), stoppedIn(err), start, err, logger)
 	}
 	kubeconfig := filepath.Join(p.Config.Out, "kubeconfig")
-	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: logger, KubeconfigPath: kubeconfig}, o.Self, append(clusterOptions(p.Spec), p.Config.Machines.options()...)...)
+	cluster, err := setUp(ctx, p, o, kubeconfig)
 	if err != nil {
-		return res, err
+		return res, stop(err)
 	}
 	defer func() {
 		finisher{p: p, cluster: cluster, kubeconfig: kubeconfig, self: o.Self, logger: logger}.finish(ctx, err != nil)
 		res.Duration = time.Since(start)
 		logger.V(0).Infof("Rehearsal finished in %s", res.Duration.Round(time.Second))
 	}()
-	return res, rehearse(ctx, p, logger, res)
+	if err = rehearse(ctx, p, o, res); err != nil && res.Report == nil {
+		err = stop(err)
+	}
+	return res, err
 }
 
-func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) error {
+// setUp readies what the rehearsal runs on: no cluster of a dead run left,
+// the images built, the user's manager flags known to their binaries, and
+// the cluster created.
+func setUp(ctx context.Context, p *Plan, o Options, kubeconfig string) (*kindcluster.Cluster, error) {
+	if _, err := cloudcluster.Prune(ctx, o.Logger); err != nil {
+		return nil, phasePrune.fail(err)
+	}
+	if err := buildImages(ctx, o.Logger, o.Source, !p.Scale.None(), p.Spec.From, p.Spec.To); err != nil {
+		return nil, phaseImages.fail(err)
+	}
+	// The user's manager flags, asked of the binaries just built, before
+	// any cluster exists.
+	if err := p.Spec.RequireFlags(ctx, nodeimage.DefaultCacheDir()); err != nil {
+		return nil, phaseFlags.fail(err)
+	}
+	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
+		kindcluster.CreateOptions{Logger: o.Logger, KubeconfigPath: kubeconfig}, o.Self, append(clusterOptions(p.Spec), p.Config.Machines.options()...)...)
+	return cluster, phaseCluster.fail(err)
+}
+
+func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
+	logger := o.Logger
 	path := filepath.Join(p.Config.Out, "timeline.jsonl")
 	_ = os.Remove(path) // a rehearsal starts a fresh timeline
 	tl, err := timeline.Create(path)
 	if err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	defer tl.Close()
 	if len(p.Thresholds) > 0 {
 		if err := tl.Write(timeline.Event{Source: "rehearsal", Kind: timeline.Thresholds, Attrs: p.Thresholds}); err != nil {
-			return err
+			return phaseSetup.fail(err)
 		}
 	}
 	self := selfusage.Start(ctx, tl, 5*time.Second, func() []int {
@@ -117,26 +140,26 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	defer self.Stop()
 	kc, err := cloudcluster.Open(p.Spec.Cluster, logger)
 	if err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	env, err := migrate.NewEnv(p.Spec, kc, logger, tl)
 	if err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	env.Force = p.Config.Force
 	if env.Spec, err = migrate.Resolve(ctx, env); err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	if err := writeProviderCode(tl, env.Spec); err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	cloud, err := cloudcluster.ClientIfAny(p.Spec.Cluster, "handover-load")
 	if err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	rc, err := kc.RESTConfig()
 	if err != nil {
-		return fmt.Errorf("the load's client configuration: %w", err)
+		return phaseSetup.fail(fmt.Errorf("the load's client configuration: %w", err))
 	}
 	lo := load.Options{Client: env.Client, REST: rc, Cluster: kc, Cloud: cloud, Timeline: tl, Logger: logger,
 		HandedOff: handedOff(env.Client, env.Spec.LeaderName, env.Spec.CCMTakesMigrationLease())}
@@ -144,11 +167,11 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		lo.PullImage = reg.RegistryImage()
 	}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
-		return fmt.Errorf("preparing the load: %w", err)
+		return phaseSetup.fail(fmt.Errorf("preparing the load: %w", err))
 	}
 	ob, err := Observe(ctx, kc, env, tl)
 	if err != nil {
-		return err
+		return phaseSetup.fail(err)
 	}
 	if err := ob.WaitSynced(ctx, waits.Of(ctx, WaitObserved)); err != nil {
 		logger.Warnf("observers: %v; the procedure starts anyway (the node checks then have no state from before it)", err)
@@ -158,7 +181,7 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 	fleet, err := prepareFleet(ctx, p, kc, rc, env, tl, logger)
 	if err != nil {
 		ob.Stop()
-		return err
+		return phaseSetup.fail(err)
 	}
 	fleet.Start(ctx)
 	gen := load.Start(ctx, lo, p.Load)
@@ -190,11 +213,14 @@ func rehearse(ctx context.Context, p *Plan, logger log.Logger, res *Result) erro
 		logger.Warnf("%v (the cloud-api-actions check judges it unproven)", err)
 	}
 	if err := tl.Close(); err != nil {
-		return err
+		return phaseChecks.fail(exitcode.AsInfrastructure(err))
 	}
 	var verdict strings.Builder
-	r, repErr := reports.Conclude(path, p.Config.Out, &verdict)
+	r, repErr := reports.Conclude(path, p.Config.Out, About(env.Spec, o.Handover), &verdict)
 	res.Report = r
+	if r == nil {
+		repErr = phaseChecks.fail(repErr)
+	}
 	logger.V(0).Info(strings.TrimSuffix(verdict.String(), "\n"))
 	return errors.Join(runErr, faultErr, res.Load.Err(), res.Fleet.Err(), repErr)
 }

@@ -13,15 +13,16 @@ import (
 var ErrChecksFailed = errors.New("checks failed")
 
 // Conclude reads a finished timeline, checks it, writes every report into
-// dir and tells w the verdict: each failed check, then the count. The error
-// wraps ErrChecksFailed when a check failed.
-func Conclude(timelinePath, dir string, w io.Writer) (*Report, error) {
-	return ConcludeFrom(timelinePath, 0, dir, w)
+// dir (saying what they are of: about) and tells w the verdict: each failed
+// check, then the count. The error wraps ErrChecksFailed when a check
+// failed.
+func Conclude(timelinePath, dir string, about About, w io.Writer) (*Report, error) {
+	return ConcludeFrom(timelinePath, 0, dir, about, w)
 }
 
 // ConcludeFrom is Conclude on what the timeline holds from byte offset on:
 // one observation appended to a file that holds others is judged alone.
-func ConcludeFrom(timelinePath string, offset int64, dir string, w io.Writer) (*Report, error) {
+func ConcludeFrom(timelinePath string, offset int64, dir string, about About, w io.Writer) (*Report, error) {
 	evs, err := timeline.ReadFileFrom(timelinePath, offset)
 	if err != nil {
 		return nil, err
@@ -31,6 +32,7 @@ func ConcludeFrom(timelinePath string, offset int64, dir string, w io.Writer) (*
 		return nil, err
 	}
 	r := New(TitleFor(evs), evs, cfg)
+	r.About = about
 	if err := WriteAll(dir, r); err != nil {
 		return &r, err
 	}

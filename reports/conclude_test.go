@@ -35,7 +35,7 @@ func TestConcludeRefusesAnImpossibleTimeline(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Conclude(path, dir, io.Discard)
+	_, err = Conclude(path, dir, About{}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `timeline line 4: run.end ok, but step "grant" ended failed on line 3`) {
 		t.Fatalf("want the line refused, got %v", err)
 	}

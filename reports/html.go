@@ -28,13 +28,13 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 <h1>%s</h1>
 <p class="verdict">%s</p>
 <p>%s – %s UTC, %d checks, %d failed</p>
-%s<h2>Timeline</h2>
+%s%s<h2>Timeline</h2>
 <div id="timeline">%s</div>
 <details id="probes"><summary>Probes by target</summary>%s</details>
 <h2>Checks</h2>
 <table><tr><th>check</th><th>subject</th><th>result</th><th>summary</th></tr>
 `, html.EscapeString(r.Title), ColorViolation, color, html.EscapeString(r.Title), verdict,
-		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), costHTML(r), timelineSVG(r), probeDetailSVG(r))
+		r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"), len(r.Results), failed(r), aboutHTML(r), costHTML(r), timelineSVG(r), probeDetailSVG(r))
 	for _, res := range r.Results {
 		mark := resultMark(res, "pass", `<span class="fail">FAIL</span>`, "skipped")
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
@@ -54,6 +54,13 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 	b.WriteString("</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func aboutHTML(r Report) string {
+	if about := r.About.Line(); about != "" {
+		return `<p class="about">` + html.EscapeString(about) + ".</p>\n"
+	}
+	return ""
 }
 
 func costHTML(r Report) string {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/handover-sh/handover/verify/checks"
 )
@@ -21,14 +23,25 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
-	Timestamp string      `xml:"timestamp,attr,omitempty"`
-	Cases     []junitCase `xml:"testcase"`
+	Name      string `xml:"name,attr"`
+	Tests     int    `xml:"tests,attr"`
+	Failures  int    `xml:"failures,attr"`
+	Errors    int    `xml:"errors,attr"`
+	Skipped   int    `xml:"skipped,attr"`
+	Time      string `xml:"time,attr"`
+	Timestamp string `xml:"timestamp,attr,omitempty"`
+	// Properties say what was judged and by which handover (About).
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
+}
+
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -51,7 +64,8 @@ type junitFailure struct {
 }
 
 // WriteJUnit writes one testsuite per check and one testcase per subject;
-// a failure carries every violation with its evidence.
+// a failure carries every violation with its evidence. Every suite carries
+// the report's About as properties, and its time is the window judged.
 func WriteJUnit(w io.Writer, r Report) error {
 	bySuite := map[string][]checks.Result{}
 	for _, res := range r.Results {
@@ -63,10 +77,11 @@ func WriteJUnit(w io.Writer, r Report) error {
 	}
 	sort.Strings(names)
 	out := junitSuites{Name: "handover " + r.Title}
+	props := junitPropertiesOf(r.About)
 	for _, n := range names {
-		s := junitSuite{Name: n, Time: "0", Timestamp: r.Start.UTC().Format("2006-01-02T15:04:05")}
+		s := junitSuite{Name: n, Time: seconds(r.End.Sub(r.Start)), Timestamp: r.Start.UTC().Format("2006-01-02T15:04:05"), Properties: props}
 		for _, res := range bySuite[n] {
-			c := junitCase{Name: res.Subject, Classname: "handover." + n, Time: "0", SystemOut: res.Summary}
+			c := junitCase{Name: res.Subject, Classname: "handover." + n, Time: seconds(caseTime(r, res)), SystemOut: res.Summary}
 			if !res.Passed {
 				c.Failure = &junitFailure{Type: n, Message: firstMessage(res), Text: evidenceText(res)}
 				s.Failures++
@@ -91,6 +106,43 @@ func WriteJUnit(w io.Writer, r Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+func junitPropertiesOf(a About) *junitProperties {
+	ps := a.Properties()
+	if len(ps) == 0 {
+		return nil
+	}
+	out := &junitProperties{}
+	for _, p := range ps {
+		out.Property = append(out.Property, junitProperty(p))
+	}
+	return out
+}
+
+// caseTime is a test case's time. A check judges the whole window
+// observed, so a pass took that window; a failure's time is how long its
+// violations lasted (what a CI page shows beside a red test); a result
+// not judged took none.
+func caseTime(r Report, res checks.Result) time.Duration {
+	switch {
+	case res.Skipped != "" && res.Passed:
+		return 0
+	case res.Passed:
+		return r.End.Sub(r.Start)
+	}
+	var d time.Duration
+	for _, v := range res.Violations {
+		if !v.From.IsZero() && v.To.After(v.From) {
+			d += v.To.Sub(v.From)
+		}
+	}
+	return d
+}
+
+// seconds is d as JUnit writes a time: seconds, to the millisecond.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(max(d, 0).Seconds(), 'f', 3, 64)
 }
 
 func firstMessage(r checks.Result) string {

@@ -21,6 +21,9 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %d checks, %d failed%s\n\n",
 		r.Title, verdict, r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"),
 		r.End.Sub(r.Start).Round(1e9), len(r.Results), failed(r), skippedNote(r))
+	if about := r.About.Line(); about != "" {
+		fmt.Fprintf(&b, "%s.\n\n", about)
+	}
 	if cost := r.Cost(); cost != "" {
 		fmt.Fprintf(&b, "Cost of observing: %s.\n\n", cost)
 	}

@@ -19,6 +19,7 @@ type Report struct {
 	Start, End time.Time
 	Results    []checks.Result
 	Events     []timeline.Event
+	About      About // what was judged, and by which handover
 }
 
 // New checks a timeline.

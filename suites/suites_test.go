@@ -14,6 +14,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/version"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
 )
@@ -117,7 +118,7 @@ func run(ctx context.Context, name, dir string, c rehearsal.Config) (*rehearsal.
 	c.Keep = os.Getenv("HANDOVER_KEEP") == "1"
 	p, err := c.Validate()
 	Expect(err).NotTo(HaveOccurred())
-	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source})
+	res, err := rehearsal.Run(ctx, p, rehearsal.Options{Logger: ginkgoLogger{}, Self: self, Source: source, Handover: version.Get().String()})
 	AddReportEntry("reports", res.Dir)
 	AddReportEntry("load", res.Load.String())
 	return res, err

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,15 +9,12 @@ import (
 	"time"
 )
 
-// runCLI runs the root command with args and returns its error.
+// runCLI runs the root command with args, as main does, and returns its
+// error (classed: exitcode.Of is the exit code).
 func runCLI(t *testing.T, args ...string) error {
 	t.Helper()
-	cmd := newRootCommand()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	return cmd.ExecuteContext(context.Background())
+	_, err := runCLIOut(t, args...)
+	return err
 }
 
 func TestBadInputFailsWithOneLineFix(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/rehearsal"
@@ -39,13 +40,13 @@ a cluster records its pid and start time; a cluster whose recorder no longer
 runs is an orphan. Clusters made by ` + "`cluster create`" + ` or kept with --keep are never
 touched. ` + "`rehearse`" + ` and ` + "`cluster create`" + ` prune before they start.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
 			pruned, err := cloudcluster.Prune(cmd.Context(), g.logger)
 			if len(pruned) == 0 && err == nil {
 				g.logger.V(0).Infof("Nothing to prune: no cluster of a run that died.")
 			}
 			return err
-		},
+		}),
 	}
 }
 
@@ -70,30 +71,10 @@ real in-tree cloud loops of kube-controller-manager v1.30 against it; --cloud
 external runs the upstream cloud-controller-manager instead. The kubeconfig is merged where kind writes it ($KUBECONFIG or
 ~/.kube/config, context kind-NAME) unless --kubeconfig is given.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if configPath != "" {
-				for _, f := range []string{"name", "control-planes", "workers", "kubernetes"} {
-					if cmd.Flags().Changed(f) {
-						return fmt.Errorf("--%s and --config both set the topology: use one", f)
-					}
-				}
-				raw, err := boundedfile.Read(configPath, boundedfile.ConfigLimit)
-				if err != nil {
-					return fmt.Errorf("reading topology: %w", err)
-				}
-				if t, err = topology.Parse(raw, configPath); err != nil {
-					return err
-				}
-			}
-			if err := t.Validate(); err != nil {
-				return err
-			}
-			if err := clusterFits(t); err != nil {
-				return err
-			}
-			mode := cloudcluster.Mode(cloud)
-			if err := cloudcluster.Validate(mode, t); err != nil {
-				return err
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
+			t, err := createInput(cmd, configPath, t, cloud, provider)
+			if err != nil {
+				return exitcode.AsBadInput(err)
 			}
 			self, err := os.Executable()
 			if err != nil {
@@ -104,10 +85,7 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
-			if !slices.Contains(clusterProviders(), provider) {
-				return fmt.Errorf("--provider %q: use %s", provider, strings.Join(clusterProviders(), " or "))
-			}
-			if _, err := cloudcluster.Create(cmd.Context(), t, mode, ccm, kindcluster.CreateOptions{Logger: g.logger,
+			if _, err := cloudcluster.Create(cmd.Context(), t, cloudcluster.Mode(cloud), ccm, kindcluster.CreateOptions{Logger: g.logger,
 				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self, cloudcluster.WithProvider(provider)); err != nil {
 				return err
 			}
@@ -118,7 +96,7 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			}
 			g.logger.V(0).Infof("Cluster %q ready in %s. Try: kubectl --context kind-%s get nodes", t.Name, time.Since(start).Round(time.Second), t.Name)
 			return nil
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&t.Name, "name", t.Name, "cluster name")
@@ -133,6 +111,39 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 	f.StringVar(&provider, "provider", providers.Default().Name(), "whose provider code the kubelets and managers run: "+clusterProvidersHelp())
 	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops, v1.30); external (cloud-controller-manager DaemonSet, kubelets --cloud-provider=external)")
 	return cmd
+}
+
+// createInput is the topology create makes, from the flags or the file,
+// refused before anything changes when no procedure works on it, this
+// machine cannot hold it or the cloud mode or provider cannot run it.
+func createInput(cmd *cobra.Command, configPath string, t topology.Topology, cloud, provider string) (topology.Topology, error) {
+	if configPath != "" {
+		for _, f := range []string{"name", "control-planes", "workers", "kubernetes"} {
+			if cmd.Flags().Changed(f) {
+				return t, fmt.Errorf("--%s and --config both set the topology: use one", f)
+			}
+		}
+		raw, err := boundedfile.Read(configPath, boundedfile.ConfigLimit)
+		if err != nil {
+			return t, fmt.Errorf("reading topology: %w", err)
+		}
+		if t, err = topology.Parse(raw, configPath); err != nil {
+			return t, err
+		}
+	}
+	if err := t.Validate(); err != nil {
+		return t, err
+	}
+	if err := clusterFits(t); err != nil {
+		return t, err
+	}
+	if err := cloudcluster.Validate(cloudcluster.Mode(cloud), t); err != nil {
+		return t, err
+	}
+	if !slices.Contains(clusterProviders(), provider) {
+		return t, fmt.Errorf("--provider %q: use %s", provider, strings.Join(clusterProviders(), " or "))
+	}
+	return t, nil
 }
 
 // clusterProviders are the providers whose own code a cluster can run
@@ -171,10 +182,10 @@ its kubeconfig entry, the kind Docker network once no cluster uses it, and
 restores the host kernel settings kubelets change once no cluster is left. It
 also cleans up after a failed or interrupted create.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
 			g.logger.V(0).Infof("Deleting cluster %q ...", name)
 			return cloudcluster.Delete(cmd.Context(), name, kubeconfig, g.logger)
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
 	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to clean (default: kind's)")
@@ -193,7 +204,7 @@ Ready. It prints the new node's name.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if role != kindcluster.RoleControlPlane && role != kindcluster.RoleWorker {
-				return fmt.Errorf("--role %q: use control-plane or worker", role)
+				return exitcode.AsBadInput(fmt.Errorf("--role %q: use control-plane or worker", role))
 			}
 			c, err := cloudcluster.Open(name, g.logger)
 			if err != nil {
@@ -201,7 +212,7 @@ Ready. It prints the new node's name.`,
 			}
 			node, err := c.AddNode(cmd.Context(), kindcluster.AddNodeOptions{Role: role, Kubernetes: version})
 			if err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), node)
 			return nil
@@ -227,7 +238,7 @@ deletes the Node object and the container.`,
 			if err != nil {
 				return err
 			}
-			return c.RemoveNode(cmd.Context(), args[0])
+			return exitcode.AsInfrastructure(c.RemoveNode(cmd.Context(), args[0]))
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")

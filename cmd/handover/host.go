@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/clusters/host"
+	"github.com/handover-sh/handover/internal/exitcode"
 )
 
 func newHostCommand(g *globals) *cobra.Command {
@@ -32,7 +33,7 @@ does nothing if it is not needed:
   - raises inotify limits that several nested kubelets need.
 It needs root for the changes it makes.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
 			self, err := os.Executable()
 			if err != nil {
 				return err
@@ -46,7 +47,7 @@ It needs root for the changes it makes.`,
 				g.logger.V(0).Info("Host already prepared: nothing to do.")
 			}
 			return nil
-		},
+		}),
 	})
 	c.AddCommand(&cobra.Command{
 		Use:   "restore",
@@ -57,7 +58,7 @@ reloads dockerd (SIGHUP, only to the process /var/run/docker.pid names if it
 runs as dockerd: a stale file is refused). Docker and the Debian packages prepare installed stay; the
 kernel settings kind nodes need are put back when the last cluster is deleted.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
 			done, err := host.Restore(cmd.Context(), host.Options{Logger: g.logger})
 			for _, d := range done {
 				g.logger.V(0).Info(" • " + d)
@@ -66,7 +67,7 @@ kernel settings kind nodes need are put back when the last cluster is deleted.`,
 				g.logger.V(0).Info("Nothing to restore: host prepare changed nothing in Docker's configuration.")
 			}
 			return err
-		},
+		}),
 	})
 	return c
 }

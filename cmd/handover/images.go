@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/exitcode"
 )
 
 func newImagesCommand(g *globals) *cobra.Command {
@@ -36,24 +37,19 @@ into none, so the node images are the same with or without it.
 
 --kwok also builds ` + nodeimage.KwokImage + ` (kwok, for the simulated nodes of
 ` + "`rehearse --scale`" + `, which otherwise builds it when first asked).`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			versions := args
-			switch {
-			case all && len(args) > 0:
-				return fmt.Errorf("give versions or --all, not both")
-			case all:
-				versions = nodeimage.Known()
-			case len(versions) == 0:
-				versions = nodeimage.DefaultVersions
+		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, args []string) error {
+			versions, err := imageVersions(args, all)
+			if err != nil {
+				return exitcode.AsBadInput(err)
 			}
 			plan, err := nodeimage.Plan(versions, onDemand)
 			if err != nil {
-				return err
+				return exitcode.AsBadInput(err)
 			}
 			if source == "" {
 				wd, _ := os.Getwd()
 				if source, err = nodeimage.FindSourceDir(wd); err != nil {
-					return err
+					return exitcode.AsBadInput(err)
 				}
 			}
 			b, err := nodeimage.NewBuilder(cmd.Context(), g.logger, source, cache)
@@ -73,7 +69,7 @@ into none, so the node images are the same with or without it.
 			}
 			g.logger.V(0).Infof("kwok ready: %s", nodeimage.KwokImage)
 			return nil
-		},
+		}),
 	}
 	build.Flags().BoolVar(&all, "all", false, "build every supported version")
 	build.Flags().StringSliceVar(&onDemand, "provider", nil, "also build this provider's on-demand components (repeatable)")
@@ -101,4 +97,23 @@ func onDemandList() string {
 		return "none"
 	}
 	return strings.Join(out, "; ")
+}
+
+// imageVersions are the versions build is asked for, each known.
+func imageVersions(args []string, all bool) ([]string, error) {
+	versions := args
+	switch {
+	case all && len(args) > 0:
+		return nil, fmt.Errorf("give versions or --all, not both")
+	case all:
+		versions = nodeimage.Known()
+	case len(versions) == 0:
+		versions = nodeimage.DefaultVersions
+	}
+	for _, v := range versions {
+		if _, err := nodeimage.Lookup(v); err != nil {
+			return nil, err
+		}
+	}
+	return versions, nil
 }

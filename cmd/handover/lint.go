@@ -8,6 +8,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -50,7 +51,8 @@ a=b.yaml. Errors exit non-zero.`,
 		Example: "  handover lint --leader-migration-config /etc/leadermigration.conf\n" +
 			"  handover lint --leader-migration-config kcm=kcm.yaml --leader-migration-config ccm=ccm.yaml --kcm-version v1.30.14 --ccm-version v1.31.4",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		// What lint finds wrong is in its input: every error is bad input.
+		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
 			}
@@ -84,7 +86,7 @@ a=b.yaml. Errors exit non-zero.`,
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d file(s), %d warning(s)\n", len(files), len(fs))
 			return nil
-		},
+		}),
 	}
 	c.Flags().StringArrayVar(&files, "leader-migration-config", nil, "[kcm=|ccm=]FILE, repeatable")
 	c.Flags().StringVar(&kcmVersion, "kcm-version", "v1.30.14", "kube-controller-manager version (with the in-tree provider)")

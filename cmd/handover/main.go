@@ -10,6 +10,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/host"
 	"github.com/handover-sh/handover/clusters/host/capfilter"
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/internal/interrupt"
 	_ "github.com/handover-sh/handover/providers/all" // every provider, with the managers its node images carry
 	"github.com/handover-sh/handover/simulate/cloudcluster"
@@ -28,7 +29,8 @@ func main() {
 	// The next run prunes what this process holds should a signal end it.
 	ctx, h, stop := interrupt.Notify(context.Background(), os.Stderr, os.Exit, interrupt.WithLeftovers(cloudcluster.Held))
 	stopProfile := startProfile()
-	err := newRootCommand().ExecuteContext(ctx)
+	root, g := newRoot()
+	err := execute(ctx, root, g)
 	stopProfile()
 	stop()
 	if err != nil {
@@ -37,7 +39,5 @@ func main() {
 	if code, interrupted := h.Interrupted(); interrupted {
 		os.Exit(code)
 	}
-	if err != nil {
-		os.Exit(1)
-	}
+	os.Exit(int(exitcode.Of(err)))
 }

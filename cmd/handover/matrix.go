@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/rehearsal/matrix"
 )
 
@@ -27,7 +28,7 @@ shard's two Kubernetes versions. The shards' verdict tables are merged with
 handover report merge.`,
 		Example: "  handover matrix --list\n  handover matrix --list --json\n  make matrix SHARD=130-131",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
 			switch {
 			case versions != "":
@@ -54,7 +55,7 @@ handover report merge.`,
 				return fmt.Errorf("say what to print: --list or --versions SHARD")
 			}
 			return nil
-		},
+		}),
 	}
 	c.Flags().BoolVar(&list, "list", false, "list the shards and their rows")
 	c.Flags().BoolVar(&asJSON, "json", false, "with --list: the shards' names as a JSON array")

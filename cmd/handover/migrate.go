@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/exitcode"
+	"github.com/handover-sh/handover/internal/version"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/providers/profiles"
@@ -99,7 +102,7 @@ can be followed by hand on a real cluster. It ends with the preflight lint,
 and exits non-zero when the lint finds errors (migrate and rehearse would stop).`,
 		Example: "  handover plan --procedure taskdoc\n  handover plan --procedure rke2 --flavour azure --disable",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
 			s, p, err := f.build()
 			if err != nil {
 				return err
@@ -120,7 +123,7 @@ and exits non-zero when the lint finds errors (migrate and rehearse would stop).
 				return fmt.Errorf("preflight lint found %d error(s) in this plan: migrate and rehearse stop on them unless --force", n)
 			}
 			return nil
-		},
+		}),
 	}
 	f.add(c.Flags())
 	c.Flags().IntVar(&f.spec.ControlPlanes, "control-planes", 3, "number of control planes N")
@@ -150,42 +153,36 @@ procedure or a check failed.`,
 		Example: "  handover migrate --name handover --procedure taskdoc\n  handover migrate --procedure taskdoc --until-step enable-leader-migration",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, _, err := f.build()
+			s, thresholds, err := migrateInput(cmd.Context(), g, &f, force)
 			if err != nil {
-				return err
-			}
-			if err := preflight(g, s, force); err != nil {
-				return err
-			}
-			if err := s.RequireFlags(cmd.Context(), nodeimage.DefaultCacheDir()); err != nil {
-				return err
-			}
-			thresholds, err := rehearsal.Thresholds(s, nil)
-			if err != nil {
-				return err
+				return exitcode.AsBadInput(err)
 			}
 			if reportDir == "" {
 				reportDir = filepath.Join(rehearsal.OutputDir, s.Procedure)
 			}
 			run, err := openRun(g, s, reportDir, false)
 			if err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			defer run.tl.Close()
 			if err := run.recordThresholds(thresholds); err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			run.env.Force = force
 			s, err = migrate.Resolve(cmd.Context(), run.env)
 			if err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			p, err := migrate.Build(s)
 			if err != nil {
-				return err
+				return exitcode.AsBadInput(err)
+			}
+			o := migrate.RunOptions{From: from, Until: until}
+			if _, _, err := o.Range(p); err != nil {
+				return exitcode.AsBadInput(err)
 			}
 			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, run.path)
-			return runObserved(cmd, run, []*migrate.Procedure{p}, migrate.RunOptions{From: from, Until: until}, reportDir, observing)
+			return runObserved(cmd, run, []*migrate.Procedure{p}, o, reportDir, observing)
 		},
 	}
 	f.add(c.Flags())
@@ -195,6 +192,24 @@ procedure or a check failed.`,
 	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default "+rehearsal.OutputDir+"/PROCEDURE)")
 	c.Flags().BoolVar(&observing, "observe", true, "watch leases, managers, probes and nodes while the procedure runs, then check and report")
 	return c
+}
+
+// migrateInput is the spec migrate runs and the thresholds its checks
+// judge by, refused before anything changes: flags, the preflight lint,
+// the managers' flags.
+func migrateInput(ctx context.Context, g *globals, f *specFlags, force bool) (migrate.Spec, map[string]string, error) {
+	s, _, err := f.build()
+	if err != nil {
+		return s, nil, err
+	}
+	if err := preflight(g, s, force); err != nil {
+		return s, nil, err
+	}
+	if err := s.RequireFlags(ctx, nodeimage.DefaultCacheDir()); err != nil {
+		return s, nil, err
+	}
+	thresholds, err := rehearsal.Thresholds(s, nil)
+	return s, thresholds, err
 }
 
 // runObserved runs the procedures in turn with the observers on the same timeline,
@@ -213,14 +228,14 @@ func runObserved(cmd *cobra.Command, r *opened, ps []*migrate.Procedure, o migra
 	}
 	ob, err := r.observe(cmd.Context())
 	if err != nil {
-		return err
+		return exitcode.AsInfrastructure(err)
 	}
 	runErr := run()
 	ob.Stop()
 	if err := r.tl.Close(); err != nil {
 		return err
 	}
-	_, repErr := reports.Conclude(r.path, reportDir, cmd.OutOrStdout())
+	_, repErr := reports.Conclude(r.path, reportDir, rehearsal.About(r.env.Spec, version.Get().String()), cmd.OutOrStdout())
 	if runErr != nil {
 		return runErr
 	}

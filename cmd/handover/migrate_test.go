@@ -11,12 +11,12 @@ import (
 
 func runCLIOut(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd := newRootCommand()
+	cmd, g := newRoot()
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)
 	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
+	err := execute(context.Background(), cmd, g)
 	return out.String(), err
 }
 
@@ -132,7 +132,7 @@ func TestCloudConfigInput(t *testing.T) {
 		{[]string{"migrate", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4", "--cloud-config", shared}, true, "unknown flag: --cloud-config"},
 		{append(aws, "--cloud-config", "KCM="+shared), true, "only kcm= and ccm= name a side"},
 		{[]string{"rehearse", "--config", "../../examples/aws-cloud-configs/rehearsal.yaml", "--cloud-config", "kcm=" + shared}, true, "--config ../../examples/aws-cloud-configs/rehearsal.yaml and --cloud-config contradict"},
-		{[]string{"rehearse", "--leader-migration-config", "kcm=a.yaml", "--leader-migration-config", "kcm=b.yaml"}, true, "kcm= is given twice"},
+		{[]string{"rehearse", "--leader-migration-config", "kcm=a.yaml", "--leader-migration-config", "kcm=b.yaml", "--out", t.TempDir()}, true, "kcm= is given twice"},
 	} {
 		out, err := runCLIOut(t, tc.args...)
 		if (err != nil) != tc.wantErr || !strings.Contains(out+errString(err), tc.says) {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/internal/interrupt"
+	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/selfusage"
@@ -55,29 +57,20 @@ and sent no credential; with it, their certificates are verified and
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if ff.printRBAC {
-				return ff.printRoles(cmd.OutOrStdout())
+				return exitcode.AsBadInput(ff.printRoles(cmd.OutOrStdout()))
 			}
-			if len(ff.rbacSubjects) > 0 {
-				return errors.New("--rbac-subject needs --print-rbac")
-			}
-			foreign, err := ff.foreign(cmd.Flags())
+			foreign, s, from, err := observeInput(cmd, &f, &ff, out, appending)
 			if err != nil {
-				return err
-			}
-			s, _, err := f.build()
-			if err != nil {
-				return err
-			}
-			from, err := observationStart(out, appending)
-			if err != nil {
-				return err
+				return exitcode.AsBadInput(err)
 			}
 			if foreign {
-				return observeForeign(cmd, g, &ff, s, out, from, duration)
+				// What is not the input's or the verdict's is the
+				// cluster's: it could not be observed.
+				return exitcode.AsInfrastructure(observeForeign(cmd, g, &ff, s, out, from, duration))
 			}
 			run, err := openRun(g, s, out, false)
 			if err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			defer run.tl.Close()
 			start := func(ctx context.Context) (stopper, error) {
@@ -87,7 +80,7 @@ and sent no credential; with it, their certificates are verified and
 				}
 				return ob, err
 			}
-			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, from: from, out: out, title: "observed " + s.Cluster,
+			return observeThenConclude(cmd, window{tl: run.tl, path: run.path, from: from, out: out, title: "observed " + s.Cluster, procedure: s.Procedure,
 				controllers: s.Controllers(), duration: duration}, start)
 		},
 	}
@@ -99,12 +92,32 @@ and sent no credential; with it, their certificates are verified and
 	return c
 }
 
+// observeInput reads observe's flags: whether the cluster is a foreign
+// one (--kubeconfig), the spec whose controllers count as migrated, and
+// where in --out's timeline this observation begins.
+func observeInput(cmd *cobra.Command, f *specFlags, ff *foreignFlags, out string, appending bool) (bool, migrate.Spec, int64, error) {
+	if len(ff.rbacSubjects) > 0 {
+		return false, migrate.Spec{}, 0, errors.New("--rbac-subject needs --print-rbac")
+	}
+	foreign, err := ff.foreign(cmd.Flags())
+	if err != nil {
+		return false, migrate.Spec{}, 0, err
+	}
+	s, _, err := f.build()
+	if err != nil {
+		return false, s, 0, err
+	}
+	from, err := observationStart(out, appending)
+	return foreign, s, from, err
+}
+
 // window is one observation: its timeline (path, in out), its title and
 // migrated controllers, and how long it lasts (0: until Ctrl-C).
 type window struct {
 	tl               *timeline.Writer
 	path, out, title string
-	from             int64 // where this observation begins in the timeline
+	procedure        string // whose controllers count as migrated
+	from             int64  // where this observation begins in the timeline
 	controllers      []string
 	duration         time.Duration
 }
@@ -123,16 +136,18 @@ func observeThenConclude(cmd *cobra.Command, w window, start func(context.Contex
 	err := observeWindow(ctx, w.tl, w.title, w.controllers, start)
 	self.Stop()
 	if err != nil {
-		return err
+		return exitcode.AsInfrastructure(err)
 	}
 	if err := w.tl.Close(); err != nil {
-		return err
+		return exitcode.AsInfrastructure(err)
 	}
 	if w.from > 0 {
 		fmt.Fprintf(cmd.OutOrStdout(), "judging this observation alone (%s from byte %d; earlier ones are not judged again)\n", w.path, w.from)
 	}
-	_, err = reports.ConcludeFrom(w.path, w.from, w.out, cmd.OutOrStdout())
-	return err
+	about := judge()
+	about.Procedure = w.procedure
+	_, err = reports.ConcludeFrom(w.path, w.from, w.out, about, cmd.OutOrStdout())
+	return exitcode.Wrap(exitcode.Red, err) // the verdict, whatever observing's callers class
 }
 
 // stopper is a running set of observers (*observe.Observer).

@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/timeline"
@@ -231,18 +232,18 @@ const preflightTimeout = 10 * time.Second
 func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.Spec, out string, from int64, duration time.Duration) error {
 	rc, err := readonly.Config(f.kubeconfig, f.context)
 	if err != nil {
-		return err
+		return exitcode.AsBadInput(err)
 	}
 	if err := execPlugin(cmd.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
-		return err
+		return exitcode.AsBadInput(err)
 	}
 	o, err := f.options(rc)
 	if err != nil {
-		return err
+		return exitcode.AsBadInput(err)
 	}
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {
-		return fmt.Errorf("kubeconfig %s: %w", f.kubeconfig, err)
+		return exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", f.kubeconfig, err))
 	}
 	pc := rest.CopyConfig(rc)
 	pc.Timeout = preflightTimeout
@@ -288,6 +289,6 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil
 	}
-	return observeThenConclude(cmd, window{tl: tl, path: path, from: from, out: out, title: "observed " + rc.Host,
+	return observeThenConclude(cmd, window{tl: tl, path: path, from: from, out: out, title: "observed " + rc.Host, procedure: s.Procedure,
 		controllers: s.Controllers(), duration: duration}, start)
 }

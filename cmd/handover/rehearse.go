@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/simulate/faults"
@@ -19,12 +17,8 @@ import (
 )
 
 func newRehearseCommand(g *globals) *cobra.Command {
-	cfg := rehearsal.Default()
-	var file string
-	var cfgFiles, cloudConfigs []string
-	var scaleServices int
-	var scaleThrottle float64
-	var nodeIP bool
+	f := &rehearseFlags{cfg: rehearsal.Default()}
+	cfg := &f.cfg
 	c := &cobra.Command{
 		Annotations: quietProcess,
 		Use:         "rehearse",
@@ -84,64 +78,21 @@ Unless given, max-gap follows the managers' --leader-elect-* flags: lease
 duration + 4.4 retry periods (client-go's jitter) + ` + migrate.Headroom.String() + ` headroom; the report says so.
 
 It exits 0 only when the procedure completed, the fault fired as planned and
-every check passed. With no flags it rehearses the upstream task doc on 3
-control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
+every check passed (the other codes: handover --help). Once it knows --out,
+every way it ends leaves junit.xml there: one that stops before its checks,
+with one failed case naming the phase it stopped in.
+
+With no flags it rehearses the upstream task doc on 3 control planes and 2
+workers, v1.30.14 to v1.31.4, under moderate load.`,
 		Example: "  handover rehearse\n  handover rehearse --procedure rke2 --flavour azure --out _output/rke2\n" +
 			"  handover rehearse --faults leader-kill --load heavy\n  handover rehearse --config rehearsal.yaml",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file != "" {
-				// Where the reports go is not part of the rehearsal: --out
-				// may place a file's reports (a CI job does).
-				if changed := changedFlags(cmd.Flags(), "config", "verbosity", "out"); len(changed) > 0 {
-					return fmt.Errorf("--config %s and --%s contradict: set them in the file instead", file, strings.Join(changed, ", --"))
-				}
-				out := cfg.Out
-				var err error
-				if cfg, err = rehearsal.ReadFile(file); err != nil {
-					return err
-				}
-				if cmd.Flags().Changed("out") {
-					cfg.Out = out
-				}
-			}
-			if cmd.Flags().Changed("scale-services") {
-				cfg.Scale.Services = &scaleServices
-			}
-			if cmd.Flags().Changed("scale-throttle") {
-				cfg.Scale.ThrottleQPS = &scaleThrottle
-			}
-			if cmd.Flags().Changed("kubelet-node-ip") {
-				cfg.Machines.KubeletNodeIP = &nodeIP
-			}
-			if err := addSides(&cfg.LeaderMigration, "--leader-migration-config", cfgFiles, false); err != nil {
-				return err
-			}
-			if err := addSides(&cfg.CloudConfig, "--cloud-config", cloudConfigs, true); err != nil {
-				return err
-			}
-			p, err := cfg.Validate()
-			if err != nil {
-				return err
-			}
-			if err := preflight(g, p.Spec, cfg.Force); err != nil {
-				return err
-			}
-			self, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			wd, _ := os.Getwd()
-			source, err := nodeimage.FindSourceDir(wd)
-			if err != nil {
-				return err
-			}
-			_, err = rehearsal.Run(cmd.Context(), p, rehearsal.Options{Logger: g.logger, Self: self, Source: source})
-			return err
+			return f.rehearse(cmd, g)
 		},
 	}
 	fs := c.Flags()
-	fs.StringVar(&file, "config", "", "rehearsal file (YAML); other rehearsal flags then contradict it")
+	fs.StringVar(&f.file, "config", "", "rehearsal file (YAML); other rehearsal flags then contradict it")
 	fs.StringVar(&cfg.Procedure, "procedure", cfg.Procedure, "procedure: "+strings.Join(migrate.Names(), ", "))
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "cluster name")
 	fs.StringVar(&cfg.From, "from", cfg.From, "Kubernetes version N (in-tree cloud provider)")
@@ -154,22 +105,22 @@ control planes and 2 workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
 	fs.BoolVar(&cfg.CCMLast, "ccm-last", false, ccmLastHelp)
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
-	fs.StringArrayVar(&cfgFiles, "leader-migration-config", nil, configFlagHelp)
-	fs.StringArrayVar(&cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
+	fs.StringArrayVar(&f.cfgFiles, "leader-migration-config", nil, configFlagHelp)
+	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp)
 	fs.IntVar(&cfg.CCM.Replicas, "ccm-replicas", 0, ccmReplicasHelp)
 	fs.StringVar(&cfg.CCM.Manifest, "ccm-manifest", "", ccmManifestHelp)
 	fs.BoolVar(&cfg.Machines.SecondInterface, "second-interface", false, "--provider aws: every node the cluster is created with gets a second network interface (device index 1), as the VPC CNI attaches a further ENI")
-	fs.BoolVar(&nodeIP, "kubelet-node-ip", true, "--provider aws: false starts the kubelets without --node-ip, as cluster-api's AWS templates and kops do (kind always gives it): each takes every address the provider reports, in its order")
+	fs.BoolVar(&f.nodeIP, "kubelet-node-ip", true, "--provider aws: false starts the kubelets without --node-ip, as cluster-api's AWS templates and kops do (kind always gives it): each takes every address the provider reports, in its order")
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")
 	fs.StringVar(&cfg.Load, "load", cfg.Load, "load profile: "+strings.Join(load.Names(), ", "))
 	fs.IntVar(&cfg.Scale.Nodes, "scale", 0, "simulated nodes (kwok, each on a virtual instance of the cloud) beside the real ones, registered before the procedure")
-	fs.IntVar(&scaleServices, "scale-services", 0, fmt.Sprintf("with --scale: LoadBalancer Services with endpoints on simulated nodes (default one per %d nodes)", scale.NodesPerService))
+	fs.IntVar(&f.scaleServices, "scale-services", 0, fmt.Sprintf("with --scale: LoadBalancer Services with endpoints on simulated nodes (default one per %d nodes)", scale.NodesPerService))
 	fs.StringVar(&cfg.Scale.JoinEvery, "scale-join-every", "", fmt.Sprintf("with --scale: one more simulated node joins at this interval while the procedure runs (default %s; 0s: none)", scale.DefaultJoinEvery))
-	fs.Float64Var(&scaleThrottle, "scale-throttle", 0, fmt.Sprintf("with --scale: the cloud's limit per caller, in requests a second (default %d; 0: none)", scale.DefaultThrottleQPS))
+	fs.Float64Var(&f.scaleThrottle, "scale-throttle", 0, fmt.Sprintf("with --scale: the cloud's limit per caller, in requests a second (default %d; 0: none)", scale.DefaultThrottleQPS))
 	fs.StringVar(&cfg.Faults.Name, "faults", cfg.Faults.Name, "fault injected at the hand-off: "+strings.Join(faults.Names(), ", "))
 	fs.StringVar(&cfg.ObserveAfter, "observe-after", "", "keep observing this long after the procedure (e.g. 1m): a new leader's resyncs take a while to show")
 	fs.StringVar(&cfg.Out, "out", cfg.Out, "directory for the timeline, the reports and, on failure, the cluster logs (with --config, instead of the file's out)")

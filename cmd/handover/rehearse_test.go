@@ -3,11 +3,15 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/handover-sh/handover/internal/exitcode"
 )
 
-// Every one of these fails before an image is built or a cluster made.
+// Every one of these fails before an image is built or a cluster made, as
+// bad input, and leaves a junit.xml whose one failed case names the phase.
 func TestRehearseRejectsBadInputFirst(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, body string) string {
@@ -48,9 +52,20 @@ func TestRehearseRejectsBadInputFirst(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			err := runCLI(t, c.args...)
+			out := t.TempDir()
+			err := runCLI(t, append(c.args, "--out", out)...)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("want error containing %q, got %v", c.want, err)
+			}
+			if code := exitcode.Of(err); code != exitcode.BadInput {
+				t.Errorf("exit code %d, want %d", code, exitcode.BadInput)
+			}
+			junit, err := os.ReadFile(filepath.Join(out, "junit.xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(junit), `failures="1"`) || !regexp.MustCompile(`<testcase name="(input|preflight)" classname="handover.setup"`).Match(junit) {
+				t.Errorf("junit.xml:\n%s", junit)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/timeline"
@@ -21,15 +22,14 @@ func newReportCommand(g *globals) *cobra.Command {
 		Short: "Check a recorded timeline and write JUnit, Markdown and HTML reports",
 		Long: `report re-reads a timeline (JSON lines written by ` + "`handover migrate`" + `),
 runs every check on it and writes junit.xml, summary.md and report.html. It
-exits non-zero when a check failed.`,
+exits 1 when a check failed, 2 when the timeline cannot be read or judged.`,
 		Example: "  handover report _output/taskdoc/timeline.jsonl --out _output/taskdoc",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				out = filepath.Dir(args[0])
 			}
-			_, err := reports.Conclude(args[0], out, cmd.OutOrStdout())
-			return err
+			return concluded(reports.Conclude(args[0], out, judge(), cmd.OutOrStdout()))
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "directory for the reports (default: the timeline's)")
@@ -64,17 +64,31 @@ node's managers' health and metrics and its audit log from its own.`,
 			}
 			merged, err := reports.MergeTables(args...)
 			if err != nil {
-				return err
+				return exitcode.AsBadInput(err)
 			}
 			if out == "" {
 				_, err = fmt.Fprint(cmd.OutOrStdout(), merged)
 				return err
 			}
-			return privatefs.WriteFileMode(out, []byte(merged), 0o644)
+			return exitcode.AsInfrastructure(privatefs.WriteFileMode(out, []byte(merged), 0o644))
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "write the merged table here (default: standard output); for timelines, the directory of the merged timeline and its reports (required)")
 	return c
+}
+
+// concluded classes what Conclude returns for a timeline the user named:
+// a failed check is the verdict (red); a timeline that could not be read
+// or judged, so that no report was written, is bad input; reports that
+// could not be written, the machine's.
+func concluded(r *reports.Report, err error) error {
+	switch {
+	case err == nil, errors.Is(err, reports.ErrChecksFailed):
+		return err
+	case r == nil:
+		return exitcode.AsBadInput(err)
+	}
+	return exitcode.AsInfrastructure(err)
 }
 
 // timelines: every argument is a timeline (.jsonl); a mix is refused by
@@ -91,44 +105,55 @@ func timelines(args []string) bool {
 // mergeTimelines joins observers' timelines, writes the merged one to
 // out and checks it.
 func mergeTimelines(cmd *cobra.Command, paths []string, out string) error {
+	m, err := mergeInput(paths, out)
+	if err != nil {
+		return exitcode.AsBadInput(err)
+	}
+	for _, o := range m.Offsets {
+		fmt.Fprintf(cmd.OutOrStdout(), "clock of %s\n", o)
+	}
+	path := filepath.Join(out, "timeline.jsonl")
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return exitcode.AsBadInput(fmt.Errorf("%s already holds a timeline: the merged one would be judged with it; give another --out", path))
+	}
+	if err := writeTimeline(path, m.Events); err != nil {
+		return exitcode.AsInfrastructure(err)
+	}
+	return concluded(reports.Conclude(path, out, judge(), cmd.OutOrStdout()))
+}
+
+// mergeInput reads the timelines to merge and merges them, refusing
+// clocks that cannot be set.
+func mergeInput(paths []string, out string) (timeline.Merged, error) {
 	if out == "" {
-		return errors.New("merging timelines needs --out DIR for the merged timeline and its reports")
+		return timeline.Merged{}, errors.New("merging timelines needs --out DIR for the merged timeline and its reports")
 	}
 	obs := make([]timeline.Observation, 0, len(paths))
 	for _, p := range paths {
 		evs, err := timeline.ReadFile(p)
 		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
+			return timeline.Merged{}, fmt.Errorf("%s: %w", p, err)
 		}
 		obs = append(obs, timeline.Observation{Name: p, Events: evs})
 	}
-	m, err := timeline.Merge(obs, checks.DefaultConfig(nil).Tolerance)
-	if err != nil {
+	return timeline.Merge(obs, checks.DefaultConfig(nil).Tolerance)
+}
+
+// writeTimeline writes evs into a new timeline at path (its directory
+// made first).
+func writeTimeline(path string, evs []timeline.Event) error {
+	if err := privatefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
-	}
-	for _, o := range m.Offsets {
-		fmt.Fprintf(cmd.OutOrStdout(), "clock of %s\n", o)
-	}
-	if err := privatefs.MkdirAll(out); err != nil {
-		return err
-	}
-	path := filepath.Join(out, "timeline.jsonl")
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		return fmt.Errorf("%s already holds a timeline: the merged one would be judged with it; give another --out", path)
 	}
 	tl, err := timeline.Create(path)
 	if err != nil {
 		return err
 	}
-	for _, e := range m.Events {
+	for _, e := range evs {
 		if err := tl.Write(e); err != nil {
 			tl.Close()
 			return err
 		}
 	}
-	if err := tl.Close(); err != nil {
-		return err
-	}
-	_, err = reports.Conclude(path, out, cmd.OutOrStdout())
-	return err
+	return tl.Close()
 }

@@ -6,15 +6,25 @@ import (
 	"sigs.k8s.io/kind/pkg/log"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/exitcode"
+	"github.com/handover-sh/handover/internal/version"
 )
 
 // globals carries flags shared by every subcommand.
 type globals struct {
 	verbosity int32
 	logger    log.Logger
+	// ran: a command's RunE started, so cobra accepted the command line.
+	ran bool
 }
 
 func newRootCommand() *cobra.Command {
+	root, _ := newRoot()
+	return root
+}
+
+// newRoot is the root command and the globals its commands share.
+func newRoot() (*cobra.Command, *globals) {
 	g := &globals{}
 	root := &cobra.Command{
 		Use:   "handover",
@@ -26,26 +36,32 @@ controllers from kube-controller-manager to cloud-controller-manager.
 Start with:
   handover host prepare     # make Docker usable on this machine
   handover images build     # build node images offline (cached)
-  handover cluster create   # a 3 control-plane, 2 worker cluster`,
+  handover cluster create   # a 3 control-plane, 2 worker cluster
+
+Exit codes:` + exitCodesHelp(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version, as kind's root has it; `handover version` says more.
+		Version: version.Get().String(),
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
 			g.logger = newLogger(g.verbosity)
 			quieten(c)
 			if err := checkDurations(c); err != nil {
-				return err
+				return exitcode.AsBadInput(err)
 			}
 			if usesCache[topLevel(c).Name()] {
-				return nodeimage.CheckCacheDir()
+				return exitcode.AsInfrastructure(nodeimage.CheckCacheDir())
 			}
 			return nil
 		},
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
-		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g))
+		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g),
+		newVersionCommand())
 	documentDurations(root)
-	return root
+	noteRuns(root, g)
+	return root, g
 }
 
 // usesCache names the commands that read or write the cache (images,

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/simulate/cloudprovider/behaviour"
@@ -51,29 +52,30 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 		Args: cobra.NoArgs,
 	}
 	withFaces := faceFlags(serve)
-	serve.RunE = func(cmd *cobra.Command, _ []string) error {
+	// What the flags give is bad input; what fails serving, the machine's.
+	serve.RunE = failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
 		listens := map[string][]string{"--listen": listen}
 		for _, f := range withFaces {
 			maps.Copy(listens, f.Listens())
 		}
 		if err := checkListens(listens); err != nil {
-			return err
+			return exitcode.AsBadInput(err)
 		}
 		guard, err := serveGuard(cloudConfig, podNetwork)
 		if err != nil {
-			return err
+			return exitcode.AsBadInput(err)
 		}
 		adminToken, err := cloudcluster.ReadAdminToken(adminTokenFile)
 		if err != nil {
-			return fmt.Errorf("--admin-token-file: %w", err)
+			return exitcode.AsBadInput(fmt.Errorf("--admin-token-file: %w", err))
 		}
 		asked, err := askedFaces(withFaces)
 		if err != nil {
-			return err
+			return exitcode.AsBadInput(err)
 		}
 		reg, err := serveRegistry(registryHost, registryTokenKey)
 		if err != nil {
-			return err
+			return exitcode.AsBadInput(err)
 		}
 		s, err := cloudserver.New(cloudserver.Options{
 			Backends: cloudserver.Backends{
@@ -102,7 +104,7 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 			return err
 		}
 		return serveAll(cmd.Context(), g, append(endpoints, faceEndpoints...))
-	}
+	})
 	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
 	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on, IP:PORT (repeatable): loopback or the kind network's gateway; an unspecified address (0.0.0.0, ::, :PORT) is refused")
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
@@ -152,21 +154,21 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 			if changed {
 				f, err := faultsFromFlags(errorRates, latency, qps, outage, time.Now())
 				if err != nil {
-					return err
+					return exitcode.AsBadInput(err)
 				}
 				if f.Deny, err = denyFromFlags(deny); err != nil {
-					return err
+					return exitcode.AsBadInput(err)
 				}
 				if f.Scope, err = scopeFromFlags(scope); err != nil {
-					return err
+					return exitcode.AsBadInput(err)
 				}
 				if err := client.SetFaults(cmd.Context(), f); err != nil {
-					return err
+					return exitcode.AsInfrastructure(err)
 				}
 			}
 			f, err := client.Faults(cmd.Context())
 			if err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			out, _ := json.MarshalIndent(f, "", "  ")
 			fmt.Fprintln(cmd.OutOrStdout(), string(out))
