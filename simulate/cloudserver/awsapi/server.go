@@ -64,6 +64,12 @@ type Record struct {
 	Unimplemented bool `json:"unimplemented,omitempty"`
 }
 
+// The call log's reading of a record (calllog.Entry).
+func (r Record) At() time.Time                { return r.Time }
+func (r Record) Of() (service, action string) { return r.Service, r.Action }
+func (r Record) Refused() bool                { return r.Status >= 400 }
+func (r Record) NotServed() bool              { return r.Unimplemented }
+
 // Options configure a Server.
 type Options struct {
 	Region string

@@ -1,18 +1,9 @@
 package azure
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"maps"
-	"os"
-	"slices"
-	"sync"
 	"time"
 
-	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/simulate/cloudserver/calllog"
 )
 
 // Record is what the face reports of each call it answers. It never holds
@@ -39,95 +30,32 @@ type Record struct {
 	Unimplemented bool `json:"unimplemented,omitempty"`
 }
 
-// CallLog appends every call answered to a JSONL file (azure-calls.jsonl
-// beside the cloud's audit): the Azure view of the calls, with the refused
-// tokens and the operations the face does not serve, which never reach the
-// cloud's own audit.
-type CallLog struct {
-	mu            sync.Mutex
-	file          *os.File
-	unimplemented map[string]int
-}
+// The log's reading of a record (calllog.Entry).
+func (r Record) At() time.Time                { return r.Time }
+func (r Record) Of() (service, action string) { return r.Service, r.Action }
+func (r Record) Refused() bool                { return r.Status >= 400 }
+func (r Record) NotServed() bool              { return r.Unimplemented }
+
+// CallLog is the Azure view of the calls (azure-calls.jsonl beside the
+// cloud's audit), with the refused tokens and the operations the face does
+// not serve.
+type CallLog = calllog.Log[Record]
+
+// ActionCount is what the face answered for one action.
+type ActionCount = calllog.ActionCount
 
 // CallLogFile is the call log's name in the cloud's state directory.
 const CallLogFile = "azure-calls.jsonl"
 
+const callLogName = "the Azure call log"
+
 // OpenCallLog opens (or continues) the log at path.
 func OpenCallLog(path string) (*CallLog, error) {
-	f, err := privatefs.OpenAppend(path)
-	if err != nil {
-		return nil, fmt.Errorf("opening the Azure call log: %w", err)
-	}
-	return &CallLog{file: f, unimplemented: map[string]int{}}, nil
-}
-
-// Record appends r; a write that fails is lost, never the call.
-func (l *CallLog) Record(r Record) {
-	raw, _ := json.Marshal(r)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if r.Unimplemented {
-		l.unimplemented[r.Service+":"+r.Action]++
-	}
-	_, _ = l.file.Write(append(raw, '\n'))
-}
-
-// Unimplemented are the operations called that the face does not serve,
-// with how often.
-func (l *CallLog) Unimplemented() map[string]int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return maps.Clone(l.unimplemented)
-}
-
-// Close closes the file.
-func (l *CallLog) Close() error { return l.file.Close() }
-
-// ActionCount is what the face answered for one action.
-type ActionCount struct {
-	Service, Action string
-	Calls, Refused  int // refused: answered with an error
-	Unimplemented   bool
+	return calllog.Open[Record](path, callLogName)
 }
 
 // SummarizeCalls counts the calls a call log at path recorded from since
 // on, per action, sorted by service and action. A missing log is no calls.
 func SummarizeCalls(path string, since time.Time) ([]ActionCount, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	counts := map[string]*ActionCount{}
-	dec := json.NewDecoder(bufio.NewReader(f))
-	for {
-		var r Record
-		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("reading the Azure call log %s: %w", path, err)
-		}
-		if r.Time.Before(since) {
-			continue
-		}
-		k := r.Service + ":" + r.Action
-		c := counts[k]
-		if c == nil {
-			c = &ActionCount{Service: r.Service, Action: r.Action}
-			counts[k] = c
-		}
-		c.Calls++
-		if r.Status >= 400 {
-			c.Refused++
-		}
-		c.Unimplemented = c.Unimplemented || r.Unimplemented
-	}
-	out := make([]ActionCount, 0, len(counts))
-	for _, k := range slices.Sorted(maps.Keys(counts)) {
-		out = append(out, *counts[k])
-	}
-	return out, nil
+	return calllog.Summarize[Record](path, callLogName, since)
 }
