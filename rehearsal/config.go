@@ -12,6 +12,7 @@ import (
 
 	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/internal/yamlfields"
 	"github.com/handover-sh/handover/migrate"
 	_ "github.com/handover-sh/handover/migrate/procedures" // every procedure registered
 	"github.com/handover-sh/handover/providers"
@@ -172,8 +173,8 @@ func ReadFile(path string) (Config, error) {
 		return Config{}, fmt.Errorf("rehearsal file %s sets nothing: write its fields (`handover rehearse --help`), or run `handover rehearse` without --config for the default rehearsal", path)
 	}
 	c := Default()
-	if err := yaml.UnmarshalStrict(raw, &c); err != nil {
-		return Config{}, fmt.Errorf("rehearsal file %s: %w", path, err)
+	if err := yamlfields.UnmarshalStrict(raw, path, &c); err != nil {
+		return Config{}, fmt.Errorf("rehearsal file %w", err)
 	}
 	for side, p := range c.LeaderMigration {
 		if p != migrate.BuiltInDefault && !filepath.IsAbs(p) {

@@ -8,9 +8,8 @@ import (
 	"os"
 	"regexp"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/yamlfields"
 )
 
 // Topology is a cluster's shape, as flags or a YAML file give it.
@@ -68,8 +67,8 @@ func Load(path string) (Topology, error) {
 // Parse decodes topology YAML over the defaults.
 func Parse(raw []byte, source string) (Topology, error) {
 	t := Default()
-	if err := yaml.UnmarshalStrict(raw, &t); err != nil {
-		return Topology{}, fmt.Errorf("%s is not a valid topology: %v", source, err)
+	if err := yamlfields.UnmarshalStrict(raw, source, &t); err != nil {
+		return Topology{}, fmt.Errorf("not a valid topology: %w", err)
 	}
 	if err := t.Validate(); err != nil {
 		return Topology{}, fmt.Errorf("%s: %w", source, err)

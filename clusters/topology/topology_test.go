@@ -14,7 +14,7 @@ func TestParse(t *testing.T) {
 		{"zero control planes", "controlPlanes: 0", "at least 1 control-plane"},
 		{"negative workers", "workers: -1", "use 0 or more"},
 		{"unknown version", "kubernetes: v1.99.0", "unknown Kubernetes version"},
-		{"unknown field", "masters: 3", "not a valid topology"},
+		{"unknown field", "masters: 3", `not a valid topology: t.yaml:1:1: unknown field "masters" (fields: name,`},
 		{"malformed", "controlPlanes: [3", "not a valid topology"},
 		{"bad name", "name: Bad_Name", "lower-case"},
 		{"bad subnet", "podSubnet: 10.244.0.0", "IPv4 CIDR"},

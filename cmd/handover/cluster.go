@@ -170,7 +170,10 @@ func clusterProvidersHelp() string {
 
 // runsAgainst is what a provider's code runs against, where it says more
 // than whose code it is.
-var runsAgainst = map[providers.Runs]string{providers.OwnCode: ", against the simulated cloud's face of its API"}
+var runsAgainst = map[providers.Runs]string{
+	providers.OwnCode:  ", against the simulated cloud's face of its API",
+	providers.Imitated: ": the simulated cloud-controller-manager behaving as the provider's",
+}
 
 func newClusterDelete(g *globals) *cobra.Command {
 	var name, kubeconfig string

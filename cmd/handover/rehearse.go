@@ -98,7 +98,7 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.From, "from", cfg.From, "Kubernetes version N (in-tree cloud provider)")
 	fs.StringVar(&cfg.To, "to", cfg.To, "Kubernetes version N+1 (cloud-controller-manager)")
 	fs.StringVar(&cfg.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
-	fs.StringVar(&cfg.Provider, "provider", "", "the provider whose cloud-controller-manager the simulated one behaves as: azure (accepts --enable-leader-migration and ignores it, as cloud-provider-azure's does); default: upstream's manager")
+	fs.StringVar(&cfg.Provider, "provider", "", "whose provider code the kubelets and managers run: "+providerHelp(rehearsalProviders()))
 	fs.StringVar(&cfg.LeaderName, "leader-name", cfg.LeaderName, "migration lease (leaderName of both configurations)")
 	fs.BoolVar(&cfg.InPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
 	fs.BoolVar(&cfg.Rollback, "rollback", false, "taskdoc: migrate, then roll back from N+1 to N one control plane at a time")

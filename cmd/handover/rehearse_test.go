@@ -31,7 +31,7 @@ func TestRehearseRejectsBadInputFirst(t *testing.T) {
 		"unknown procedure":     {[]string{"rehearse", "--procedure", "eks"}, "eks"},
 		"load without workers":  {[]string{"rehearse", "--workers", "0"}, "needs at least one worker"},
 		"config and flags":      {[]string{"rehearse", "--config", good, "--load", "heavy"}, "--config " + good + " and --load contradict"},
-		"unknown field in file": {[]string{"rehearse", "--config", file("typo.yaml", "procedure: taskdoc\nlaod: heavy\n")}, `unknown field "laod"`},
+		"unknown field in file": {[]string{"rehearse", "--config", file("typo.yaml", "procedure: taskdoc\nlaod: heavy\n")}, `typo.yaml:2:1: unknown field "laod" (fields: name, procedure, flavour, provider,`},
 		"malformed file":        {[]string{"rehearse", "--config", file("bad.yaml", "procedure: [taskdoc\n")}, "rehearsal file"},
 		"fault at a step the procedure lacks": {[]string{"rehearse", "--config", file("step.yaml", "faults: {name: leader-kill, step: deploy-ccm}\n")},
 			`step "deploy-ccm" is not a step of the procedure`},

@@ -34,6 +34,7 @@ clusters on a simulated cloud, and rehearses the Leader Migration of the cloud
 controllers from kube-controller-manager to cloud-controller-manager.
 
 Start with:
+  handover rehearse         # a migration end to end, with its verdict
   handover host prepare     # make Docker usable on this machine
   handover images build     # build node images offline (cached)
   handover cluster create   # a 3 control-plane, 2 worker cluster
