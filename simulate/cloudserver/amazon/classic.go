@@ -32,7 +32,7 @@ func errNoLB(name string) *awsapi.Error {
 // lb is a copy of the named load balancer's record.
 func (f *Face) lb(name string) (*classicLB, error) {
 	var out *classicLB
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		if lb, ok := d.LoadBalancers[name]; ok {
 			out = clone(lb)
 		}
@@ -45,7 +45,7 @@ func (f *Face) lb(name string) (*classicLB, error) {
 
 // save writes a changed load balancer back.
 func (f *Face) save(lb *classicLB) error {
-	return f.state.change(func(d *stateData) error {
+	return f.state.Change(func(d *stateData) error {
 		d.LoadBalancers[*lb.Description.LoadBalancerName] = lb
 		return nil
 	})

@@ -15,7 +15,7 @@ func (f *Face) describeLoadBalancers(_ context.Context, _ awsapi.Call, in *elb.D
 	out := &elb.DescribeLoadBalancersOutput{LoadBalancerDescriptions: []*elb.LoadBalancerDescription{}}
 	names := aws.StringValueSlice(in.LoadBalancerNames)
 	var missing string
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		if len(names) == 0 {
 			names = sortedKeys(d.LoadBalancers)
 		}
@@ -93,7 +93,7 @@ func (f *Face) deleteLoadBalancer(ctx context.Context, c awsapi.Call, in *elb.De
 	if err := f.cloud(c).DeleteLoadBalancer(ctx, controller(c), name); err != nil && !api.IsNotFound(err) {
 		return nil, refusal(err, elbRefusals, nil)
 	}
-	return &elb.DeleteLoadBalancerOutput{}, f.state.change(func(d *stateData) error {
+	return &elb.DeleteLoadBalancerOutput{}, f.state.Change(func(d *stateData) error {
 		delete(d.LoadBalancers, name)
 		return nil
 	})

@@ -24,7 +24,7 @@ func (f *Face) groups() []*ec2.SecurityGroup {
 	nodes := &ec2.SecurityGroup{GroupId: aws.String(n.NodeGroup()), GroupName: aws.String(n.Cluster + "-nodes"),
 		Description: aws.String("the cluster's nodes"), VpcId: aws.String(n.VPC()), OwnerId: aws.String(account)}
 	out := []*ec2.SecurityGroup{nodes}
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		if g, ok := d.Groups[n.NodeGroup()]; ok {
 			nodes.IpPermissions = g.IpPermissions
 		}
@@ -77,7 +77,7 @@ func (f *Face) createSecurityGroup(_ context.Context, _ awsapi.Call, in *ec2.Cre
 		}
 	}
 	var id string
-	err := f.state.change(func(d *stateData) error {
+	err := f.state.Change(func(d *stateData) error {
 		d.Made++
 		id = "sg-" + hexID(n.Cluster, fmt.Sprintf("sg/%d", d.Made), 17)
 		d.Groups[id] = &ec2.SecurityGroup{GroupId: aws.String(id), GroupName: aws.String(name), Description: in.Description,
@@ -101,7 +101,7 @@ func errGroupNotFound(id string) *awsapi.Error {
 
 func (f *Face) deleteSecurityGroup(_ context.Context, _ awsapi.Call, in *ec2.DeleteSecurityGroupInput) (*ec2.DeleteSecurityGroupOutput, error) {
 	id := aws.StringValue(in.GroupId)
-	return &ec2.DeleteSecurityGroupOutput{}, f.state.change(func(d *stateData) error {
+	return &ec2.DeleteSecurityGroupOutput{}, f.state.Change(func(d *stateData) error {
 		if _, ok := d.Groups[id]; !ok || id == f.opts.Network.NodeGroup() {
 			return errGroupNotFound(id)
 		}
@@ -144,7 +144,7 @@ func (f *Face) group(d *stateData, id string) (*ec2.SecurityGroup, error) {
 // authorizeSecurityGroupIngress adds rules; one already there is refused,
 // as EC2 refuses it (the providers diff before they add).
 func (f *Face) authorizeSecurityGroupIngress(_ context.Context, _ awsapi.Call, in *ec2.AuthorizeSecurityGroupIngressInput) (*ec2.AuthorizeSecurityGroupIngressOutput, error) {
-	return &ec2.AuthorizeSecurityGroupIngressOutput{Return: aws.Bool(true)}, f.state.change(func(d *stateData) error {
+	return &ec2.AuthorizeSecurityGroupIngressOutput{Return: aws.Bool(true)}, f.state.Change(func(d *stateData) error {
 		g, err := f.group(d, aws.StringValue(in.GroupId))
 		if err != nil {
 			return err
@@ -160,7 +160,7 @@ func (f *Face) authorizeSecurityGroupIngress(_ context.Context, _ awsapi.Call, i
 }
 
 func (f *Face) revokeSecurityGroupIngress(_ context.Context, _ awsapi.Call, in *ec2.RevokeSecurityGroupIngressInput) (*ec2.RevokeSecurityGroupIngressOutput, error) {
-	return &ec2.RevokeSecurityGroupIngressOutput{Return: aws.Bool(true)}, f.state.change(func(d *stateData) error {
+	return &ec2.RevokeSecurityGroupIngressOutput{Return: aws.Bool(true)}, f.state.Change(func(d *stateData) error {
 		g, err := f.group(d, aws.StringValue(in.GroupId))
 		if err != nil {
 			return err

@@ -71,7 +71,7 @@ func (f *Face) describable(ctx context.Context, c awsapi.Call) ([]api.Instance, 
 	}
 	var changed bool
 	var gone []api.Instance
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		for _, in := range live {
 			if s, ok := d.Seen[in.Name]; !ok || !s.Gone.IsZero() || s.Zone != in.Zone {
 				changed = true
@@ -85,7 +85,7 @@ func (f *Face) describable(ctx context.Context, c awsapi.Call) ([]api.Instance, 
 		}
 	})
 	if changed {
-		err := f.state.change(func(d *stateData) error {
+		err := f.state.Change(func(d *stateData) error {
 			for _, in := range live {
 				d.Seen[in.Name] = seenInstance{Zone: in.Zone, Type: in.Type}
 			}
@@ -158,7 +158,7 @@ func (f *Face) ec2Instance(in api.Instance) *ec2.Instance {
 	groups := []*ec2.GroupIdentifier{{GroupId: aws.String(n.NodeGroup()), GroupName: aws.String(n.Cluster + "-nodes")}}
 	var tags map[string]string
 	check := true
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		tags = d.tagsOf(id, map[string]string{n.ClusterTag(): owned, "Name": in.Name})
 		check = !d.NoSourceDestCheck[id]
 	})
@@ -224,7 +224,7 @@ func (f *Face) terminatedInstance(in api.Instance) *ec2.Instance {
 	n := f.opts.Network
 	id := InstanceID(n.Cluster, in.Name)
 	var tags map[string]string
-	f.state.read(func(d *stateData) { tags = d.tagsOf(id, map[string]string{n.ClusterTag(): owned, "Name": in.Name}) })
+	f.state.Read(func(d *stateData) { tags = d.tagsOf(id, map[string]string{n.ClusterTag(): owned, "Name": in.Name}) })
 	return &ec2.Instance{
 		InstanceId: aws.String(id), InstanceType: aws.String(in.Type), ImageId: aws.String("ami-" + hexID(n.Cluster, "ami", 17)),
 		State:          &ec2.InstanceState{Name: aws.String(api.StateTerminated), Code: aws.Int64(stateCode[api.StateTerminated])},
@@ -267,7 +267,7 @@ func (f *Face) modifyInstanceAttribute(ctx context.Context, c awsapi.Call, in *e
 		return nil, awsapi.Errorf("InvalidParameterCombination", "this cloud modifies only SourceDestCheck")
 	}
 	off := !aws.BoolValue(in.SourceDestCheck.Value)
-	return &ec2.ModifyInstanceAttributeOutput{}, f.state.change(func(d *stateData) error {
+	return &ec2.ModifyInstanceAttributeOutput{}, f.state.Change(func(d *stateData) error {
 		if off {
 			d.NoSourceDestCheck[id] = true
 		} else {

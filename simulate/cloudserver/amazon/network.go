@@ -122,6 +122,6 @@ func networkInterface(e *ec2.Instance, ni *ec2.InstanceNetworkInterface, zone st
 // tagsOf is a resource's tags: its own and those added since.
 func (f *Face) tagsOf(id string, own map[string]string) map[string]string {
 	var out map[string]string
-	f.state.read(func(d *stateData) { out = d.tagsOf(id, own) })
+	f.state.Read(func(d *stateData) { out = d.tagsOf(id, own) })
 	return out
 }

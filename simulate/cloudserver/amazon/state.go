@@ -2,26 +2,17 @@ package amazon
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go/service/ec2"
 
-	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/simulate/cloudserver/facestate"
 )
 
-// state is what only AWS has, kept across restarts: tags added to
-// resources, security groups, and the instances whose source/destination
-// check was turned off.
-type state struct {
-	mu   sync.Mutex
-	path string // "" keeps it in memory
-	data stateData
-}
+// state is what only AWS has, kept by the face (facestate).
+type state = facestate.Store[stateData]
 
 type stateData struct {
 	// Tags added by CreateTags, by resource ID (a resource's own tags —
@@ -50,56 +41,21 @@ type seenInstance struct {
 }
 
 func openState(path string) (*state, error) {
-	s := &state{path: path, data: stateData{Tags: map[string]map[string]string{}, Deleted: map[string][]string{},
-		Groups: map[string]*ec2.SecurityGroup{}, NoSourceDestCheck: map[string]bool{}, LoadBalancers: map[string]*classicLB{},
-		Seen: map[string]seenInstance{}}}
-	if path == "" {
-		return s, nil
-	}
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the AWS state: %w", err)
-	}
-	if err := json.Unmarshal(raw, &s.data); err != nil {
-		return nil, fmt.Errorf("the AWS state %s is corrupt: %w", path, err)
-	}
-	if s.data.LoadBalancers == nil {
-		s.data.LoadBalancers = map[string]*classicLB{}
-	}
-	if s.data.Seen == nil {
-		s.data.Seen = map[string]seenInstance{}
-	}
-	return s, nil
+	return facestate.Open(path, "the AWS state", func(d *stateData) {
+		fill(&d.Tags)
+		fill(&d.Deleted)
+		fill(&d.Groups)
+		fill(&d.NoSourceDestCheck)
+		fill(&d.LoadBalancers)
+		fill(&d.Seen)
+	})
 }
 
-// change applies f under the lock and saves the state.
-func (s *state) change(f func(*stateData) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := f(&s.data); err != nil {
-		return err
+// fill makes a map a new or older state file left nil.
+func fill[K comparable, V any](m *map[K]V) {
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	if s.path == "" {
-		return nil
-	}
-	raw, err := json.MarshalIndent(s.data, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := privatefs.WriteFile(s.path, raw); err != nil {
-		return fmt.Errorf("writing the AWS state: %w", err)
-	}
-	return nil
-}
-
-// read calls f with the state under the lock.
-func (s *state) read(f func(*stateData)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f(&s.data)
 }
 
 // tagsOf merges a resource's own tags with those added and removed since.

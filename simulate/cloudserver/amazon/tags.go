@@ -17,7 +17,7 @@ func (f *Face) createTags(_ context.Context, _ awsapi.Call, in *ec2.CreateTagsIn
 	if len(in.Resources) == 0 || len(in.Tags) == 0 {
 		return nil, awsapi.Errorf("MissingParameter", "CreateTags needs Resources and Tags")
 	}
-	return &ec2.CreateTagsOutput{}, f.state.change(func(d *stateData) error {
+	return &ec2.CreateTagsOutput{}, f.state.Change(func(d *stateData) error {
 		for _, id := range aws.StringValueSlice(in.Resources) {
 			if d.Tags[id] == nil {
 				d.Tags[id] = map[string]string{}
@@ -35,7 +35,7 @@ func (f *Face) createTags(_ context.Context, _ awsapi.Call, in *ec2.CreateTagsIn
 // deleteTags removes the tags named (with a value given, only if it is
 // the tag's value), as EC2 does.
 func (f *Face) deleteTags(_ context.Context, _ awsapi.Call, in *ec2.DeleteTagsInput) (*ec2.DeleteTagsOutput, error) {
-	return &ec2.DeleteTagsOutput{}, f.state.change(func(d *stateData) error {
+	return &ec2.DeleteTagsOutput{}, f.state.Change(func(d *stateData) error {
 		for _, id := range aws.StringValueSlice(in.Resources) {
 			for _, t := range in.Tags {
 				k := aws.StringValue(t.Key)

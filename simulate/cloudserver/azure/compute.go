@@ -41,7 +41,7 @@ func (f *Face) instance(ctx context.Context, c *call, name, typ string) (api.Ins
 // remember keeps each instance's primary address, for the routes to it.
 func (f *Face) remember(all []api.Instance) {
 	changed := false
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		for _, in := range all {
 			if ips := internalIPs(in); len(ips) > 0 && d.Seen[in.Name] != ips[0] {
 				changed = true
@@ -51,7 +51,7 @@ func (f *Face) remember(all []api.Instance) {
 	if !changed {
 		return
 	}
-	_ = f.state.change(func(d *stateData) error {
+	_ = f.state.Change(func(d *stateData) error {
 		for _, in := range all {
 			if ips := internalIPs(in); len(ips) > 0 {
 				d.Seen[in.Name] = ips[0]

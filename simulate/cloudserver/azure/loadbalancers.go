@@ -142,7 +142,7 @@ func (d *stateData) hasPool(id string) bool {
 func (f *Face) loadBalancerDocument(in api.Instance) resource {
 	ips := internalIPs(in)
 	out := []any{}
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		pools := d.Pools[key(nicName(in.Name, 0))]
 		for _, name := range sortedKeys(d.LoadBalancers) {
 			lb := d.LoadBalancers[name]

@@ -67,7 +67,7 @@ func (f *Face) nic(in api.Instance, i int) resource {
 	name, ip := nicName(in.Name, i), internalIPs(in)[i]
 	id := n.id(typeNIC, name)
 	var pools []string
-	f.state.read(func(d *stateData) { pools = d.Pools[key(name)] })
+	f.state.Read(func(d *stateData) { pools = d.Pools[key(name)] })
 	refs := []any{}
 	for _, p := range pools {
 		refs = append(refs, map[string]any{"id": p})
@@ -105,7 +105,7 @@ func (f *Face) putNIC(ctx context.Context, c *call) (int, any, error) {
 	}
 	pools := poolsOf(want)
 	name := nicName(in.Name, i)
-	err = f.state.change(func(d *stateData) error {
+	err = f.state.Change(func(d *stateData) error {
 		for _, p := range pools {
 			if !d.hasPool(p) {
 				return errReference(p, current["id"].(string)+"/ipConfigurations/"+ipConfigName)

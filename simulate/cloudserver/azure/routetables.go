@@ -91,7 +91,7 @@ func (f *Face) routeTable(routes []api.Route, all []api.Instance) resource {
 // seen before that are gone, by name.
 func (f *Face) addresses(all []api.Instance) map[string]string {
 	out := map[string]string{}
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		for name, ip := range d.Seen {
 			out[name] = ip
 		}

@@ -2,20 +2,13 @@ package azure
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"sync"
 
-	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/simulate/cloudserver/facestate"
 )
 
-// state is what only Azure has, kept across restarts.
-type state struct {
-	mu   sync.Mutex
-	path string // "" keeps it in memory
-	data stateData
-}
+// state is what only Azure has, kept by the face (facestate).
+type state = facestate.Store[stateData]
 
 type stateData struct {
 	// LoadBalancers, PublicIPs and SecurityGroups are those resources as
@@ -39,24 +32,9 @@ type stateData struct {
 type resource = map[string]any
 
 func openState(path string) (*state, error) {
-	s := &state{path: path}
-	if path != "" {
-		raw, err := os.ReadFile(path)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-		case err != nil:
-			return nil, fmt.Errorf("reading the Azure state: %w", err)
-		default:
-			if err := json.Unmarshal(raw, &s.data); err != nil {
-				return nil, fmt.Errorf("the Azure state %s is corrupt: %w", path, err)
-			}
-		}
-	}
-	s.data.fill()
-	return s, nil
+	return facestate.Open(path, "the Azure state", (*stateData).fill)
 }
 
-// fill makes every map of a new or older state.
 func (d *stateData) fill() {
 	for _, m := range []*map[string]resource{&d.LoadBalancers, &d.PublicIPs, &d.SecurityGroups} {
 		if *m == nil {
@@ -69,33 +47,6 @@ func (d *stateData) fill() {
 	if d.Seen == nil {
 		d.Seen = map[string]string{}
 	}
-}
-
-// change applies f under the lock and saves the state.
-func (s *state) change(f func(*stateData) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := f(&s.data); err != nil {
-		return err
-	}
-	if s.path == "" {
-		return nil
-	}
-	raw, err := json.MarshalIndent(s.data, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := privatefs.WriteFile(s.path, raw); err != nil {
-		return fmt.Errorf("writing the Azure state: %w", err)
-	}
-	return nil
-}
-
-// read calls f with the state under the lock.
-func (s *state) read(f func(*stateData)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f(&s.data)
 }
 
 // clone is a deep copy through JSON, the form the state is kept in.

@@ -60,7 +60,7 @@ func (f *Face) getStored(ctx context.Context, c *call, s stored) (any, error) {
 		return nil, err
 	}
 	var res resource
-	f.state.read(func(d *stateData) { res = s.current(d, c.name) })
+	f.state.Read(func(d *stateData) { res = s.current(d, c.name) })
 	if res == nil {
 		return nil, f.opts.Network.errNotFound(s.typ, c.name)
 	}
@@ -72,7 +72,7 @@ func (f *Face) listStored(ctx context.Context, c *call, s stored) (any, error) {
 		return nil, err
 	}
 	var out []any
-	f.state.read(func(d *stateData) {
+	f.state.Read(func(d *stateData) {
 		m := s.pick(d)
 		keys := make([]string, 0, len(m))
 		for k := range m {
@@ -101,7 +101,7 @@ func (f *Face) putStored(ctx context.Context, c *call, s stored) (int, any, erro
 	}
 	status := http.StatusOK
 	var out resource
-	err = f.state.change(func(d *stateData) error {
+	err = f.state.Change(func(d *stateData) error {
 		old, stored := s.pick(d)[key(c.name)]
 		now := s.current(d, c.name)
 		etag, _ := now["etag"].(string)
@@ -148,7 +148,7 @@ func (f *Face) deleteStored(ctx context.Context, c *call, s stored) (int, error)
 		return 0, err
 	}
 	status := http.StatusOK
-	err := f.state.change(func(d *stateData) error {
+	err := f.state.Change(func(d *stateData) error {
 		res, ok := s.pick(d)[key(c.name)]
 		if !ok {
 			status = http.StatusNoContent
