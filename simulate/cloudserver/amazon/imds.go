@@ -1,12 +1,11 @@
 package amazon
 
 import (
-	"context"
-	"sync"
 	"time"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
+	"github.com/handover-sh/handover/simulate/cloudserver/byaddress"
 )
 
 // IMDSComponent is the caller the metadata service lists instances as:
@@ -16,38 +15,21 @@ const IMDSComponent = "handover-imds"
 
 // IMDS is the instance metadata service over the cloud's instances.
 func (f *Face) IMDS(requireToken bool) *awsapi.IMDS {
-	l := &instanceLookup{face: f, ttl: time.Second}
+	l := instanceLookup{face: f, Instances: &byaddress.Instances{Cloud: f.opts.Cloud, Component: IMDSComponent, TTL: time.Second,
+		Addresses: func(in api.Instance) []string { return []string{internalIP(in)} }}}
 	return &awsapi.IMDS{Lookup: l.lookup, RequireToken: requireToken, Now: f.opts.Now}
 }
 
-// instanceLookup finds an instance by address from a listing at most ttl
-// old: every process on a node asks at start.
+// instanceLookup answers the metadata service for the instance at ip.
 type instanceLookup struct {
-	face   *Face
-	ttl    time.Duration
-	mu     sync.Mutex
-	listed time.Time
-	byIP   map[string]api.Instance
+	face *Face
+	*byaddress.Instances
 }
 
-func (l *instanceLookup) lookup(ip string) (awsapi.Instance, bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now := time.Now(); l.byIP == nil || now.Sub(l.listed) > l.ttl {
-		c := *l.face.opts.Cloud
-		c.Component = IMDSComponent
-		all, err := c.Instances(context.Background(), "instance-metadata")
-		if err != nil {
-			return awsapi.Instance{}, false, err
-		}
-		l.byIP, l.listed = map[string]api.Instance{}, now
-		for _, in := range all {
-			l.byIP[internalIP(in)] = in
-		}
-	}
-	in, ok := l.byIP[ip]
-	if !ok {
-		return awsapi.Instance{}, false, nil
+func (l instanceLookup) lookup(ip string) (awsapi.Instance, bool, error) {
+	in, ok, err := l.Find(ip)
+	if err != nil || !ok {
+		return awsapi.Instance{}, false, err
 	}
 	return l.face.metadata(in), true, nil
 }

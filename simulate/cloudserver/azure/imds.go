@@ -1,7 +1,6 @@
 package azure
 
 import (
-	"context"
 	"net"
 	"net/http"
 	"slices"
@@ -10,7 +9,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudserver/byaddress"
 )
 
 // IMDSComponent is the caller the metadata service lists instances as:
@@ -51,13 +50,13 @@ const imdsRate = 5
 // IMDS is the instance metadata service over the cloud's instances,
 // answering each VM by the address its request comes from.
 func (f *Face) IMDS() http.Handler {
-	m := &imds{face: f, lookup: &instanceLookup{face: f, ttl: time.Second}, limits: map[string]*rate.Limiter{}}
+	m := &imds{face: f, lookup: &byaddress.Instances{Cloud: f.opts.Cloud, Component: IMDSComponent, TTL: time.Second, Addresses: internalIPs}, limits: map[string]*rate.Limiter{}}
 	return m
 }
 
 type imds struct {
 	face   *Face
-	lookup *instanceLookup
+	lookup *byaddress.Instances
 	mu     sync.Mutex
 	limits map[string]*rate.Limiter
 }
@@ -99,7 +98,7 @@ func (m *imds) answer(r *http.Request) imdsAnswer {
 	if !m.allow(ip) {
 		return imdsError(http.StatusTooManyRequests, "Too many requests. The service takes at most 5 requests a second from a VM.")
 	}
-	in, ok, err := m.lookup.find(ip)
+	in, ok, err := m.lookup.Find(ip)
 	switch {
 	case err != nil:
 		return imdsError(http.StatusInternalServerError, "Internal server error: the cloud could not be asked: "+err.Error())
@@ -171,35 +170,4 @@ func errorText(body any) (string, string) {
 		return "", s
 	}
 	return "", ""
-}
-
-// instanceLookup finds an instance by address from a listing at most ttl
-// old: every process on a node asks at start.
-type instanceLookup struct {
-	face   *Face
-	ttl    time.Duration
-	mu     sync.Mutex
-	listed time.Time
-	byIP   map[string]api.Instance
-}
-
-func (l *instanceLookup) find(ip string) (api.Instance, bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now := time.Now(); l.byIP == nil || now.Sub(l.listed) > l.ttl {
-		c := *l.face.opts.Cloud
-		c.Component = IMDSComponent
-		all, err := c.Instances(context.Background(), "instance-metadata")
-		if err != nil {
-			return api.Instance{}, false, err
-		}
-		l.byIP, l.listed = map[string]api.Instance{}, now
-		for _, in := range all {
-			for _, a := range internalIPs(in) {
-				l.byIP[a] = in
-			}
-		}
-	}
-	in, ok := l.byIP[ip]
-	return in, ok, nil
 }
