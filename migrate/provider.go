@@ -69,7 +69,7 @@ func (s *Spec) SetCloudProfile(provider string) error {
 	if err != nil {
 		return fmt.Errorf("--provider: %w", err)
 	}
-	if _, err := profiles.Lookup(provider, s.ccmVersion()); err != nil {
+	if _, err := profiles.Lookup(providers.ProfileName(provider), s.ccmVersion()); err != nil {
 		return fmt.Errorf("--provider: %w", err)
 	}
 	if p.Runs() == providers.OwnCode {
@@ -79,7 +79,7 @@ func (s *Spec) SetCloudProfile(provider string) error {
 		if m == nil || m.Manager().Forms.Image(s.ccmVersion()) == "" {
 			return fmt.Errorf("--provider %s: the %s node image carries no %s cloud-controller-manager", provider, s.ccmVersion(), provider)
 		}
-		if from, err := profiles.Lookup(provider, s.From); err != nil || !from.InTree.Value {
+		if from, err := profiles.Lookup(providers.ProfileName(provider), s.From); err != nil || !from.InTree.Value {
 			return fmt.Errorf("--provider %s: Kubernetes %s has no in-tree %s provider to migrate from", provider, s.From, provider)
 		}
 	}
@@ -99,7 +99,7 @@ func (s Spec) CCMTakesMigrationLease() bool {
 	if s.CloudProfile == "" {
 		return true
 	}
-	p, err := profiles.Lookup(s.CloudProfile, s.ccmVersion())
+	p, err := profiles.Lookup(providers.ProfileName(s.CloudProfile), s.ccmVersion())
 	return err != nil || p.CCM.LeaderMigration.Value
 }
 
@@ -133,7 +133,7 @@ func (s Spec) ProviderCode() []SideCode {
 			c = "unknown"
 		}
 		if s.imitated() {
-			c += " behaving as " + s.CloudProfile
+			c += " behaving as " + providers.ProfileName(s.CloudProfile)
 		}
 		return c
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers"
 )
 
 // Setup is how the managers taking part are set up, derived from a Spec's
@@ -50,7 +51,7 @@ func (s Spec) setup() Setup {
 		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: m.migrates(), AllocateNodeCIDRs: true,
 			ClusterName: s.Cluster, Args: s.args(component)}
 		if component == lmconfig.CCM {
-			sd.Provider = s.CloudProfile
+			sd.Provider = providers.ProfileName(s.CloudProfile)
 		}
 		if cfg != nil {
 			sd.Config, sd.ConfigPath = cfg, component+":"+LMConfigPath

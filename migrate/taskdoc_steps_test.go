@@ -175,7 +175,7 @@ func TestTaskDocSteps(t *testing.T) {
 	}
 	// A provider whose manager never takes the migration lease (azure's)
 	// is settled by its main lease alone.
-	if err := f.Spec.SetCloudProfile("azure"); err != nil {
+	if err := f.Spec.SetCloudProfile("azure-imitation"); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := f.until(settle); !ok {

@@ -125,3 +125,22 @@ type ImageRegistry interface {
 type MachineShapes interface {
 	ReadsMachineShapes()
 }
+
+// Imitation is an imitated provider (Runs Imitated) named apart from the
+// provider whose manager it imitates, which runs its own code under its
+// own name: Imitates is that provider's profile name.
+type Imitation interface {
+	Imitates() string
+}
+
+// ProfileName is the profile a provider's name stands for
+// (providers/profiles): an imitation's is the profile it imitates; any
+// other name, registered or not, is its own.
+func ProfileName(name string) string {
+	if p, err := Lookup(name); err == nil {
+		if i, ok := As[Imitation](p); ok {
+			return i.Imitates()
+		}
+	}
+	return name
+}

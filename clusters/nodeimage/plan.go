@@ -107,6 +107,9 @@ func (b *Builder) buildOnDemand(ctx context.Context, p Planned) error {
 		if err != nil {
 			return fmt.Errorf("%s %s for %s: %w", c.Module, c.Version, p.Release.Kubernetes, err)
 		}
+		if err := recordOnDemand(b.CacheDir, p.Release.Kubernetes, built); err != nil {
+			return err
+		}
 		files := built.Archives
 		if built.CredentialProvider != "" {
 			files = append(files, built.CredentialProvider)

@@ -53,7 +53,7 @@ func TestLintCommand(t *testing.T) {
 		{"matrix unknown shard", []string{"matrix", "--versions", "1-2"}, true, `no matrix shard "1-2"`},
 		{"matrix without a question", []string{"matrix"}, true, "--list or --versions"},
 		{"merge of nothing readable", []string{"report", "merge", "/nonexistent/verdicts.md"}, true, "/nonexistent/verdicts.md"},
-		{"plan for azure's manager", []string{"plan", "--procedure", "rke2", "--flavour", "azure", "--provider", "azure"}, false, "reads --enable-leader-migration and --leader-migration-config and then uses neither"},
+		{"plan for azure's manager", []string{"plan", "--procedure", "rke2", "--flavour", "azure", "--provider", "azure-imitation"}, false, "reads --enable-leader-migration and --leader-migration-config and then uses neither"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := runCLIOut(t, tc.args...)

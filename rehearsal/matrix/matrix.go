@@ -103,8 +103,8 @@ func providersFor(from, to string) []string {
 		if p.Runs() != providers.Imitated {
 			continue
 		}
-		n, nerr := profiles.Lookup(p.Name(), from)
-		_, terr := profiles.Lookup(p.Name(), to)
+		n, nerr := profiles.Lookup(providers.ProfileName(p.Name()), from)
+		_, terr := profiles.Lookup(providers.ProfileName(p.Name()), to)
 		if nerr == nil && terr == nil && n.InTree.Value {
 			out = append(out, p.Name())
 		}

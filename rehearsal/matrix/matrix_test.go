@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
 )
@@ -29,7 +30,7 @@ func TestShardsCoverEveryPairConfigurationAndImitatedProvider(t *testing.T) {
 			}
 			if r.Provider != "" {
 				azure++
-				if p, err := profiles.Lookup(r.Provider, sh.From); err != nil || !p.InTree.Value {
+				if p, err := profiles.Lookup(providers.ProfileName(r.Provider), sh.From); err != nil || !p.InTree.Value {
 					t.Errorf("%s: a provider's rows need it in tree at %s (%v)", r.Name(), sh.From, err)
 				}
 			}

@@ -48,11 +48,12 @@ func lookup(name string) (providers.Provider, error) {
 // imitation wires an imitated provider's cluster: the default provider's,
 // its manager behaving as p's does (simulate/cloudprovider/behaviour).
 func imitation(p providers.Provider) (wiring, error) {
-	if _, err := behaviour.Lookup(p.Name()); err != nil {
+	profile := providers.ProfileName(p.Name())
+	if _, err := behaviour.Lookup(profile); err != nil {
 		return wiring{}, err
 	}
 	w, err := wire("")
-	w.provider, w.profile = p, p.Name()
+	w.provider, w.profile = p, profile
 	return w, err
 }
 

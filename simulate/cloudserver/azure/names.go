@@ -176,3 +176,20 @@ func mac(ip, sep string) string {
 	}
 	return fmt.Sprintf("02%s42%s%02X%s%02X%s%02X%s%02X", sep, sep, v4[0], sep, v4[1], sep, v4[2], sep, v4[3])
 }
+
+// ClientID is the client ID of the user-assigned identity a cluster's
+// component is issued: stable, so the cluster's azure.json files and its
+// cloud, started apart, agree on it.
+func ClientID(cluster, principal string) string { return uuidOf(cluster, "identity/"+principal) }
+
+// LocationOf is a region's name as ARM spells a location: lower case
+// letters and digits ("sim-region-1" is "simregion1").
+func LocationOf(region string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(region) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

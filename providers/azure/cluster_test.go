@@ -1,0 +1,134 @@
+package azure
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
+
+	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+	azureface "github.com/handover-sh/handover/simulate/cloudserver/azure"
+)
+
+// Prepare's files: each side's azure.json names ARM over https and its
+// own identity (a kubelet's, none: its node's), and the CA the nodes
+// trust may sign only the cloud's address and names under
+// handover.invalid.
+func TestPrepareAzure(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	flags, err := prepare("c", endpoints{gateway: "172.18.0.1", armPort: 4443, imdsPort: 8080, nodeNetwork: "172.18.0.0/16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"--azure-listen 172.18.0.1:4443", "--azure-imds-listen 172.18.0.1:8080", "--azure-node-network 172.18.0.0/16"} {
+		if !strings.Contains(strings.Join(flags, " "), f) {
+			t.Errorf("serve flags %v lack %s", flags, f)
+		}
+	}
+	dir := stateDir("c")
+	for file, principal := range map[string]string{"azure.json": "", "kcm.json": "kube-controller-manager", "ccm.json": "cloud-controller-manager"} {
+		var cfg map[string]any
+		raw, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		if cfg["resourceManagerEndpoint"] != "https://172.18.0.1:4443/" || cfg["useManagedIdentityExtension"] != true || cfg["loadBalancerSku"] != "standard" || cfg["vmType"] != "standard" {
+			t.Errorf("%s: %v", file, cfg)
+		}
+		id, _ := cfg["userAssignedIdentityID"].(string)
+		if want := ""; principal != "" {
+			want = azureface.ClientID("c", principal)
+			if id != want {
+				t.Errorf("%s names identity %q, want %s's %q", file, id, principal, want)
+			}
+		} else if id != "" {
+			t.Errorf("%s names identity %q: a kubelet asks as its node", file, id)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(raw)
+	ca, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ca.PermittedDNSDomains, []string{caDomain}) || len(ca.PermittedIPRanges) != 1 || !ca.PermittedIPRanges[0].IP.Equal(net.ParseIP("172.18.0.1")) {
+		t.Errorf("the CA may sign %v and %v", ca.PermittedDNSDomains, ca.PermittedIPRanges)
+	}
+}
+
+// The kubeadm patches: in tree, the kube-controller-manager and the
+// kubelets run the azure provider (the 1.29 gate turned back), the
+// manager with its own azure.json; external, the kubelets are external.
+func TestAzureKubeadmPatches(t *testing.T) {
+	in := cloudcluster.ClusterInput{Topology: topology.Topology{Name: "c", Kubernetes: "v1.29.15"}, Mode: cloudcluster.InTree}
+	all := strings.Join(Provider{}.KubeadmPatches(in), "\n---\n")
+	for _, want := range []string{"cloud-config: " + kcmCloudConfigPath, "cloud-config: " + CloudConfigPath, "feature-gates: DisableCloudProviders=false",
+		"DisableCloudProviders: false", "cloud-provider: azure", "cluster-name: c"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("in-tree patches lack %q:\n%s", want, all)
+		}
+	}
+	in.Mode, in.Topology.Kubernetes = cloudcluster.External, "v1.30.14"
+	all = strings.Join(Provider{}.KubeadmPatches(in), "\n---\n")
+	if !strings.Contains(all, "cloud-provider: external") || strings.Contains(all, "azure") {
+		t.Errorf("external patches:\n%s", all)
+	}
+}
+
+// Validate: in tree only where the profile has the provider in tree,
+// external only with the release's build in the cache.
+func TestValidateAzure(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	for _, c := range []struct {
+		mode    cloudcluster.Mode
+		version string
+		want    string
+	}{
+		{cloudcluster.None, "v1.29.15", "needs a cloud"},
+		{cloudcluster.InTree, "v1.30.14", "no in-tree azure provider"},
+		{cloudcluster.InTree, "v1.29.15", ""},
+		{cloudcluster.External, "v1.30.14", "handover images build --provider azure v1.30.14"},
+		{cloudcluster.External, "v1.31.4", "azure has no on-demand components for v1.31.4"},
+	} {
+		err := Provider{}.Validate(cloudcluster.ClusterInput{Topology: topology.Topology{Kubernetes: c.version}, Mode: c.mode})
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want %q", c.mode, c.version, err, c.want)
+		}
+	}
+}
+
+// Control planes get the managers' azure.json files, workers do not;
+// every node gets the kubelets', the CA and the bootstrap.
+func TestAzureNodeMounts(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	paths := func(role v1alpha4.NodeRole) []string {
+		var out []string
+		for _, m := range (Provider{}).NodeMounts("c", "n", role) {
+			out = append(out, m.ContainerPath)
+		}
+		return out
+	}
+	cp, w := paths(v1alpha4.ControlPlaneRole), paths(v1alpha4.WorkerRole)
+	for _, p := range []string{CloudConfigPath, caPath, bootstrapKubeadmPath} {
+		if !slices.Contains(cp, p) || !slices.Contains(w, p) {
+			t.Errorf("%s not on every node: %v / %v", p, cp, w)
+		}
+	}
+	if !slices.Contains(cp, CCMCloudConfigPath) || slices.Contains(w, kcmCloudConfigPath) || slices.Contains(w, CCMCloudConfigPath) {
+		t.Errorf("the managers' files: control planes %v, workers %v", cp, w)
+	}
+}

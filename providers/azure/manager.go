@@ -1,0 +1,123 @@
+package azure
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/providers/profiles"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+	azureface "github.com/handover-sh/handover/simulate/cloudserver/azure"
+)
+
+// Manager is cloud-provider-azure's manager as the procedures place it:
+// the chart's workload, or a static pod. Its identity as a static pod (its
+// kubeconfig, user and RBAC) is the simulated provider's: that is
+// kubeadm's way, not the provider's.
+func (Provider) Manager() providers.Manager {
+	return providers.Manager{
+		CloudProvider:            Name,
+		CloudConfigPath:          CloudConfigPath,
+		CCMCloudConfigPath:       CCMCloudConfigPath,
+		CCMUser:                  cloudcluster.CCMUser,
+		CCMLeaderLockingRole:     cloudcluster.CCMLeaderLockingRole,
+		CCMRBAC:                  cloudcluster.CCMRBAC,
+		CCMStaticPodPath:         cloudcluster.CCMStaticPodPath,
+		CCMKubeconfigPath:        cloudcluster.CCMKubeconfigPath,
+		LeaderMigrationConfigMap: cloudcluster.LeaderMigrationConfigMap,
+		CCMWorkloadName:          CCMName,
+		Forms:                    forms{},
+	}
+}
+
+// InTreeCode is the in-tree azure provider a Kubernetes release builds
+// into its managers and kubelets: k8s.io/legacy-cloud-providers, staged
+// with the release as v0.<minor>.<patch>. "" for a release without it.
+func (Provider) InTreeCode(version string) string {
+	r, err := nodeimage.Lookup(version)
+	if err != nil || !r.InTreeCloud {
+		return ""
+	}
+	if p, err := profiles.Lookup(Name, version); err != nil || !p.InTree.Value {
+		return ""
+	}
+	return "k8s.io/legacy-cloud-providers/azure@v0." + strings.TrimPrefix(version, "v1.")
+}
+
+// CCMCode is the cloud-provider-azure release handover builds for a
+// version.
+func (Provider) CCMCode(version string) string {
+	c, err := releaseOf(version)
+	if err != nil {
+		return ""
+	}
+	return "sigs.k8s.io/cloud-provider-azure@" + c.Version
+}
+
+// API: the azure provider's code calls Azure Resource Manager and the
+// instance metadata service, which the simulated cloud serves as Azure
+// does.
+func (Provider) API() string { return Name }
+
+// APIActions are the ARM and metadata operations the cloud answered since
+// it started with the cluster, from its call log.
+func (Provider) APIActions(stateDir string) ([]providers.APIAction, error) {
+	counts, err := azureface.SummarizeCalls(filepath.Join(stateDir, azureface.CallLogFile), time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]providers.APIAction, 0, len(counts))
+	for _, c := range counts {
+		out = append(out, providers.APIAction{Service: c.Service, Action: c.Action, Calls: c.Calls, Refused: c.Refused, Unimplemented: c.Unimplemented})
+	}
+	return out, nil
+}
+
+// forms are cloud-provider-azure's manager's forms.
+type forms struct{}
+
+func (forms) Image(version string) string {
+	c, err := releaseOf(version)
+	if err != nil {
+		return ""
+	}
+	return c.Image
+}
+
+func (forms) Kubeconfig(conf, caCert, caKey []byte) (string, error) {
+	return cloudcluster.CCMKubeconfig(conf, caCert, caKey)
+}
+
+// StaticPod is the chart's manager as a static pod, in the form kubeadm
+// gives kube-controller-manager (cloudcluster.StaticPodManifest): its
+// binary, the chart's arguments and the cluster's on the default secure
+// port the static pod's probe asks, its azure.json and the cloud's CA.
+func (forms) StaticPod(in providers.StaticPodInput) string {
+	c, _ := releaseOf(in.Version)
+	args := append([]string{c.Binary,
+		"--kubeconfig=" + cloudcluster.CCMKubeconfigPath,
+		"--authentication-kubeconfig=" + cloudcluster.CCMKubeconfigPath,
+		"--authorization-kubeconfig=" + cloudcluster.CCMKubeconfigPath},
+		cmdline.Merge(cmdline.Merge(CCMArgs(in.Cluster, in.PodSubnet), []string{"--secure-port=10258"}), in.Args)...)
+	files := append([]cloudcluster.HostFile{{Name: "kubeconfig", Path: cloudcluster.CCMKubeconfigPath}, {Name: "cloud-config", Path: CCMCloudConfigPath},
+		{Name: "cloud-ca", Path: caPath}}, cloudcluster.HostFiles(in.Files)...)
+	return cloudcluster.StaticPodManifest(c.Image, args, files)
+}
+
+// Workload is the chart's objects, the manager in the form asked, with a
+// leader-migration configuration mounted from a ConfigMap when the input
+// has one (the manager reads neither the flags nor the file, but a
+// procedure passes them as it would to any manager).
+func (forms) Workload(in providers.WorkloadInput) string {
+	m, err := chartManifest(chartInput{form: in.Form, replicas: in.Replicas, version: in.Version, cluster: in.Cluster, podSubnet: in.PodSubnet, extraArgs: in.Args})
+	if err != nil {
+		return ""
+	}
+	if in.Config == "" {
+		return m
+	}
+	return cloudcluster.WithLeaderMigrationConfig(m, "          ", in.Config, in.ConfigPath)
+}
