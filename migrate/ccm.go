@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"context"
+	"fmt"
 	"maps"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
@@ -120,6 +121,9 @@ func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
 	if files == nil {
 		files = map[string]string{}
 	}
+	if err := e.applyNodeManager(ctx); err != nil {
+		return "", err
+	}
 	files[replacementMark] = e.Spec.To + "\n"
 	kubelet := map[string]string{"cloud-provider": "external", "cloud-config": ""}
 	st := e.Spec.setup()
@@ -171,4 +175,37 @@ func ownNames(component, version string, canonical []string) []string {
 		out[i] = ownName(component, version, c)
 	}
 	return out
+}
+
+// applyNodeManager applies what initialises the Nodes of external kubelets
+// beside a static-pod cloud-controller-manager, when its provider's
+// manager leaves that to another (nodeManagerPlan), before the first
+// external kubelet joins.
+func (e *Env) applyNodeManager(ctx context.Context) error {
+	m := e.Spec.nodeManager()
+	if m == "" {
+		return nil
+	}
+	if err := e.Cluster.Apply(ctx, m); err != nil {
+		return fmt.Errorf("applying the cloud-controller-manager's node manager: %w", err)
+	}
+	return nil
+}
+
+// nodeManager is the manifest of the provider's node manager for the
+// N+1 managers ("": none, or no static-pod manager is placed).
+func (s Spec) nodeManager() string {
+	if s.setup().CCM == nil {
+		return ""
+	}
+	return s.Provider().Forms.NodeManager(s.To)
+}
+
+// nodeManagerPlan shows the node manager a static-pod manager needs.
+func (s Spec) nodeManagerPlan() []Item {
+	m := s.nodeManager()
+	if m == "" {
+		return nil
+	}
+	return []Item{{Kind: File, Title: "the manager's node manager, which initialises the Nodes its --controllers leave out (kubectl apply -f)", Body: m}}
 }

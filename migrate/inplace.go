@@ -120,6 +120,7 @@ func inPlaceFiles(s Spec) []Item {
 		out = append(out, Item{Kind: File, Title: LMConfigPath + " (replaced)", Body: c.YAML()})
 	}
 	out = append(out, Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+	out = append(out, s.nodeManagerPlan()...)
 	return append(out, st.Notes[addN1Key]...) // what an added N+1 control plane gets, this one gets
 }
 
@@ -142,6 +143,9 @@ func (e *Env) upgradeInPlace(ctx context.Context, node string) error {
 		return err
 	}
 	files := e.Spec.ccmFiles(kubeconfig)
+	if err := e.applyNodeManager(ctx); err != nil {
+		return err
+	}
 	// The configuration first: the manifest mounts it.
 	for _, p := range []string{LMConfigPath, e.Spec.Provider().CCMKubeconfigPath, e.Spec.Provider().CCMStaticPodPath} {
 		if body, ok := files[p]; ok {

@@ -141,9 +141,9 @@ func addN1Plan(s Spec) []Item {
 	if st.CCM == nil {
 		return items
 	}
-	return append(items,
+	return append(append(items,
 		Item{Kind: File, Title: s.Provider().CCMKubeconfigPath, Body: "# kubeconfig with a client certificate for " + s.Provider().CCMUser + " signed by the cluster CA\n"},
-		Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)})
+		Item{Kind: File, Title: s.Provider().CCMStaticPodPath, Body: ccmStaticPod(s, st)}), s.nodeManagerPlan()...)
 }
 
 // RemoveNStep brings down a version-N control plane: one whose managers

@@ -354,3 +354,37 @@ func controlPlaneNames(t *testing.T, f *fakeEnv) []string {
 	}
 	return out
 }
+
+// A static-pod manager whose chart leaves the Nodes to a node manager
+// (azure's, --controllers=*,-cloud-node) gets that node manager applied
+// before the first external kubelet joins, and the plan shows it; the
+// default provider's manager initialises Nodes itself and gets none.
+func TestTaskDocAppliesTheNodeManager(t *testing.T) {
+	for _, c := range []struct {
+		provider string
+		want     bool
+	}{{"azure", true}, {"", false}} {
+		s := taskDocSpec()
+		s.From, s.To = "v1.29.15", "v1.30.14"
+		if err := s.SetCloudProfile(c.provider); err != nil {
+			t.Fatal(err)
+		}
+		f := newFakeEnv(t, s)
+		f.do(t, f.step(t, "grant-migration-lease"))
+		f.do(t, f.step(t, "write-initial-config"))
+		f.do(t, f.step(t, "prepare-n1-cluster-configuration"))
+		add := f.step(t, "add-n1-control-plane-1")
+		f.do(t, add)
+		applied := strings.Join(f.kind.Applied(), "\n---\n")
+		if got := strings.Contains(applied, "name: cloud-node-manager\n"); got != c.want {
+			t.Errorf("provider %q: node manager applied %t, want %t", c.provider, got, c.want)
+		}
+		planned := false
+		for _, it := range add.Plan {
+			planned = planned || strings.Contains(it.Title, "node manager")
+		}
+		if planned != c.want {
+			t.Errorf("provider %q: node manager in the plan %t, want %t", c.provider, planned, c.want)
+		}
+	}
+}

@@ -53,6 +53,11 @@ type ManagerForms interface {
 	StaticPod(StaticPodInput) string
 	// Workload is the DaemonSet's or Deployment's manifest.
 	Workload(WorkloadInput) string
+	// NodeManager is the manifest of what initialises the Nodes of
+	// external kubelets beside the manager, for a version ("": the manager
+	// does): applied with the manager in any form (Workload's manifest
+	// carries it too, as a chart does).
+	NodeManager(version string) string
 }
 
 // StaticPodInput is what a cloud-controller-manager's static pod is made

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,7 +105,7 @@ func setUp(ctx context.Context, p *Plan, o Options, kubeconfig string) (*kindclu
 	if _, err := cloudcluster.Prune(ctx, o.Logger); err != nil {
 		return nil, phasePrune.fail(err)
 	}
-	if err := buildImages(ctx, o.Logger, o.Source, !p.Scale.None(), p.Spec.From, p.Spec.To); err != nil {
+	if err := buildImages(ctx, o.Logger, o.Source, !p.Scale.None(), p.Spec.CloudProfile, p.Spec.From, p.Spec.To); err != nil {
 		return nil, phaseImages.fail(err)
 	}
 	// The user's manager flags, asked of the binaries just built, before
@@ -249,7 +250,9 @@ func runProcedures(ctx context.Context, procs []*migrate.Procedure, env *migrate
 	return nil
 }
 
-func buildImages(ctx context.Context, logger log.Logger, source string, kwok bool, versions ...string) error {
+// buildImages builds the versions' node images, and the provider's
+// on-demand components of those versions that have them.
+func buildImages(ctx context.Context, logger log.Logger, source string, kwok bool, provider string, versions ...string) error {
 	if source == "" {
 		wd, _ := os.Getwd()
 		s, err := nodeimage.FindSourceDir(wd)
@@ -262,10 +265,25 @@ func buildImages(ctx context.Context, logger log.Logger, source string, kwok boo
 	if err != nil {
 		return err
 	}
-	if _, err = b.Build(ctx, versions); err != nil || !kwok {
+	plan, err := nodeimage.Plan(versions, onDemandOf(provider, versions))
+	if err != nil {
+		return err
+	}
+	if _, err = b.BuildPlan(ctx, plan); err != nil || !kwok {
 		return err
 	}
 	return b.BuildKwok(ctx)
+}
+
+// onDemandOf names the provider when it has on-demand components for
+// any of the versions (a plan refuses a provider with none).
+func onDemandOf(provider string, versions []string) []string {
+	for _, v := range nodeimage.OnDemandVersions(provider) {
+		if slices.Contains(versions, v) {
+			return []string{provider}
+		}
+	}
+	return nil
 }
 
 // handedOff waits until the migration lease is held by the

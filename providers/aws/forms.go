@@ -62,3 +62,6 @@ func (forms) Workload(in providers.WorkloadInput) string {
 	}
 	return cloudcluster.WithLeaderMigrationConfig(m, "          ", in.Config, in.ConfigPath)
 }
+
+// NodeManager: the manager's own cloud-node controller initialises Nodes.
+func (forms) NodeManager(string) string { return "" }

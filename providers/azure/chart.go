@@ -68,7 +68,7 @@ func chartManifest(in chartInput) (string, error) {
 	if in.form == cloudcluster.DaemonSet {
 		workload = daemonSet
 	}
-	objects := strings.Replace(chartObjects, "WORKLOAD\n", workload, 1)
+	objects := strings.Replace(chartObjects, "WORKLOAD\n", workload, 1) + "---\n" + nodeManagerObjects
 	return strings.NewReplacer("REPLICAS", strconv.Itoa(max(in.replicas, 1)), "CCM_IMAGE", c.Image,
 		"CNM_IMAGE", c.NodeManager.Image, "ARGS\n", cloudcluster.ArgLines(cmdline.Merge(CCMArgs(in.cluster, in.podSubnet), in.extraArgs), 12)).Replace(objects), nil
 }
@@ -278,8 +278,10 @@ ARGS
                 audience: api://AzureADTokenExchange
                 expirationSeconds: 3600
                 path: azure-identity-token
----
-apiVersion: v1
+`
+
+// nodeManagerObjects are the chart's cloud-node-manager objects.
+const nodeManagerObjects = `apiVersion: v1
 kind: ServiceAccount
 metadata:
   labels:

@@ -107,6 +107,17 @@ func (forms) StaticPod(in providers.StaticPodInput) string {
 	return cloudcluster.StaticPodManifest(c.Image, args, files)
 }
 
+// NodeManager is the chart's cloud-node-manager: the chart runs the
+// manager with --controllers=*,-cloud-node, so without it the Nodes of
+// external kubelets stay uninitialised.
+func (forms) NodeManager(version string) string {
+	c, err := releaseOf(version)
+	if err != nil {
+		return ""
+	}
+	return strings.ReplaceAll(nodeManagerObjects, "CNM_IMAGE", c.NodeManager.Image)
+}
+
 // Workload is the chart's objects, the manager in the form asked, with a
 // leader-migration configuration mounted from a ConfigMap when the input
 // has one (the manager reads neither the flags nor the file, but a

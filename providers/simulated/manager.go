@@ -56,3 +56,6 @@ func (Provider) KubeletCredentialFlags(version string) map[string]string {
 	return imageCredentials(version)
 }
 func (Provider) RegistryImage() string { return echoImage }
+
+// NodeManager: the manager's own cloud-node controller initialises Nodes.
+func (forms) NodeManager(string) string { return "" }
