@@ -105,6 +105,10 @@ func setUp(ctx context.Context, p *Plan, o Options, kubeconfig string) (*kindclu
 	if _, err := cloudcluster.Prune(ctx, o.Logger); err != nil {
 		return nil, phasePrune.fail(err)
 	}
+	// A name already taken is refused before the images are built.
+	if err := kindcluster.CheckFree(p.Topology.Name); err != nil {
+		return nil, phaseCluster.fail(nameInput(err))
+	}
 	if err := buildImages(ctx, o.Logger, o.Source, !p.Scale.None(), p.Spec.CloudProfile, p.Spec.From, p.Spec.To); err != nil {
 		return nil, phaseImages.fail(err)
 	}
@@ -115,12 +119,21 @@ func setUp(ctx context.Context, p *Plan, o Options, kubeconfig string) (*kindclu
 	}
 	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
 		kindcluster.CreateOptions{Logger: o.Logger, KubeconfigPath: kubeconfig}, o.Self, append(clusterOptions(p.Spec), p.Config.Machines.options()...)...)
-	return cluster, phaseCluster.fail(err)
+	return cluster, phaseCluster.fail(nameInput(err))
+}
+
+// nameInput classes a cluster name already taken as the user's input (the
+// rehearsal's --name), whatever phase it stopped.
+func nameInput(err error) error {
+	if errors.Is(err, kindcluster.ErrClusterExists) {
+		return exitcode.AsBadInput(err)
+	}
+	return err
 }
 
 func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
 	logger := o.Logger
-	path := filepath.Join(p.Config.Out, "timeline.jsonl")
+	path := filepath.Join(p.Config.Out, timelineFile)
 	_ = os.Remove(path) // a rehearsal starts a fresh timeline
 	tl, err := timeline.Create(path)
 	if err != nil {

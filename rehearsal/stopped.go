@@ -2,6 +2,10 @@ package rehearsal
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/kind/pkg/log"
@@ -62,7 +66,22 @@ func stoppedIn(err error) string {
 // CI gate reading its junit.xml sees the failure, never an empty pass.
 // It returns err, for the caller to return; a report it could not write
 // is only warned of, the error that stopped the run being the one to tell.
+//
+// A rehearsal refused as bad input writes them only into an out holding
+// no earlier run's files (earlierRun), and otherwise says so in its error.
+// A refused command changes nothing, as kind and kubectl refuse a bad flag
+// before touching anything: an earlier run's reports there may be the
+// only evidence of an hour's rehearsal, and a typo must not replace them.
+// A fresh out, as a CI job's is, still gets the refusal's junit.xml; where
+// the earlier reports stay, the exit code (2) is what tells a gate.
+// Moving them aside would keep both, but would rename files the user's
+// scripts and links read, and litter out with a directory per typo.
 func Stopped(out string, about reports.About, phase string, start time.Time, err error, logger log.Logger) error {
+	if exitcode.Of(err) == exitcode.BadInput {
+		if earlier := earlierRun(out); len(earlier) > 0 {
+			return fmt.Errorf("%w (%s holds an earlier run's %s: left as they were, this run wrote no reports)", err, out, strings.Join(earlier, ", "))
+		}
+	}
 	title := "rehearsal"
 	if about.Procedure != "" {
 		title += " of " + about.Procedure
@@ -74,4 +93,22 @@ func Stopped(out string, about reports.About, phase string, start time.Time, err
 	}
 	logger.V(0).Infof("Stopped at %s; reports in %s (%s, %s, %s)", phase, out, reports.JUnitFile, reports.MarkdownFile, reports.HTMLFile)
 	return err
+}
+
+// runFiles are what a run leaves in its out directory that a later
+// refusal must not replace.
+var runFiles = []string{reports.JUnitFile, reports.MarkdownFile, reports.HTMLFile, timelineFile}
+
+// timelineFile is a run's timeline in its out directory.
+const timelineFile = "timeline.jsonl"
+
+// earlierRun names the files of runFiles that out holds.
+func earlierRun(out string) []string {
+	var found []string
+	for _, name := range runFiles {
+		if _, err := os.Lstat(filepath.Join(out, name)); err == nil {
+			found = append(found, name)
+		}
+	}
+	return found
 }

@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/kind/pkg/log"
 
+	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/reports"
 )
@@ -60,5 +61,60 @@ func TestAStoppedRehearsalLeavesAFailingJUnit(t *testing.T) {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("junit.xml lacks %s:\n%s", want, raw)
 		}
+	}
+}
+
+// A rehearsal refused as bad input leaves an earlier run's reports as they
+// were, and says so; into a fresh directory it still writes its junit.xml.
+// One that stopped for the machine's sake replaces them, as any run does.
+func TestARefusalKeepsAnEarlierRunsReports(t *testing.T) {
+	refused := exitcode.AsBadInput(errors.New(`--load "extreme": use one of heavy, light, moderate, none`))
+	broken := phaseImages.fail(errors.New("debootstrap failed"))
+	earlier := "<testsuites name=\"the earlier run\"></testsuites>\n"
+	for _, c := range []struct {
+		name      string
+		err       error
+		earlier   bool
+		keeps     bool
+		errSaying string
+	}{
+		{"a refusal after a run", refused, true, true, "holds an earlier run's junit.xml, timeline.jsonl: left as they were"},
+		{"a refusal into a fresh directory", refused, false, false, ""},
+		{"a broken machine after a run", broken, true, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			junit := filepath.Join(out, reports.JUnitFile)
+			if c.earlier {
+				for _, f := range []string{junit, filepath.Join(out, timelineFile)} {
+					if err := os.WriteFile(f, []byte(earlier), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			err := Stopped(out, reports.About{}, "input", time.Now(), c.err, log.NoopLogger{})
+			if !errors.Is(err, c.err) || exitcode.Of(err) != exitcode.Of(c.err) || !strings.Contains(err.Error(), c.errSaying) {
+				t.Fatalf("Stopped returned %v (exit %d)", err, exitcode.Of(err))
+			}
+			raw, rerr := os.ReadFile(junit)
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			if kept := string(raw) == earlier; kept != c.keeps {
+				t.Errorf("earlier junit.xml kept: %v, want %v:\n%s", kept, c.keeps, raw)
+			}
+		})
+	}
+}
+
+// A cluster name already taken is the user's input, in whichever phase it
+// is found; any other failure keeps the phase's class.
+func TestATakenNameIsBadInput(t *testing.T) {
+	taken := fmt.Errorf("creating: %w", kindcluster.ErrClusterExists)
+	if got := exitcode.Of(phaseCluster.fail(nameInput(taken))); got != exitcode.BadInput {
+		t.Errorf("a taken name exits %d, want %d", got, exitcode.BadInput)
+	}
+	if got := exitcode.Of(phaseCluster.fail(nameInput(errors.New("kind: exit status 1")))); got != exitcode.Infrastructure {
+		t.Errorf("a failed create exits %d, want %d", got, exitcode.Infrastructure)
 	}
 }

@@ -31,7 +31,8 @@ type Cluster struct {
 	names       nodeNames
 }
 
-// Open returns a handle on cluster name, failing if it has no nodes.
+// Open returns a handle on cluster name, failing if it has no nodes
+// (ErrNoCluster).
 func Open(name string, logger log.Logger) (*Cluster, error) {
 	c := newHandle(name, logger)
 	ns, err := c.containers(context.Background())
@@ -39,7 +40,7 @@ func Open(name string, logger log.Logger) (*Cluster, error) {
 		return nil, fmt.Errorf("listing nodes of cluster %q: %w", name, err)
 	}
 	if len(ns) == 0 {
-		return nil, fmt.Errorf("no cluster named %q: create it with `handover cluster create --name %s`", name, name)
+		return nil, noCluster(name)
 	}
 	return c, nil
 }
@@ -160,7 +161,7 @@ func (c *Cluster) node(name string) (nodes.Node, error) {
 		}
 		names = append(names, ct.Name)
 	}
-	return nil, fmt.Errorf("cluster %q has no node %q (nodes: %s)", c.Name, name, strings.Join(names, ", "))
+	return nil, noNode("cluster %q has no node %q (nodes: %s)", c.Name, name, strings.Join(names, ", "))
 }
 
 // Kubeconfig returns an admin kubeconfig reachable from this host.

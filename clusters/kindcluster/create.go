@@ -123,14 +123,7 @@ func Preflight(ctx context.Context, t topology.Topology) error {
 	} else if !ok {
 		return fmt.Errorf("node image %s not found: run `handover images build %s`", image, t.Kubernetes)
 	}
-	existing, err := newHandle(t.Name, log.NoopLogger{}).provider.ListNodes(t.Name)
-	if err != nil {
-		return fmt.Errorf("listing existing clusters: %w", err)
-	}
-	if len(existing) > 0 {
-		return fmt.Errorf("a cluster named %q already exists: delete it with `handover cluster delete --name %s` or pick another --name", t.Name, t.Name)
-	}
-	return nil
+	return CheckFree(t.Name)
 }
 
 // kindConfig turns a topology into kind's cluster configuration.

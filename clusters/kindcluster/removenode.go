@@ -29,7 +29,7 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 		return err
 	}
 	if role != RoleControlPlane && role != RoleWorker {
-		return fmt.Errorf("%s is the cluster's %s, not a Kubernetes node", name, role)
+		return noNode("%s is the cluster's %s, not a Kubernetes node", name, role)
 	}
 	peer, err := c.peerControlPlane(name, role)
 	if err != nil {

@@ -31,7 +31,7 @@ type Row struct {
 var Table = []Row{
 	{Green, "green: every check passed, or the command did what it was asked"},
 	{Red, "red: a check or the procedure failed; also any failure not classed"},
-	{BadInput, "bad input: a flag, argument, file or field refused; lint errors"},
+	{BadInput, "bad input: a flag, argument, file or field refused; no such cluster; lint errors"},
 	{Infrastructure, "infrastructure: Docker, the host, an image build, a cluster's setup"},
 	{130, "interrupted: 128 + the signal (SIGINT 130, SIGTERM 143, SIGHUP 129)"},
 }
@@ -53,6 +53,19 @@ func Wrap(code Code, err error) error {
 		return err
 	}
 	return &classed{code: code, err: err}
+}
+
+// ByKind classes err as code when it is one of kinds (errors.Is), and
+// leaves it as it is otherwise: for a failure whose cause says whose it
+// is, where the place that knows the cause cannot know the class (a
+// cluster looked up by a name the user gave, or by one a run made).
+func ByKind(code Code, err error, kinds ...error) error {
+	for _, k := range kinds {
+		if errors.Is(err, k) {
+			return Wrap(code, err)
+		}
+	}
+	return err
 }
 
 // AsBadInput classes err as bad input.

@@ -38,3 +38,26 @@ func TestWrapKeepsTheError(t *testing.T) {
 		t.Fatal("nil classed is not nil")
 	}
 }
+
+// ByKind classes an error by its cause, found however deep, and leaves
+// any other as it was.
+func TestByKind(t *testing.T) {
+	noSuch := errors.New("no such cluster")
+	taken := errors.New("cluster exists")
+	for _, c := range []struct {
+		name string
+		err  error
+		want Code
+	}{
+		{"the kind, wrapped", fmt.Errorf("opening: %w", noSuch), BadInput},
+		{"another of the kinds", taken, BadInput},
+		{"not of the kinds", errors.New("docker: not answering"), Red},
+		{"classed nearer already", AsInfrastructure(fmt.Errorf("x: %w", noSuch)), Infrastructure},
+		{"none", nil, Green},
+	} {
+		err := ByKind(BadInput, c.err, noSuch, taken)
+		if got := Of(err); got != c.want || (c.err != nil && err.Error() != c.err.Error()) {
+			t.Errorf("%s: %d (%v), want %d", c.name, got, err, c.want)
+		}
+	}
+}
