@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 )
 
@@ -68,7 +69,7 @@ type Variant struct {
 // DefaultSpec is the default rehearsal's cluster: 3 control planes, v1.30.14
 // to v1.31.4.
 func DefaultSpec(procedure string) Spec {
-	return Spec{Procedure: procedure, Cluster: "handover", From: "v1.30.14", To: "v1.31.4",
+	return Spec{Procedure: procedure, Cluster: topology.DefaultName, From: "v1.30.14", To: "v1.31.4",
 		ControlPlanes: 3, PodSubnet: "10.244.0.0/16", LeaderName: lmconfig.DefaultLeaderName}
 }
 

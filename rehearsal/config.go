@@ -155,7 +155,7 @@ const OutputDir = "_output"
 // Default is `handover rehearse` with no flags.
 func Default() Config {
 	d := migrate.DefaultSpec(migrate.TaskDoc)
-	return Config{Name: "rehearsal", Procedure: d.Procedure, From: d.From, To: d.To, ControlPlanes: 3, Workers: 2,
+	return Config{Name: topology.DefaultName, Procedure: d.Procedure, From: d.From, To: d.To, ControlPlanes: 3, Workers: 2,
 		LeaderName: d.LeaderName, Load: "moderate", Faults: FaultInput{Name: faults.None}, Out: OutputDir}
 }
 

@@ -148,7 +148,7 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 
 	It("passes the task doc done right, having only read", func(ctx context.Context) {
 		code, dir, runErr := observeForeignWhile(ctx, kubecfg, tunnels, "foreign/taskdoc", "migrate", "--name", name, "--observe=false",
-			"--report-dir", reportsDir("foreign/taskdoc-runner"))
+			"--out", reportsDir("foreign/taskdoc-runner"))
 		Expect(runErr).NotTo(HaveOccurred(), "the observed migration failed")
 		Expect(failedIn(dir)).To(BeEmpty(), "reports in %s", dir)
 		Expect(code).To(Equal(0), "observe exited %d; reports in %s", code, dir)
@@ -161,10 +161,10 @@ var _ = Describe("observing a cluster from its kubeconfig alone", Label("observe
 	}, NodeTimeout(30*time.Minute))
 
 	It("fails the CCM started without leader migration, from the managers and from the API alone", func(ctx context.Context) {
-		handover(ctx, "migrate", "--name", name, "--rollback", "--observe=false", "--report-dir", reportsDir("foreign/rollback-runner"))
+		handover(ctx, "migrate", "--name", name, "--rollback", "--observe=false", "--out", reportsDir("foreign/rollback-runner"))
 		apiOnly := startForeignObserver(ctx, kubecfg, nil, "foreign/ccm-without-lm-api-only")
 		code, dir, runErr := observeForeignWhile(ctx, kubecfg, tunnels, "foreign/ccm-without-lm", "migrate", "--name", name, "--observe=false", "--force",
-			"--mistake", migrate.MistakeCCMWithoutLM, "--report-dir", reportsDir("foreign/ccm-without-lm-runner"))
+			"--mistake", migrate.MistakeCCMWithoutLM, "--out", reportsDir("foreign/ccm-without-lm-runner"))
 		if runErr != nil {
 			AddReportEntry("the observed run", runErr.Error())
 		}

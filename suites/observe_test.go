@@ -28,7 +28,7 @@ var _ = Describe("observing a migration run by another process", Label("observe"
 
 	It("passes the task doc done right", func(ctx context.Context) {
 		code, dir, runErr := observeWhile(ctx, name, "observe/taskdoc", "migrate", "--name", name, "--observe=false",
-			"--report-dir", reportsDir("observe/taskdoc-runner"))
+			"--out", reportsDir("observe/taskdoc-runner"))
 		Expect(runErr).NotTo(HaveOccurred(), "the observed migration failed")
 		failedChecks := failedIn(dir)
 		Expect(failedChecks).To(BeEmpty(), "reports in %s", dir)
@@ -36,12 +36,12 @@ var _ = Describe("observing a migration run by another process", Label("observe"
 	}, NodeTimeout(30*time.Minute))
 
 	It("fails the CCM started without leader migration", func(ctx context.Context) {
-		handover(ctx, "migrate", "--name", name, "--rollback", "--observe=false", "--report-dir", reportsDir("observe/rollback-runner"))
+		handover(ctx, "migrate", "--name", name, "--rollback", "--observe=false", "--out", reportsDir("observe/rollback-runner"))
 		// The runner's own last step fails too (the migration lease goes
 		// stale with the last version-N manager): the verdict wanted here is
 		// the observer's, from what it saw alone.
 		code, dir, runErr := observeWhile(ctx, name, "observe/ccm-without-lm", "migrate", "--name", name, "--observe=false", "--force",
-			"--mistake", migrate.MistakeCCMWithoutLM, "--report-dir", reportsDir("observe/ccm-without-lm-runner"))
+			"--mistake", migrate.MistakeCCMWithoutLM, "--out", reportsDir("observe/ccm-without-lm-runner"))
 		if runErr != nil {
 			AddReportEntry("the observed run", runErr.Error())
 		}

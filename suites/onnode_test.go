@@ -36,7 +36,7 @@ var _ = Describe("observing a migration from its control planes", Label("observe
 		kc, kubecfg := observedCluster(ctx, name)
 		dir := reportsDir("onnode/taskdoc")
 		runErr := observeOnNodes(ctx, kc, kubecfg, dir, "migrate", "--name", name, "--in-place", "--observe=false",
-			"--report-dir", reportsDir("onnode/taskdoc-runner"))
+			"--out", reportsDir("onnode/taskdoc-runner"))
 		Expect(runErr).NotTo(HaveOccurred(), "the observed migration failed")
 		code := mergeObservations(ctx, dir)
 		merged := filepath.Join(dir, "merged")
@@ -54,7 +54,7 @@ var _ = Describe("observing a migration from its control planes", Label("observe
 		kc, kubecfg := observedCluster(ctx, name)
 		dir := reportsDir("onnode/ccm-without-lm")
 		runErr := observeOnNodes(ctx, kc, kubecfg, dir, "migrate", "--name", name, "--in-place", "--observe=false", "--force",
-			"--mistake", migrate.MistakeCCMWithoutLM, "--report-dir", reportsDir("onnode/ccm-without-lm-runner"))
+			"--mistake", migrate.MistakeCCMWithoutLM, "--out", reportsDir("onnode/ccm-without-lm-runner"))
 		if runErr != nil {
 			AddReportEntry("the observed run", runErr.Error())
 		}

@@ -22,9 +22,19 @@ type Topology struct {
 	ServiceSubnet string `json:"serviceSubnet,omitempty"`
 }
 
+// DefaultName is the cluster every command works on without --name. One
+// name for all, as every kind command defaults to "kind": the cluster that
+// `cluster create` makes or `rehearse --keep` leaves is the one `migrate`,
+// `observe`, `simcloud faults` and `cluster delete` then reach without
+// --name. "handover" rather than "rehearsal": most commands work on a
+// cluster they did not make, and kind names its default after itself. A
+// rehearse whose cluster name is taken refuses before it makes anything,
+// naming `cluster delete` and --name.
+const DefaultName = "handover"
+
 // Default is a 3 control-plane, 2 worker cluster.
 func Default() Topology {
-	return Topology{Name: "handover", Kubernetes: "v1.30.14", ControlPlanes: 3, Workers: 2,
+	return Topology{Name: DefaultName, Kubernetes: "v1.30.14", ControlPlanes: 3, Workers: 2,
 		PodSubnet: "10.244.0.0/16", ServiceSubnet: "10.96.0.0/16"}
 }
 

@@ -38,7 +38,7 @@ func TestBadInputFailsWithOneLineFix(t *testing.T) {
 		"unknown image":       {[]string{"images", "build", "v1.2.3"}, "unknown Kubernetes version"},
 		"nothing on demand":   {[]string{"images", "build", "--provider", "azure", "v1.31.4"}, "azure has no on-demand components for v1.31.4: it has them for v1.30.14"},
 		"unknown cloud mode":  {[]string{"cluster", "create", "--cloud", "aws"}, "use none, in-tree or external"},
-		"bad ccm workload":    {[]string{"cluster", "create", "--cloud", "external", "--ccm", "static"}, "use daemonset or deployment"},
+		"bad ccm workload":    {[]string{"cluster", "create", "--cloud", "external", "--ccm-form", "static"}, "use daemonset or deployment"},
 		"in-tree on 1.31":     {[]string{"cluster", "create", "--cloud", "in-tree", "--kubernetes", "v1.31.4"}, "still has cloud loops"},
 	}
 	for name, c := range cases {

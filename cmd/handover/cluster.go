@@ -23,7 +23,7 @@ import (
 
 func newClusterCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{Use: "cluster", Short: "Create, change and delete kind clusters"}
-	c.AddCommand(newClusterCreate(g), newClusterDelete(g), newClusterPrune(g), newClusterAddNode(g), newClusterRemoveNode(g), newClusterKubeconfig(g))
+	c.AddCommand(newClusterCreate(g), newClusterList(g), newClusterDelete(g), newClusterPrune(g), newClusterAddNode(g), newClusterRemoveNode(g), newClusterKubeconfig(g))
 	return c
 }
 
@@ -50,12 +50,21 @@ touched. ` + "`rehearse`" + ` and ` + "`cluster create`" + ` prune before they s
 	}
 }
 
+// createFlags are cluster create's flags.
+type createFlags struct {
+	t                        topology.Topology
+	configPath, kubeconfig   string
+	wait                     time.Duration
+	keep                     bool
+	cloud, ccmForm, provider string
+}
+
+// ccmForms are how cluster create --cloud external runs the
+// cloud-controller-manager.
+var ccmForms = []string{cloudcluster.DaemonSet, cloudcluster.Deployment}
+
 func newClusterCreate(g *globals) *cobra.Command {
-	t := topology.Default()
-	var configPath, kubeconfig string
-	var wait time.Duration
-	var retain bool
-	var cloud, ccm, provider string
+	f := &createFlags{t: topology.Default()}
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Create a multi-control-plane kind cluster from locally built node images",
@@ -67,12 +76,13 @@ with ` + "`handover images build`" + `.
 
 Topology file fields: name, kubernetes, controlPlanes, workers, podSubnet,
 serviceSubnet. --cloud in-tree runs a simulated cloud for the cluster and the
-real in-tree cloud loops of kube-controller-manager v1.30 against it; --cloud
-external runs the upstream cloud-controller-manager instead. The kubeconfig is merged where kind writes it ($KUBECONFIG or
-~/.kube/config, context kind-NAME) unless --kubeconfig is given.`,
+real in-tree cloud loops of kube-controller-manager against it (` + strings.Join(inTreeVersions(), ", ") + `);
+--cloud external runs the upstream cloud-controller-manager instead. The
+kubeconfig is merged where kind writes it ($KUBECONFIG or ~/.kube/config,
+context kind-NAME) unless --kubeconfig is given.`,
 		Args: cobra.NoArgs,
 		RunE: failsAs(exitcode.Infrastructure, func(cmd *cobra.Command, _ []string) error {
-			t, err := createInput(cmd, configPath, t, cloud, provider)
+			t, err := f.input(cmd)
 			if err != nil {
 				return exitcode.AsBadInput(err)
 			}
@@ -85,9 +95,9 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			}
 			start := time.Now()
 			g.logger.V(0).Infof("Creating cluster %q: %d control planes, %d workers, Kubernetes %s ...", t.Name, t.ControlPlanes, t.Workers, t.Kubernetes)
-			if _, err := cloudcluster.Create(cmd.Context(), t, cloudcluster.Mode(cloud), ccm, kindcluster.CreateOptions{Logger: g.logger,
-				KubeconfigPath: kubeconfig, Wait: wait, Retain: retain}, self, cloudcluster.WithProvider(provider)); err != nil {
-				return err
+			if _, err := cloudcluster.Create(cmd.Context(), t, cloudcluster.Mode(f.cloud), f.ccmForm, kindcluster.CreateOptions{Logger: g.logger,
+				KubeconfigPath: f.kubeconfig, Wait: f.wait, Retain: f.keep}, self, cloudcluster.WithProvider(f.provider)); err != nil {
+				return byName(err)
 			}
 			// Made to outlive this command: no longer claimed (a kill
 			// before this line leaves an orphan the next run removes).
@@ -98,26 +108,43 @@ external runs the upstream cloud-controller-manager instead. The kubeconfig is m
 			return nil
 		}),
 	}
-	f := cmd.Flags()
-	f.StringVar(&t.Name, "name", t.Name, "cluster name")
-	f.IntVar(&t.ControlPlanes, "control-planes", t.ControlPlanes, "number of control-plane nodes")
-	f.IntVar(&t.Workers, "workers", t.Workers, "number of worker nodes")
-	f.StringVar(&t.Kubernetes, "kubernetes", t.Kubernetes, fmt.Sprintf("Kubernetes version %v", nodeimage.Known()))
-	f.StringVar(&configPath, "config", "", "topology YAML file (instead of the shape flags)")
-	f.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to write (default: kind's)")
-	f.DurationVar(&wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
-	f.BoolVar(&retain, "retain", false, "keep the nodes of a failed create for debugging")
-	f.StringVar(&ccm, "ccm", cloudcluster.DaemonSet, "with --cloud external, run the cloud-controller-manager as a daemonset or a deployment")
-	f.StringVar(&provider, "provider", providers.Default().Name(), "whose provider code the kubelets and managers run: "+clusterProvidersHelp())
-	f.StringVar(&cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops, v1.30); external (cloud-controller-manager DaemonSet, kubelets --cloud-provider=external)")
+	fs := cmd.Flags()
+	fs.StringVar(&f.t.Name, "name", f.t.Name, "cluster name")
+	fs.IntVar(&f.t.ControlPlanes, "control-planes", f.t.ControlPlanes, "number of control-plane nodes")
+	fs.IntVar(&f.t.Workers, "workers", f.t.Workers, "number of worker nodes")
+	fs.StringVar(&f.t.Kubernetes, "kubernetes", f.t.Kubernetes, fmt.Sprintf("Kubernetes version %v", nodeimage.Known()))
+	fs.StringVar(&f.configPath, "config", "", "topology YAML file (instead of the shape flags)")
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig file to write (default: kind's)")
+	fs.DurationVar(&f.wait, "wait", 5*time.Minute, "how long to wait for nodes and system pods")
+	fs.BoolVar(&f.keep, "keep", false, "keep the nodes of a failed create for debugging (kind's --retain)")
+	fs.StringVar(&f.ccmForm, "ccm-form", cloudcluster.DaemonSet, "with --cloud external, how the cloud-controller-manager runs: "+strings.Join(ccmForms, " or "))
+	fs.StringVar(&f.provider, "provider", providers.Default().Name(), "whose provider code the kubelets and managers run: "+clusterProvidersHelp())
+	fs.StringVar(&f.cloud, "cloud", "none", "simulated cloud mode: none; in-tree (kube-controller-manager runs the cloud loops: "+
+		strings.Join(inTreeVersions(), ", ")+"); external (cloud-controller-manager, kubelets --cloud-provider=external)")
 	return cmd
 }
 
-// createInput is the topology create makes, from the flags or the file,
+// inTreeVersions are the versions whose kube-controller-manager still has
+// the cloud loops --cloud in-tree runs.
+func inTreeVersions() []string {
+	var out []string
+	for _, v := range nodeimage.Known() {
+		if r, err := nodeimage.Lookup(v); err == nil && r.InTreeCloud {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// input is the topology create makes, from the flags or the file,
 // refused before anything changes when no procedure works on it, this
 // machine cannot hold it or the cloud mode or provider cannot run it.
-func createInput(cmd *cobra.Command, configPath string, t topology.Topology, cloud, provider string) (topology.Topology, error) {
-	if configPath != "" {
+func (f *createFlags) input(cmd *cobra.Command) (topology.Topology, error) {
+	t := f.t
+	if !slices.Contains(ccmForms, f.ccmForm) {
+		return t, fmt.Errorf("--ccm-form %q: use %s", f.ccmForm, strings.Join(ccmForms, " or "))
+	}
+	if configPath := f.configPath; configPath != "" {
 		for _, f := range []string{"name", "control-planes", "workers", "kubernetes"} {
 			if cmd.Flags().Changed(f) {
 				return t, fmt.Errorf("--%s and --config both set the topology: use one", f)
@@ -137,11 +164,11 @@ func createInput(cmd *cobra.Command, configPath string, t topology.Topology, clo
 	if err := clusterFits(t); err != nil {
 		return t, err
 	}
-	if err := cloudcluster.Validate(cloudcluster.Mode(cloud), t); err != nil {
+	if err := cloudcluster.Validate(cloudcluster.Mode(f.cloud), t); err != nil {
 		return t, err
 	}
-	if !slices.Contains(clusterProviders(), provider) {
-		return t, fmt.Errorf("--provider %q: use %s", provider, strings.Join(clusterProviders(), " or "))
+	if !slices.Contains(clusterProviders(), f.provider) {
+		return t, fmt.Errorf("--provider %q: use %s", f.provider, strings.Join(clusterProviders(), " or "))
 	}
 	return t, nil
 }
@@ -190,7 +217,7 @@ also cleans up after a failed or interrupted create.`,
 			return cloudcluster.Delete(cmd.Context(), name, kubeconfig, g.logger)
 		}),
 	}
-	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	cmd.Flags().StringVar(&name, "name", topology.DefaultName, "cluster name")
 	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig file to clean (default: kind's)")
 	return cmd
 }
@@ -209,7 +236,7 @@ Ready. It prints the new node's name.`,
 			if role != kindcluster.RoleControlPlane && role != kindcluster.RoleWorker {
 				return exitcode.AsBadInput(fmt.Errorf("--role %q: use control-plane or worker", role))
 			}
-			c, err := cloudcluster.Open(name, g.logger)
+			c, err := openCluster(name, g.logger)
 			if err != nil {
 				return err
 			}
@@ -221,7 +248,7 @@ Ready. It prints the new node's name.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	cmd.Flags().StringVar(&name, "name", topology.DefaultName, "cluster name")
 	cmd.Flags().StringVar(&role, "role", kindcluster.RoleWorker, "control-plane or worker")
 	cmd.Flags().StringVar(&version, "kubernetes", "", "node image version (default: the cluster's)")
 	return cmd
@@ -237,14 +264,14 @@ balancer, stops its API server gracefully and removes its etcd member, then
 deletes the Node object and the container.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := cloudcluster.Open(name, g.logger)
+			c, err := openCluster(name, g.logger)
 			if err != nil {
 				return err
 			}
-			return exitcode.AsInfrastructure(c.RemoveNode(cmd.Context(), args[0]))
+			return exitcode.AsInfrastructure(byName(c.RemoveNode(cmd.Context(), args[0])))
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	cmd.Flags().StringVar(&name, "name", topology.DefaultName, "cluster name")
 	return cmd
 }
 
@@ -255,19 +282,19 @@ func newClusterKubeconfig(g *globals) *cobra.Command {
 		Short: "Print an admin kubeconfig for the cluster",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := cloudcluster.Open(name, g.logger)
+			c, err := openCluster(name, g.logger)
 			if err != nil {
 				return err
 			}
 			kc, err := c.Kubeconfig()
 			if err != nil {
-				return err
+				return exitcode.AsInfrastructure(err)
 			}
 			fmt.Fprint(cmd.OutOrStdout(), kc)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "handover", "cluster name")
+	cmd.Flags().StringVar(&name, "name", topology.DefaultName, "cluster name")
 	return cmd
 }
 

@@ -30,10 +30,11 @@ func durationKey(c *cobra.Command, f *pflag.Flag) string {
 	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ") + " --" + f.Name
 }
 
-// eachDurationFlag calls do for every duration flag of c.
+// eachDurationFlag calls do for every duration flag of c (a former name
+// of one is its flag's, checked under the new name).
 func eachDurationFlag(c *cobra.Command, do func(f *pflag.Flag, key string)) {
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Value.Type() == "duration" {
+		if f.Value.Type() == "duration" && f.Deprecated == "" {
 			do(f, durationKey(c, f))
 		}
 	})

@@ -18,10 +18,10 @@ import (
 
 func newLintCommand(g *globals) *cobra.Command {
 	var files []string
-	var kcmVersion, ccmVersion string
+	var from, to string
 	var kcmArgs, ccmArgs []string
 	var noCloud bool
-	var ccmProvider string
+	var provider string
 	var afterSwitch bool
 	c := &cobra.Command{
 		Use:   "lint",
@@ -39,7 +39,7 @@ binary of each version when the image cache has it, leader-election timings
 each manager would refuse, and what both must agree on (--cluster-name,
 --configure-cloud-routes, --controllers against the configuration).
 
---ccm-provider judges the cloud-controller-manager of a provider as its own
+--provider judges the cloud-controller-manager of a provider as its own
 source builds it (its controller names, and whether it has a leader-
 migration filter at all: Azure's accepts --enable-leader-migration and
 ignores it); without it, handover's simulated cloud's manager, which is
@@ -49,19 +49,19 @@ upstream's.
 read by both); only kcm= and ccm= name a side, so a=b.yaml is the file
 a=b.yaml. Errors exit non-zero.`,
 		Example: "  handover lint --leader-migration-config /etc/leadermigration.conf\n" +
-			"  handover lint --leader-migration-config kcm=kcm.yaml --leader-migration-config ccm=ccm.yaml --kcm-version v1.30.14 --ccm-version v1.31.4",
+			"  handover lint --leader-migration-config kcm=kcm.yaml --leader-migration-config ccm=ccm.yaml --from v1.30.14 --to v1.31.4",
 		Args: cobra.NoArgs,
 		// What lint finds wrong is in its input: every error is bad input.
 		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
 			}
-			if !providers.IsDefault(ccmProvider) {
-				if _, err := profiles.Lookup(ccmProvider, ccmVersion); err != nil {
-					return fmt.Errorf("--ccm-provider: %w", err)
+			if !providers.IsDefault(provider) {
+				if _, err := profiles.Lookup(provider, to); err != nil {
+					return fmt.Errorf("--provider: %w", err)
 				}
 			}
-			sides, err := lintSides(files, kcmVersion, ccmVersion, noCloud)
+			sides, err := lintSides(files, from, to, noCloud)
 			if err != nil {
 				return err
 			}
@@ -73,7 +73,7 @@ a=b.yaml. Errors exit non-zero.`,
 			for i := range sides {
 				sides[i].Args = map[string][]string{lmconfig.KCM: kcmArgs, lmconfig.CCM: ccmArgs}[sides[i].Component]
 				if sides[i].Component == lmconfig.CCM {
-					sides[i].Provider, sides[i].AfterSwitch = ccmProvider, afterSwitch
+					sides[i].Provider, sides[i].AfterSwitch = provider, afterSwitch
 				}
 			}
 			fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
@@ -89,10 +89,11 @@ a=b.yaml. Errors exit non-zero.`,
 		}),
 	}
 	c.Flags().StringArrayVar(&files, "leader-migration-config", nil, "[kcm=|ccm=]FILE, repeatable")
-	c.Flags().StringVar(&kcmVersion, "kcm-version", "v1.30.14", "kube-controller-manager version (with the in-tree provider)")
-	c.Flags().StringVar(&ccmVersion, "ccm-version", "v1.31.4", "cloud-controller-manager version")
+	d := migrate.DefaultSpec("")
+	c.Flags().StringVar(&from, "from", d.From, "Kubernetes version N: the kube-controller-manager's (with the in-tree provider)")
+	c.Flags().StringVar(&to, "to", d.To, "Kubernetes version N+1: the cloud-controller-manager's")
 	c.Flags().BoolVar(&noCloud, "kcm-external", false, "the kube-controller-manager has no in-tree cloud provider")
-	c.Flags().StringVar(&ccmProvider, "ccm-provider", "", "the cloud-controller-manager's provider profile: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud)")
+	c.Flags().StringVar(&provider, "provider", "", "the cloud-controller-manager's provider profile: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud)")
 	c.Flags().BoolVar(&afterSwitch, "ccm-after-switch", false, "the cloud-controller-manager starts only after every kube-controller-manager runs without the in-tree provider (it then never runs beside one)")
 	c.Flags().StringArrayVar(&kcmArgs, "kcm-arg", nil, "a kube-controller-manager flag as it runs (--kcm-arg=--cluster-name=prod; repeatable)")
 	c.Flags().StringArrayVar(&ccmArgs, "ccm-arg", nil, "a cloud-controller-manager flag as it runs (repeatable)")
@@ -112,7 +113,7 @@ func bothSides(sides []lint.Side) bool {
 // sides, and each file read may be up to boundedfile.ConfigLimit.
 const maxLintFiles = 8
 
-func lintSides(files []string, kcmVersion, ccmVersion string, noCloud bool) ([]lint.Side, error) {
+func lintSides(files []string, from, to string, noCloud bool) ([]lint.Side, error) {
 	if len(files) > maxLintFiles {
 		return nil, fmt.Errorf("--leader-migration-config given %d times: at most %d (a migration has two sides; lint the rest in another run)", len(files), maxLintFiles)
 	}
@@ -123,11 +124,11 @@ func lintSides(files []string, kcmVersion, ccmVersion string, noCloud bool) ([]l
 		if err != nil {
 			return nil, fmt.Errorf("--leader-migration-config %s: %w%s", arg, err, migrate.SideHint(arg))
 		}
-		kcm := lint.Side{Component: lmconfig.KCM, Version: kcmVersion, LeaderMigration: true, ConfigPath: path, Config: cfg, CloudProvider: "in-tree"}
+		kcm := lint.Side{Component: lmconfig.KCM, Version: from, LeaderMigration: true, ConfigPath: path, Config: cfg, CloudProvider: "in-tree"}
 		if noCloud {
 			kcm.CloudProvider = ""
 		}
-		ccm := lint.Side{Component: lmconfig.CCM, Version: ccmVersion, LeaderMigration: true, ConfigPath: path, Config: cfg}
+		ccm := lint.Side{Component: lmconfig.CCM, Version: to, LeaderMigration: true, ConfigPath: path, Config: cfg}
 		switch who {
 		case migrate.SideKCM:
 			sides = append(sides, kcm)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,35 +30,70 @@ type specFlags struct {
 }
 
 const (
-	ccmLastHelp     = "rke2, rke: deploy the cloud-controller-manager only after every kube-controller-manager went external — safe with a manager that ignores leader migration (--provider azure), at the cost of a gap"
 	kcmArgHelp      = "a flag for every kube-controller-manager, N and N+1 (--kcm-arg=--leader-elect-lease-duration=60s; repeatable; checked against each version's binary)"
-	ccmFormHelp     = "how the cloud-controller-manager runs: static-pod (taskdoc, default-config, node-ipam), daemonset or deployment (rke2, rke; default: the flavour's chart)"
 	ccmReplicasHelp = "a deployment's replicas (default: one per control plane)"
-	ccmManifestHelp = "your own cloud-controller-manager manifest (helm template output; rke2, rke): its DaemonSet or Deployment is kept, with the simulated cloud's manager swapped in (plan lists each change)"
 	ccmArgHelp      = "a flag for every cloud-controller-manager (--ccm-arg=--concurrent-service-syncs=2; repeatable; checked against its binary)"
 )
 
+// add registers every flag of the spec: what plan and migrate take.
 func (f *specFlags) add(fs *pflag.FlagSet) {
+	f.addTarget(fs)
+	f.addRun(fs)
+}
+
+// addTarget registers what names the cluster, the procedure whose
+// controllers count as migrated and its lease: all observe reads of a
+// spec.
+func (f *specFlags) addTarget(fs *pflag.FlagSet) {
 	d := migrate.DefaultSpec("")
 	f.spec = d
 	fs.StringVar(&f.spec.Procedure, "procedure", migrate.TaskDoc, "procedure: "+strings.Join(migrate.Names(), ", "))
 	fs.StringVar(&f.spec.Cluster, "name", d.Cluster, "cluster name")
+	fs.StringVar(&f.spec.LeaderName, "leader-name", d.LeaderName, "migration lease (leaderName of both configurations)")
+}
+
+// addRun registers, after addTarget, what only a run of the procedure
+// reads: its versions, variant, mistakes and the managers' files and
+// flags.
+func (f *specFlags) addRun(fs *pflag.FlagSet) {
+	d := f.spec
 	fs.StringVar(&f.spec.From, "from", d.From, "Kubernetes version N (in-tree cloud provider)")
 	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager)")
 	fs.StringVar(&f.spec.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
-	fs.StringVar(&f.spec.LeaderName, "leader-name", d.LeaderName, "migration lease (leaderName of both configurations)")
 	fs.StringVar(&f.provider, "provider", "", "the cloud-controller-manager's provider profile the lint judges it by: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud, upstream's manager)")
-	fs.BoolVar(&f.inPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
-	fs.BoolVar(&f.rollback, "rollback", false, "taskdoc: roll back from N+1 to N, one control plane at a time")
-	fs.BoolVar(&f.disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
-	fs.BoolVar(&f.ccmLast, "ccm-last", false, ccmLastHelp)
-	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
+	fs.BoolVar(&f.inPlace, "in-place", false, inPlaceHelp())
+	fs.BoolVar(&f.rollback, "rollback", false, rollbackHelp("roll back from N+1 to N, one control plane at a time"))
+	fs.BoolVar(&f.disable, "disable", false, disableHelp())
+	fs.BoolVar(&f.ccmLast, "ccm-last", false, ccmLastHelp())
+	fs.StringVar(&f.spec.Mistake, "mistake", "", "do the task doc wrong on purpose: "+strings.Join(migrate.MistakeNames(), ", ")+" (migrate and rehearse need --force past the lint)")
 	fs.StringArrayVar(&f.configs, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&f.spec.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&f.spec.CCMArgs, "ccm-arg", nil, ccmArgHelp)
-	fs.StringVar(&f.spec.CCMForm, "ccm-form", "", ccmFormHelp)
+	fs.StringVar(&f.spec.CCMForm, "ccm-form", "", ccmFormHelp())
 	fs.IntVar(&f.spec.CCMReplicas, "ccm-replicas", 0, ccmReplicasHelp)
-	fs.StringVar(&f.ccmManifest, "ccm-manifest", "", ccmManifestHelp)
+	fs.StringVar(&f.ccmManifest, "ccm-manifest", "", ccmManifestHelp())
+}
+
+// ccmFormHelp says which procedures run the cloud-controller-manager in
+// which forms, from their registrations: "static-pod (default-config,
+// node-ipam, taskdoc); daemonset or deployment (controllers-flag, ...)".
+func ccmFormHelp() string {
+	var groups []string
+	byForms := map[string][]string{}
+	for _, name := range migrate.Names() {
+		r, _ := migrate.Lookup(name)
+		forms := slices.Sorted(slices.Values(r.Managers.CCMForms))
+		key := strings.Join(forms, " or ")
+		if byForms[key] == nil {
+			groups = append(groups, key)
+		}
+		byForms[key] = append(byForms[key], name)
+	}
+	each := make([]string, 0, len(groups))
+	for _, g := range groups {
+		each = append(each, g+" ("+strings.Join(byForms[g], ", ")+")")
+	}
+	return "how the cloud-controller-manager runs: " + strings.Join(each, "; ") + " (default: the procedure's chart, or its static pod)"
 }
 
 const cloudConfigFlagHelp = "--provider aws: your own cloud-config, kcm=FILE (the in-tree provider's: kube-controller-manager N and its kubelets), ccm=FILE (the cloud-controller-manager's) or FILE (both); read as each side's provider code reads it, compared by the lint, and rehearsed with (plan says which variables)"
@@ -135,7 +171,7 @@ and exits non-zero when the lint finds errors (migrate and rehearse would stop).
 
 func newMigrateCommand(g *globals) *cobra.Command {
 	var f specFlags
-	var from, until, reportDir string
+	var from, until, out string
 	var force, observing bool
 	c := &cobra.Command{
 		Annotations: quietProcess,
@@ -157,10 +193,10 @@ procedure or a check failed.`,
 			if err != nil {
 				return exitcode.AsBadInput(err)
 			}
-			if reportDir == "" {
-				reportDir = filepath.Join(rehearsal.OutputDir, s.Procedure)
+			if out == "" {
+				out = filepath.Join(rehearsal.OutputDir, s.Procedure)
 			}
-			run, err := openRun(g, s, reportDir, false)
+			run, err := openRun(g, s, out, false)
 			if err != nil {
 				return exitcode.AsInfrastructure(err)
 			}
@@ -182,14 +218,14 @@ procedure or a check failed.`,
 				return exitcode.AsBadInput(err)
 			}
 			g.logger.V(0).Infof("%s (%d control planes); timeline: %s", p.Title, s.ControlPlanes, run.path)
-			return runObserved(cmd, run, []*migrate.Procedure{p}, o, reportDir, observing)
+			return runObserved(cmd, run, []*migrate.Procedure{p}, o, out, observing)
 		},
 	}
 	f.add(c.Flags())
 	c.Flags().StringVar(&from, "from-step", "", "start at this step")
 	c.Flags().StringVar(&until, "until-step", "", "stop after this step")
 	c.Flags().BoolVar(&force, "force", false, "run even when the preflight lint finds errors, and go on when a controller runs in two managers (the checks give the verdict)")
-	c.Flags().StringVar(&reportDir, "report-dir", "", "where the timeline (appended to, so a resumed run keeps one) and the reports go (default "+rehearsal.OutputDir+"/PROCEDURE)")
+	c.Flags().StringVar(&out, "out", "", "directory for the timeline (appended to, so a resumed run keeps one) and the reports (default "+rehearsal.OutputDir+"/PROCEDURE)")
 	c.Flags().BoolVar(&observing, "observe", true, "watch leases, managers, probes and nodes while the procedure runs, then check and report")
 	return c
 }

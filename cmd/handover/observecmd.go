@@ -84,7 +84,7 @@ and sent no credential; with it, their certificates are verified and
 				controllers: s.Controllers(), duration: duration}, start)
 		},
 	}
-	f.add(c.Flags())
+	f.addTarget(c.Flags())
 	ff.add(c.Flags())
 	c.Flags().StringVar(&out, "out", filepath.Join(rehearsal.OutputDir, "observe"), "directory for the timeline and the reports")
 	c.Flags().DurationVar(&duration, "for", 0, "stop after this long (default: at Ctrl-C)")

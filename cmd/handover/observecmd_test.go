@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
+	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/checks"
 )
@@ -111,5 +114,36 @@ func TestObservingTwiceIntoOneOut(t *testing.T) {
 	}
 	if rs := checks.CheckProcedures(all, checks.Config{}); len(rs) < 2 {
 		t.Fatalf("the whole file should hold both runs (the killed one too): %+v", rs)
+	}
+}
+
+// observe takes only what it reads of a procedure (which cluster, whose
+// controllers count as migrated, the migration lease): none of the flags
+// only a run of it reads, such as --mistake, --rollback and --ccm-manifest.
+func TestObserveTakesNoRunFlags(t *testing.T) {
+	var run pflag.FlagSet
+	(&specFlags{}).addRun(&run)
+	for _, name := range []string{"mistake", "rollback", "ccm-manifest"} {
+		if run.Lookup(name) == nil {
+			t.Fatalf("--%s is no longer a run's flag: this test checks nothing", name)
+		}
+	}
+	root := newRootCommand()
+	observe, _, err := root.Find([]string{"observe"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.VisitAll(func(f *pflag.Flag) {
+		if observe.Flags().Lookup(f.Name) != nil {
+			t.Errorf("observe takes --%s, which only migrate, plan and rehearse read", f.Name)
+		}
+	})
+	for _, name := range []string{"name", "procedure", "leader-name"} {
+		if observe.Flags().Lookup(name) == nil {
+			t.Errorf("observe lacks --%s", name)
+		}
+	}
+	if err := runCLI(t, "observe", "--mistake", "no-ccm"); exitcode.Of(err) != exitcode.BadInput || !strings.Contains(errString(err), "unknown flag: --mistake") {
+		t.Errorf("observe --mistake: %v", err)
 	}
 }

@@ -80,7 +80,8 @@ duration + 4.4 retry periods (client-go's jitter) + ` + migrate.Headroom.String(
 It exits 0 only when the procedure completed, the fault fired as planned and
 every check passed (the other codes: handover --help). Once it knows --out,
 every way it ends leaves junit.xml there: one that stops before its checks,
-with one failed case naming the phase it stopped in.
+with one failed case naming the phase it stopped in. One refused as bad
+input leaves an earlier run's reports in --out as they were, and says so.
 
 With no flags it rehearses the upstream task doc on 3 control planes and 2
 workers, v1.30.14 to v1.31.4, under moderate load.`,
@@ -100,18 +101,18 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&cfg.Provider, "provider", "", "whose provider code the kubelets and managers run: "+providerHelp(rehearsalProviders()))
 	fs.StringVar(&cfg.LeaderName, "leader-name", cfg.LeaderName, "migration lease (leaderName of both configurations)")
-	fs.BoolVar(&cfg.InPlace, "in-place", false, "taskdoc: upgrade each control plane's static pods in place instead of replacing nodes")
-	fs.BoolVar(&cfg.Rollback, "rollback", false, "taskdoc: migrate, then roll back from N+1 to N one control plane at a time")
-	fs.BoolVar(&cfg.Disable, "disable", false, "remove leader migration once the controllers run in cloud-controller-manager")
-	fs.BoolVar(&cfg.CCMLast, "ccm-last", false, ccmLastHelp)
+	fs.BoolVar(&cfg.InPlace, "in-place", false, inPlaceHelp())
+	fs.BoolVar(&cfg.Rollback, "rollback", false, rollbackHelp("migrate, then roll back from N+1 to N one control plane at a time"))
+	fs.BoolVar(&cfg.Disable, "disable", false, disableHelp())
+	fs.BoolVar(&cfg.CCMLast, "ccm-last", false, ccmLastHelp())
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.cfgFiles, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
-	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp)
+	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp())
 	fs.IntVar(&cfg.CCM.Replicas, "ccm-replicas", 0, ccmReplicasHelp)
-	fs.StringVar(&cfg.CCM.Manifest, "ccm-manifest", "", ccmManifestHelp)
+	fs.StringVar(&cfg.CCM.Manifest, "ccm-manifest", "", ccmManifestHelp())
 	fs.BoolVar(&cfg.Machines.SecondInterface, "second-interface", false, "--provider aws: every node the cluster is created with gets a second network interface (device index 1), as the VPC CNI attaches a further ENI")
 	fs.BoolVar(&f.nodeIP, "kubelet-node-ip", true, "--provider aws: false starts the kubelets without --node-ip, as cluster-api's AWS templates and kops do (kind always gives it): each takes every address the provider reports, in its order")
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")

@@ -73,3 +73,25 @@ func TestRehearseRejectsBadInputFirst(t *testing.T) {
 
 const lmFile = "kind: LeaderMigrationConfiguration\napiVersion: controllermanager.config.k8s.io/v1alpha1\nleaderName: cloud-provider-extraction-migration\nresourceLock: leases\n" +
 	"controllerLeaders:\n- name: service-lb-controller\n  component: '*'\n- name: node-route-controller\n  component: '*'\n- name: cloud-node-lifecycle-controller\n  component: '*'\n"
+
+// A refused rehearse leaves the reports of the run before it in --out as
+// they were, byte for byte, and its error says so.
+func TestARefusedRehearseKeepsTheRunBefore(t *testing.T) {
+	out := t.TempDir()
+	earlier := map[string]string{"junit.xml": `<testsuites name="handover rehearsal of taskdoc" tests="146" failures="0">`,
+		"summary.md": "# green\n", "report.html": "<html></html>\n", "timeline.jsonl": `{"source":"rehearsal"}` + "\n"}
+	for name, body := range earlier {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := runCLI(t, "rehearse", "--load", "extreme", "--out", out)
+	if exitcode.Of(err) != exitcode.BadInput || !strings.Contains(errString(err), "holds an earlier run's junit.xml, summary.md, report.html, timeline.jsonl: left as they were") {
+		t.Fatalf("exit %d: %v", exitcode.Of(err), err)
+	}
+	for name, body := range earlier {
+		if got, _ := os.ReadFile(filepath.Join(out, name)); string(got) != body {
+			t.Errorf("%s changed: %q", name, got)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func newReportCommand(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "report TIMELINE",
 		Short: "Check a recorded timeline and write JUnit, Markdown and HTML reports",
-		Long: `report re-reads a timeline (JSON lines written by ` + "`handover migrate`" + `),
+		Long: `report re-reads a timeline (JSON lines written by ` + "`handover migrate`, `rehearse` or `observe`" + `),
 runs every check on it and writes junit.xml, summary.md and report.html. It
 exits 1 when a check failed, 2 when the timeline cannot be read or judged.`,
 		Example: "  handover report _output/taskdoc/timeline.jsonl --out _output/taskdoc",

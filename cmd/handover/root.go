@@ -61,6 +61,7 @@ Exit codes:` + exitCodesHelp(),
 		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g),
 		newVersionCommand())
 	documentDurations(root)
+	addFormerNames(root)
 	noteRuns(root, g)
 	return root, g
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/rehearsal"
-	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/timeline"
 	"github.com/handover-sh/handover/verify/observe"
 )
@@ -42,7 +41,7 @@ type opened struct {
 // openRun opens dir/timeline.jsonl (appending, or fresh) and the cluster
 // the spec names.
 func openRun(g *globals, s migrate.Spec, dir string, fresh bool) (*opened, error) {
-	kc, err := cloudcluster.Open(s.Cluster, g.logger)
+	kc, err := openCluster(s.Cluster, g.logger)
 	if err != nil {
 		return nil, err
 	}

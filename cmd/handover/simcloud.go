@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/handover-sh/handover/clusters/topology"
 	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
@@ -105,7 +106,7 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 		}
 		return serveAll(cmd.Context(), g, append(endpoints, faceEndpoints...))
 	})
-	serve.Flags().StringVar(&cluster, "cluster", "handover", "kind cluster whose nodes are the instances")
+	serve.Flags().StringVar(&cluster, "cluster", topology.DefaultName, "kind cluster whose nodes are the instances")
 	serve.Flags().StringArrayVar(&listen, "listen", []string{"127.0.0.1:8080"}, "address to serve on, IP:PORT (repeatable): loopback or the kind network's gateway; an unspecified address (0.0.0.0, ::, :PORT) is refused")
 	serve.Flags().StringVar(&stateDir, "state-dir", ".", "directory for state.json and audit.jsonl")
 	serve.Flags().StringVar(&cloudConfig, "cloud-config", "", "the cluster's cloud configuration (JSON with url and token): its token is required of every call")
@@ -146,7 +147,7 @@ func newFaultsCommand(g *globals) *cobra.Command {
 Every injected failure is recorded in the cloud's audit with the knob that caused it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			client, err := cloudcluster.Client(name, "handover")
+			client, err := cloudClient(name)
 			if err != nil {
 				return err
 			}
@@ -176,7 +177,7 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&name, "name", "handover", "cluster name")
+	f.StringVar(&name, "name", topology.DefaultName, "cluster name")
 	f.StringArrayVar(&errorRates, "error-rate", nil, "OP=P: fail operation OP with probability P (0..1)")
 	f.DurationVar(&latency, "latency", 0, "latency added to every call")
 	f.Float64Var(&qps, "throttle-qps", 0, "per-caller request rate limit")
