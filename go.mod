@@ -10,6 +10,8 @@ require (
 	github.com/google/nftables v0.2.0
 	github.com/onsi/ginkgo/v2 v2.23.4
 	github.com/onsi/gomega v1.36.3
+	github.com/prometheus/client_model v0.6.1
+	github.com/prometheus/common v0.55.0
 	github.com/spf13/cobra v1.9.1
 	github.com/vishvananda/netlink v1.3.0
 	golang.org/x/sys v0.32.0

@@ -149,3 +149,27 @@ workqueue_depth{name="service"} 1
 		t.Fatalf("controllers %v leases %v", c, l)
 	}
 }
+
+// The samples are read as Prometheus reads them, whatever the order of
+// their labels, a label whose name ends in "name", an escaped quote or how
+// the value is written; the families' lines are read without their TYPE.
+// A page the format refuses is an error, not an empty answer.
+func TestReadMetricsAsPrometheusDoes(t *testing.T) {
+	ob := &Observer{o: Options{Controllers: []string{"service-lb-controller", "node-route-controller"}}}
+	body := `running_managed_controllers{name="service",manager="cloud-controller-manager"} 1e+00
+running_managed_controllers{manager="cloud-controller-manager",name="route"} 0.0
+leader_election_master_status{controller_name="kcm",name="cloud-controller-manager"} 1
+leader_election_master_status{name="quote\"d"} 1
+running_managed_controllers_total{name="route"} 1
+`
+	c, l, err := ob.readMetrics(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c, ",") != "service-lb-controller" || strings.Join(l, ",") != `cloud-controller-manager,quote"d` {
+		t.Fatalf("controllers %v leases %v", c, l)
+	}
+	if _, _, err := ob.readMetrics(strings.NewReader("leader_election_master_status{name=\"x\" 1\n")); err == nil {
+		t.Fatal("a malformed sample was read")
+	}
+}

@@ -5,11 +5,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 
 	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/timeline"
@@ -53,63 +57,97 @@ func (ob *Observer) scrape(ctx context.Context, mr ManagerReach, ep Endpoint) ti
 	return e
 }
 
-var (
-	runningControllers = []byte("running_managed_controllers{")
-	leaderStatus       = []byte("leader_election_master_status{")
+// The families readMetrics reads.
+const (
+	runningControllers = "running_managed_controllers"
+	leaderStatus       = "leader_election_master_status"
 )
 
 // readMetrics picks the watched controllers that run and the leases led
-// out of a Prometheus text exposition. Only the two families it wants
-// become strings: a manager's page is thousands of lines.
+// out of a Prometheus text exposition, as Prometheus's own parser reads
+// it (expfmt: label order, escapes and sample values). Only the lines of
+// the two families it wants are parsed: a manager's page is thousands of
+// lines, scraped every second from every manager.
 func (ob *Observer) readMetrics(r io.Reader) (controllers, leases []string, err error) {
+	lines, err := familyLines(r, runningControllers, leaderStatus)
+	if err != nil {
+		return nil, nil, err
+	}
+	var p expfmt.TextParser
+	families, err := p.TextToMetricFamilies(bytes.NewReader(lines))
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading /metrics: %w", err)
+	}
 	want := map[string]bool{}
 	for _, c := range ob.o.Controllers {
 		want[c] = true
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
-	for sc.Scan() {
-		b := sc.Bytes()
-		switch {
-		case bytes.HasPrefix(b, runningControllers):
-			l := string(b)
-			if c := managers.ShortNames[label(l, "name")]; want[c] && sampleValue(l) == "1" {
-				controllers = append(controllers, c)
-			}
-		case bytes.HasPrefix(b, leaderStatus):
-			if l := string(b); sampleValue(l) == "1" {
-				leases = append(leases, label(l, "name"))
-			}
+	for _, m := range families[runningControllers].GetMetric() {
+		if c := managers.ShortNames[label(m, "name")]; want[c] && value(m) == 1 {
+			controllers = append(controllers, c)
+		}
+	}
+	for _, m := range families[leaderStatus].GetMetric() {
+		if value(m) == 1 {
+			leases = append(leases, label(m, "name"))
 		}
 	}
 	sort.Strings(controllers)
 	sort.Strings(leases)
-	return controllers, leases, sc.Err()
+	return controllers, leases, nil
 }
 
-// label reads one label's value from a sample line.
-func label(line, name string) string {
-	i := strings.Index(line, name+`="`)
-	if i < 0 {
-		return ""
+// familyLines copies the lines of the families named out of a text
+// exposition: their samples and their # HELP and # TYPE comments.
+func familyLines(r io.Reader, families ...string) ([]byte, error) {
+	names := make([][]byte, len(families))
+	for i, f := range families {
+		names[i] = []byte(f)
 	}
-	rest := line[i+len(name)+2:]
-	j := strings.IndexByte(rest, '"')
-	if j < 0 {
-		return ""
+	var out bytes.Buffer
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
+	for sc.Scan() {
+		if b := sc.Bytes(); ofFamily(b, names) {
+			out.Write(b)
+			out.WriteByte('\n')
+		}
 	}
-	return rest[:j]
+	return out.Bytes(), sc.Err()
 }
 
-// sampleValue is the value after a sample's labels.
-func sampleValue(line string) string {
-	i := strings.LastIndexByte(line, '}')
-	if i < 0 {
-		return ""
+var helpComment, typeComment = []byte("# HELP "), []byte("# TYPE ")
+
+// ofFamily says whether line is a sample or a comment of one of families.
+func ofFamily(line []byte, families [][]byte) bool {
+	if len(line) > 0 && line[0] == '#' {
+		if !bytes.HasPrefix(line, helpComment) && !bytes.HasPrefix(line, typeComment) {
+			return false
+		}
+		line = line[len(helpComment):] // as long as typeComment
 	}
-	f := strings.Fields(line[i+1:])
-	if len(f) == 0 {
-		return ""
+	for _, f := range families {
+		if len(line) > len(f) && bytes.HasPrefix(line, f) && (line[len(f)] == '{' || line[len(f)] == ' ') {
+			return true
+		}
 	}
-	return f[0]
+	return false
+}
+
+// label is one label's value of a sample ("" when it has none).
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}
+
+// value is a gauge's or an untyped sample's value.
+func value(m *dto.Metric) float64 {
+	if g := m.GetGauge(); g != nil {
+		return g.GetValue()
+	}
+	return m.GetUntyped().GetValue()
 }
