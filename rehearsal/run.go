@@ -171,7 +171,7 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
 	if err != nil {
 		return phaseSetup.fail(err)
 	}
-	rc, err := kc.RESTConfig()
+	rc, err := kc.RESTConfigContext(ctx)
 	if err != nil {
 		return phaseSetup.fail(fmt.Errorf("the load's client configuration: %w", err))
 	}
@@ -328,7 +328,7 @@ func handedOff(c kubernetes.Interface, leaderName string, viaMigrationLease bool
 // node initialiser, its API servers' audit logs, and its simulated cloud
 // when it has one.
 func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl *timeline.Writer) (*observe.Observer, error) {
-	rest, err := kc.RESTConfig()
+	rest, err := kc.RESTConfigContext(ctx)
 	if err != nil {
 		return nil, err
 	}

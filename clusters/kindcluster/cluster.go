@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/kind/pkg/cluster"
 	"sigs.k8s.io/kind/pkg/cluster/nodes"
@@ -123,22 +120,6 @@ func (c *Cluster) Workers() ([]nodes.Node, error) {
 	return c.byRole(func(r string) bool { return r == RoleWorker })
 }
 
-// retryRoles retries anything of kind's that lists the cluster's nodes and
-// reads each one's role (its kubeconfig export does): a node added or
-// removed at that moment (nodes come and go during a migration under load)
-// fails the read of its role once.
-func retryRoles[T any](f func() (T, error)) (T, error) {
-	var v T
-	var err error
-	for try := 0; try < 5; try++ {
-		if v, err = f(); err == nil {
-			return v, nil
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	return v, err
-}
-
 // balancer returns the control-plane balancer container, or nil.
 func (c *Cluster) balancer() (nodes.Node, error) {
 	lbs, err := c.byRole(func(r string) bool { return r == roleBalancer })
@@ -164,43 +145,9 @@ func (c *Cluster) node(name string) (nodes.Node, error) {
 	return nil, noNode("cluster %q has no node %q (nodes: %s)", c.Name, name, strings.Join(names, ", "))
 }
 
-// Kubeconfig returns an admin kubeconfig reachable from this host.
-func (c *Cluster) Kubeconfig() (string, error) {
-	return c.kubeconfig(false)
-}
-
-// InternalKubeconfig returns an admin kubeconfig reachable from containers
-// on the kind network (the cluster's balancer, or its one control plane).
-func (c *Cluster) InternalKubeconfig() (string, error) {
-	return c.kubeconfig(true)
-}
-
-// RESTConfig returns a client configuration through the cluster endpoint.
-func (c *Cluster) RESTConfig() (*rest.Config, error) {
-	kc, err := c.Kubeconfig()
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kc))
-	if err != nil {
-		return nil, err
-	}
-	cfg.UserAgent = "handover"
-	return cfg, nil
-}
-
-// Client returns a clientset through the cluster endpoint.
-func (c *Cluster) Client() (kubernetes.Interface, error) {
-	cfg, err := c.RESTConfig()
-	if err != nil {
-		return nil, err
-	}
-	return kubernetes.NewForConfig(cfg)
-}
-
 // internalEndpoint is host:port of the API as nodes reach it.
 func (c *Cluster) internalEndpoint() (string, error) {
-	kc, err := c.kubeconfig(true)
+	kc, err := c.kubeconfig(context.Background(), true)
 	if err != nil {
 		return "", err
 	}

@@ -70,7 +70,7 @@ func copyImage(ctx context.Context, from []nodes.Node, n nodes.Node, ref string)
 // daemonSetImages lists the images of every DaemonSet; on error (API not
 // reachable yet) it lists none and the kubelet reports what is missing.
 func (c *Cluster) daemonSetImages(ctx context.Context) []string {
-	client, err := c.Client()
+	client, err := c.ClientContext(ctx)
 	if err != nil {
 		return nil
 	}

@@ -151,7 +151,7 @@ func (c *Cluster) waitAPIServerDown(ctx context.Context, n nodes.Node) error {
 }
 
 func (c *Cluster) deleteNodeObject(ctx context.Context, name string) error {
-	client, err := c.Client()
+	client, err := c.ClientContext(ctx)
 	if err != nil {
 		return err
 	}

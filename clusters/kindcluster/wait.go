@@ -17,7 +17,7 @@ import (
 // WaitHealthy waits until every node is Ready and every kube-system pod is
 // Running with all containers ready; on timeout it says what is not.
 func (c *Cluster) WaitHealthy(ctx context.Context, limit time.Duration) error {
-	client, err := c.Client()
+	client, err := c.ClientContext(ctx)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func podReady(p *corev1.Pod) bool {
 // waitNodeReady waits for a node container's Node to be Ready, by
 // whatever name it registered.
 func (c *Cluster) waitNodeReady(ctx context.Context, container string, limit time.Duration) error {
-	client, err := c.Client()
+	client, err := c.ClientContext(ctx)
 	if err != nil {
 		return err
 	}

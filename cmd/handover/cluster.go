@@ -286,7 +286,7 @@ func newClusterKubeconfig(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			kc, err := c.Kubeconfig()
+			kc, err := c.KubeconfigContext(cmd.Context())
 			if err != nil {
 				return exitcode.AsInfrastructure(err)
 			}
