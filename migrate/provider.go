@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
@@ -47,6 +48,15 @@ func (s Spec) Registry() (providers.ImageRegistry, bool) {
 // cloud serves one of the provider's own and records the calls.
 func (s Spec) Audited() (providers.Audited, bool) {
 	return providers.As[providers.Audited](s.running())
+}
+
+// NodeMetadataLag is how long the Nodes of the provider the managers run
+// take to show a change of the cloud (0: at once).
+func (s Spec) NodeMetadataLag() time.Duration {
+	if l, ok := providers.As[providers.NodeMetadataLag](s.running()); ok {
+		return l.NodeMetadataLag()
+	}
+	return 0
 }
 
 // OwnCode: the spec's provider runs its own code (in tree and in its

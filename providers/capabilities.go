@@ -1,5 +1,7 @@
 package providers
 
+import "time"
+
 // The capabilities the procedures, the lint and the reports ask a provider
 // for, each with As. A provider without one does without it: an imitated
 // provider's manager is the default provider's, a provider whose code
@@ -148,4 +150,14 @@ func ProfileName(name string) string {
 		}
 	}
 	return name
+}
+
+// NodeMetadataLag is a provider whose kubelets report a Node's cloud
+// metadata some time after the cloud changed it (a cache of the
+// instance metadata, a status update period): a rehearsal lets the
+// Nodes settle that long after its load's load balancers are made, so
+// that what the Nodes carry before the procedure is the cloud's steady
+// state, as on a cluster whose load balancers stood before the migration.
+type NodeMetadataLag interface {
+	NodeMetadataLag() time.Duration
 }

@@ -183,6 +183,12 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return phaseSetup.fail(fmt.Errorf("preparing the load: %w", err))
 	}
+	if lag := env.Spec.NodeMetadataLag(); lag > 0 && p.Load.Services > 0 {
+		logger.V(0).Infof(" • Letting the Nodes' cloud metadata settle after the load's load balancers (%s: the provider's kubelets show a change that late) ...", lag)
+		if err := sleepCtx(ctx, lag); err != nil {
+			return phaseSetup.fail(err)
+		}
+	}
 	ob, err := Observe(ctx, kc, env, tl)
 	if err != nil {
 		return phaseSetup.fail(err)
@@ -380,4 +386,16 @@ func carriedVars(s migrate.Spec, side string) [][2]string {
 		return [][2]string{}
 	}
 	return vars
+}
+
+// sleepCtx waits d, or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

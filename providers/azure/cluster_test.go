@@ -10,10 +10,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/modsource"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	azureface "github.com/handover-sh/handover/simulate/cloudserver/azure"
 )
@@ -130,5 +132,24 @@ func TestAzureNodeMounts(t *testing.T) {
 	}
 	if !slices.Contains(cp, CCMCloudConfigPath) || slices.Contains(w, kcmCloudConfigPath) || slices.Contains(w, CCMCloudConfigPath) {
 		t.Errorf("the managers' files: control planes %v, workers %v", cp, w)
+	}
+}
+
+// TestNodeMetadataLagHoldsInItsSource: the in-tree provider's kubelets
+// read the load balancers' public IPs through a one-minute cache of the
+// metadata service, which the lag covers.
+func TestNodeMetadataLagHoldsInItsSource(t *testing.T) {
+	dir := modsource.Dir(t, "k8s.io/legacy-cloud-providers@v0.29.15")
+	src, ok := modsource.Text(t, dir, "azure/azure_instance_metadata.go")
+	if !ok {
+		t.Fatal("no azure/azure_instance_metadata.go")
+	}
+	for _, want := range []string{"metadataCacheTTL           = time.Minute", `imdsLoadBalancerURI        = "/metadata/loadbalancer"`, "netInterface.IPV4.IPAddress[0].PublicIP = pip.FrontendIPAddress"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("azure_instance_metadata.go no longer has %q", want)
+		}
+	}
+	if lag := (Provider{}).NodeMetadataLag(); lag < time.Minute+10*time.Second {
+		t.Errorf("lag %s is shorter than the cache and a status update", lag)
 	}
 }

@@ -132,3 +132,12 @@ func (forms) Workload(in providers.WorkloadInput) string {
 	}
 	return cloudcluster.WithLeaderMigrationConfig(m, "          ", in.Config, in.ConfigPath)
 }
+
+// NodeMetadataLag: a kubelet of the in-tree provider adds the public IP of
+// every standard load balancer its VM is a backend of to its Node's
+// addresses (ExternalIP), read from the metadata service's
+// /metadata/loadbalancer through a one-minute cache
+// (legacy-cloud-providers@v0.29.15 azure/azure_instance_metadata.go:
+// metadataCacheTTL, GetMetadata), and reports addresses every node status
+// update (10 s, the kubelet's nodeStatusUpdateFrequency).
+func (Provider) NodeMetadataLag() time.Duration { return time.Minute + 10*time.Second }
