@@ -36,12 +36,23 @@ var planCases = map[string]func(*Spec){
 			panic(err)
 		}
 	},
+	// The join of an N+1 control plane with ECR's credential provider.
+	"taskdoc-aws-v1.26": func(s *Spec) {
+		s.From, s.To = "v1.26.13", "v1.27.4"
+		mustProfile(s, "aws")
+	},
 	"rke2-user-file": func(s *Spec) {
 		s.Procedure = RKE2
 		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=default"}); err != nil {
 			panic(err)
 		}
 	},
+}
+
+func mustProfile(s *Spec, provider string) {
+	if err := s.SetCloudProfile(provider); err != nil {
+		panic(err)
+	}
 }
 
 func TestPlanGolden(t *testing.T) {

@@ -66,7 +66,7 @@ func addNStep(s Spec, i int) Step {
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
-				KubeletArgs: map[string]string{"cloud-provider": s.Provider().CloudProvider, "cloud-config": s.Provider().CloudConfigPath},
+				KubeletArgs: nKubelet(s),
 				Files:       nFiles(s),
 			})
 			return err
@@ -89,8 +89,14 @@ func nFiles(s Spec) map[string]string {
 	return nil
 }
 
+// nKubelet are the flags a version-N control plane's kubelet joins with:
+// the in-tree provider's.
+func nKubelet(s Spec) map[string]string {
+	return map[string]string{"cloud-provider": s.Provider().CloudProvider, "cloud-config": s.Provider().CloudConfigPath}
+}
+
 func nPlan(s Spec) []Item {
-	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.Provider().CloudProvider}}
+	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; " + kubeletFlags(nKubelet(s))}}
 	if f, ok := nFiles(s)[LMConfigPath]; ok {
 		plan = append(plan, Item{Kind: File, Title: LMConfigPath, Body: f})
 	}

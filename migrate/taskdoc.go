@@ -113,7 +113,7 @@ func AddN1Step(s Spec, i int) Step {
 			return err
 		},
 		Do: func(ctx context.Context, e *Env) error {
-			_, err := e.addN1ControlPlane(ctx)
+			_, err := e.addN1ControlPlane(ctx, false)
 			return err
 		},
 		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
@@ -131,7 +131,7 @@ func AddN1Step(s Spec, i int) Step {
 func addN1Plan(s Spec) []Item {
 	st := s.setup()
 	items := []Item{
-		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; kubelet --cloud-provider=external"},
+		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; " + kubeletFlags(s.n1Kubelet(false))},
 		{Kind: File, Title: "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml (kubeadm join --patches)", Body: kubeletNoInTreeGates},
 	}
 	if st.CCM != nil && st.CCM.Config != nil {
