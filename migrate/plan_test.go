@@ -41,6 +41,7 @@ var planCases = map[string]func(*Spec){
 		s.From, s.To = "v1.26.13", "v1.27.4"
 		mustProfile(s, "aws")
 	},
+	"taskdoc-rollback-disable": func(s *Spec) { s.Variant.Rollback, s.Variant.Disable = true, true },
 	"rke2-user-file": func(s *Spec) {
 		s.Procedure = RKE2
 		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=default"}); err != nil {

@@ -110,6 +110,19 @@ func TestPlanExitsNonZeroOnLintErrors(t *testing.T) {
 	}
 }
 
+// --rollback --disable rolls back a migration that removed leader
+// migration: the task doc's re-enable comes first.
+func TestPlanRollbackAfterDisable(t *testing.T) {
+	out, err := runCLIOut(t, "plan", "--rollback", "--disable")
+	if err != nil {
+		t.Fatalf("plan --rollback --disable: %v", err)
+	}
+	reenable, restore := strings.Index(out, "## 2. re-enable-leader-migration"), strings.Index(out, "## 3. restore-n-cluster-configuration")
+	if reenable < 0 || restore < reenable {
+		t.Fatalf("leader migration not re-enabled before the rollback:\n%s", out)
+	}
+}
+
 // The user's cloud-configs: read as each side's provider code reads them
 // before anything is made, refused where no provider code reads them, and
 // printed in the plan with what a rehearsal runs with.
