@@ -32,11 +32,16 @@ func LMFlags(withFile bool) []string {
 
 // lmConfig is the configuration giving the spec's controllers to component.
 func (s Spec) lmConfig(component, version string) *lmconfig.Config {
-	namer := component
-	if component == lmconfig.Wildcard {
-		namer = lmconfig.KCM
-	}
-	c := lmconfig.New(component, ownNames(namer, version, s.Controllers())...)
+	c := lmconfig.New(component, ownNames(component, version, s.Controllers())...)
+	c.LeaderName = s.LeaderName
+	return c
+}
+
+// wildcardConfig gives every controller to '*' under the names the
+// manager of component at version filters on: the two managers' names
+// differ only across 1.28's rename, so each reads its own file.
+func (s Spec) wildcardConfig(component, version string) *lmconfig.Config {
+	c := lmconfig.New(lmconfig.Wildcard, ownNames(component, version, s.Controllers())...)
 	c.LeaderName = s.LeaderName
 	return c
 }

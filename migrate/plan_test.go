@@ -42,6 +42,13 @@ var planCases = map[string]func(*Spec){
 		mustProfile(s, "aws")
 	},
 	"taskdoc-rollback-disable": func(s *Spec) { s.Variant.Rollback, s.Variant.Disable = true, true },
+	// On 1.26 the built-in default names what the managers run: the
+	// runbooks as written, and notes that say why.
+	"rke2-aws-v1.26": func(s *Spec) {
+		s.Procedure, s.Flavour, s.From, s.To = RKE2, "aws", "v1.26.13", "v1.27.4"
+		mustProfile(s, "aws")
+	},
+	"default-config-v1.26": func(s *Spec) { s.Procedure, s.From, s.To = DefaultConfig, "v1.26.13", "v1.27.4" },
 	"rke2-user-file": func(s *Spec) {
 		s.Procedure = RKE2
 		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=default"}); err != nil {

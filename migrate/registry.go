@@ -46,6 +46,11 @@ type Registration struct {
 type Managers struct {
 	// Config is what the leader-migration configuration files say.
 	Config ConfigStyle
+	// FollowsDefault: the source relies on the managers' built-in default
+	// configuration. The procedure follows it as written where the lint
+	// finds it safe on the versions rehearsed, and writes Config's file
+	// elsewhere.
+	FollowsDefault bool
 	// CCMAt is the version the cloud-controller-manager runs: N+1 when it
 	// comes with the new control planes (the task doc), N when a chart
 	// installs it beside the old ones (Rancher's runbooks).
@@ -76,7 +81,8 @@ const (
 	// PerComponent: each manager's file gives the controllers to its own
 	// component (the task doc).
 	PerComponent ConfigStyle = iota
-	// Wildcard: one file with component '*' for both (the Rancher runbooks).
+	// Wildcard: every controller to component '*', as the built-in default
+	// the Rancher runbooks rely on; each manager's file under its own names.
 	Wildcard
 	// BuiltIn: no file; both managers use their built-in default.
 	BuiltIn

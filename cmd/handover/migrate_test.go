@@ -123,6 +123,15 @@ func TestPlanRollbackAfterDisable(t *testing.T) {
 	}
 }
 
+// On 1.26 the built-in default names what the managers run: the plan of
+// the procedure that uses it says so, and the lint finds nothing.
+func TestPlanDefaultConfigOn126(t *testing.T) {
+	out, err := runCLIOut(t, "plan", "--procedure", "default-config", "--from", "v1.26.13", "--to", "v1.27.4")
+	if err != nil || !strings.Contains(out, "## preflight lint\n\nno findings") || strings.Contains(out, "flags the built-in default") {
+		t.Fatalf("plan default-config on 1.26: %v\n%s", err, out)
+	}
+}
+
 // The user's cloud-configs: read as each side's provider code reads them
 // before anything is made, refused where no provider code reads them, and
 // printed in the plan with what a rehearsal runs with.
