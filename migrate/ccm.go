@@ -137,7 +137,7 @@ func (e *Env) addN1ControlPlane(ctx context.Context, cordoned bool) (string, err
 	st := e.Spec.setup()
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
-		ByHostname:  st.N1ByHostname,
+		ByHostname:  st.N1ByHostname || st.SwitchByHostname,
 		KubeletArgs: e.Spec.n1Kubelet(cordoned),
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       files,

@@ -52,12 +52,18 @@ type Managers struct {
 	// elsewhere.
 	FollowsDefault bool
 	// CCMAt is the version the cloud-controller-manager runs: N+1 when it
-	// comes with the new control planes (the task doc), N when a chart
-	// installs it beside the old ones (Rancher's runbooks).
+	// comes with the new control planes (the task doc) or with the version
+	// the switch raises to (Rancher's runbooks), N when a chart installs it
+	// on a cluster that stays at N.
 	CCMAt Version
 	// NewKCM: version-N+1 kube-controller-managers, with no cloud provider
 	// and no leader migration, replace the version-N ones.
 	NewKCM bool
+	// SwitchRaises: the switch to the external provider raises the
+	// Kubernetes version when N+1 is newer than N (Rancher's runbooks: "if
+	// upgrading"). Version-N+1 control planes, as NewKCM's, then replace
+	// the version-N ones one at a time.
+	SwitchRaises bool
 	// CCMHeld: the cloud-controller-manager cannot start before every
 	// kube-controller-manager runs without the in-tree provider (a
 	// Deployment's pods wait on cordoned control planes until the uncordon

@@ -15,9 +15,12 @@ import (
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
+// rke2Spec is the RKE2 runbook at one version (--to is --from): its switch
+// reconfigures each node where it stands. raise_steps_test.go has the
+// switch that raises the version.
 func rke2Spec(flavour string) migrate.Spec {
 	s := migrate.DefaultSpec(migrate.RKE2)
-	s.ControlPlanes, s.Flavour = 2, flavour
+	s.ControlPlanes, s.Flavour, s.To = 2, flavour, s.From
 	return s
 }
 
@@ -78,7 +81,11 @@ func TestRKE2Steps(t *testing.T) {
 	if f.done(t, sw) {
 		t.Fatal("switch-to-external done before it ran")
 	}
+	joined := len(f.kind.Added())
 	f.do(t, sw)
+	if len(f.kind.Added()) != joined {
+		t.Errorf("the switch at one version joined %d nodes", len(f.kind.Added())-joined)
+	}
 	for _, cp := range f.cps {
 		if m := f.file(t, cp, kcmManifest); strings.Contains(m, "--cloud-provider") || strings.Contains(m, "leader-migration") {
 			t.Errorf("%s still in-tree:\n%s", cp, m)

@@ -81,7 +81,7 @@ func (s Spec) setupAs(style ConfigStyle) Setup {
 	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().CloudProvider, config(lmconfig.KCM, s.From)), CCM: &ccm,
 		GrantCCM: m.migrates(), Notes: map[string][]Item{}}
 	st.KCM.Controllers = m.KCMControllers
-	if m.NewKCM {
+	if m.NewKCM || s.Raises() {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}
 	}
 	if s.migrates(lint.NodeIPAM) {
@@ -150,6 +150,10 @@ func (s Spec) builtInSafe() bool {
 // BuiltInConfig: the procedure runs both managers on their built-in
 // default configuration (no file).
 func (s Spec) BuiltInConfig() bool { return s.configStyle() == BuiltIn }
+
+// Raises: the procedure's switch to the external provider raises the
+// Kubernetes version from N to N+1 (SwitchRaises, with N+1 newer than N).
+func (s Spec) Raises() bool { return s.reg().Managers.SwitchRaises && s.From != s.To }
 
 // Lint is the preflight: the procedure's configurations and flags.
 func (s Spec) Lint() lint.Findings { return lint.Lint(s.Sides()...) }

@@ -14,7 +14,7 @@ import (
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE, Source: Source, Order: 30, Flavours: []string{"external", "external-aws"},
 		Variants: migrate.Variant{Disable: true, CCMLast: true},
-		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
+		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N1, SwitchRaises: true, CCMForms: migrate.ChartForms}, Steps: Steps})
 }
 
 // Source is the runbook the procedure follows.
@@ -43,7 +43,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), enable, migrate.WaitOwner(lmconfig.KCM)),
 				migrate.CordonStep(true)},
 			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, true,
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour, s.SwitchKeepsNodeNames())},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: kubernetesVersion(s) + rkeCloudProvider(s.Flavour, s.SwitchKeepsNodeNames())},
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(lmArgs(s), lmBinds(s))},
 				migrate.Item{Kind: migrate.Command, Body: "rke up --config cluster.yml"})),
 			[]migrate.Step{
@@ -80,6 +80,15 @@ func lmBinds(s migrate.Spec) []string {
 		return nil
 	}
 	return []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"}
+}
+
+// kubernetesVersion is cluster.yml's version when the switch raises it
+// (the runbooks' "if you're upgrading" step), "" when it does not.
+func kubernetesVersion(s migrate.Spec) string {
+	if !s.Raises() {
+		return ""
+	}
+	return "kubernetes_version: " + s.To + "   # as your RKE names its release of it (" + s.To + "-rancher1-1, …)\n"
 }
 
 // The RKE cluster.yml each step stands for.

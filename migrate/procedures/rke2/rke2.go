@@ -15,7 +15,8 @@ import (
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE2, Source: Source, Order: 20, Flavours: []string{"aws", "azure"},
 		Variants: migrate.Variant{Disable: true, CCMLast: true},
-		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N, CCMForms: migrate.ChartForms, CCMHeld: heldByTheCordon}, Steps: Steps})
+		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N1, SwitchRaises: true,
+			CCMForms: migrate.ChartForms, CCMHeld: heldByTheCordon}, Steps: Steps})
 }
 
 // heldByTheCordon: the control planes stay cordoned until every node is
@@ -30,7 +31,8 @@ const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE2)"
 // the runbook's built-in default where the lint finds it safe on the
 // versions, and otherwise a configuration file with '*' components (the
 // default's intent, under the names the managers filter on; see
-// default-config for the built-in one).
+// default-config for the built-in one). With --to newer than --from the
+// switch raises the version, as the runbook's "if upgrading" does.
 func Steps(s migrate.Spec) *migrate.Procedure {
 	p := &migrate.Procedure{
 		Title: fmt.Sprintf("RKE2 runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),
@@ -39,7 +41,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), append(enableItems(s), s.KCMArgsPlan()...), migrate.WaitOwner(lmconfig.KCM)),
 				migrate.CordonStep(true)},
 			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, false,
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML", Body: CloudProviderYAML("external")},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML", Body: switchYAML(s)},
 				migrate.Item{Kind: migrate.Rancher, Title: "cluster YAML: remove from machineSelectorConfig", Body: rke2MachineSelector(lmArgs(s), lmMounts(s))})),
 			[]migrate.Step{
 				migrate.CordonStep(false),
@@ -93,6 +95,16 @@ func lmMounts(s migrate.Spec) []string {
 		return nil
 	}
 	return []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"}
+}
+
+// switchYAML is the runbook's switch: the external provider and, when it
+// raises the version, the new one.
+func switchYAML(s migrate.Spec) string {
+	if !s.Raises() {
+		return CloudProviderYAML("external")
+	}
+	return "spec:\n  kubernetesVersion: " + s.To + "   # as your Rancher names the RKE2 release of it (" + s.To + "+rke2r1, …)\n" +
+		strings.TrimPrefix(CloudProviderYAML("external"), "spec:\n")
 }
 
 // The RKE2 cluster configuration each step stands for, so an operator can
