@@ -61,7 +61,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 // configuration as written, from the lint's facts for the versions.
 func defaultNote(s migrate.Spec) string {
 	if s.BuiltInConfig() {
-		return "As for rke2: the runbook's built-in default, as written (on these versions it names exactly what both managers filter on), and the lease RBAC the runbook omits granted first."
+		return "As for rke2: the runbook's built-in default is followed as written (on these versions it names exactly what both managers filter on), and the lease RBAC the runbook omits is granted first."
 	}
 	return "As for rke2: a configuration file with " + s.FileNames() + " replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first."
 }
