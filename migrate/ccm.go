@@ -1,11 +1,15 @@
 package migrate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
+	"github.com/handover-sh/handover/clusters/managers"
 	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/migrate/lmconfig"
 	"github.com/handover-sh/handover/providers"
@@ -28,11 +32,16 @@ func LMFlags(withFile bool) []string {
 
 // lmConfig is the configuration giving the spec's controllers to component.
 func (s Spec) lmConfig(component, version string) *lmconfig.Config {
-	namer := component
-	if component == lmconfig.Wildcard {
-		namer = lmconfig.KCM
-	}
-	c := lmconfig.New(component, ownNames(namer, version, s.Controllers())...)
+	c := lmconfig.New(component, ownNames(component, version, s.Controllers())...)
+	c.LeaderName = s.LeaderName
+	return c
+}
+
+// wildcardConfig gives every controller to '*' under the names the
+// manager of component at version filters on: the two managers' names
+// differ only across 1.28's rename, so each reads its own file.
+func (s Spec) wildcardConfig(component, version string) *lmconfig.Config {
+	c := lmconfig.New(lmconfig.Wildcard, ownNames(component, version, s.Controllers())...)
 	c.LeaderName = s.LeaderName
 	return c
 }
@@ -106,38 +115,73 @@ const kubeletNoInTreeGates = "featureGates:\n  DisableCloudProviders: null\n  Di
 
 // addN1ControlPlane joins a version-N+1 control plane: kubeadm renders its
 // static pods from the N+1 ClusterConfiguration; its kubelet is external;
-// its cloud-controller-manager runs as a static pod with the configuration
-// giving the controllers to cloud-controller-manager.
-func (e *Env) addN1ControlPlane(ctx context.Context) (string, error) {
-	cps, err := e.controlPlanes(ctx)
-	if err != nil {
-		return "", err
+// a static-pod cloud-controller-manager runs there with the configuration
+// giving the controllers to cloud-controller-manager. cordoned registers
+// its Node unschedulable.
+func (e *Env) addN1ControlPlane(ctx context.Context, cordoned bool) (string, error) {
+	files := map[string]string{replacementMark: e.Spec.To + "\n"}
+	if e.Spec.ccmStaticPod() {
+		cps, err := e.controlPlanes(ctx)
+		if err != nil {
+			return "", err
+		}
+		kubeconfig, err := e.ccmKubeconfig(ctx, cps[0].Name)
+		if err != nil {
+			return "", err
+		}
+		maps.Copy(files, e.Spec.ccmFiles(kubeconfig))
+		if err := e.applyNodeManager(ctx); err != nil {
+			return "", err
+		}
 	}
-	kubeconfig, err := e.ccmKubeconfig(ctx, cps[0].Name)
-	if err != nil {
-		return "", err
-	}
-	files := e.Spec.ccmFiles(kubeconfig)
-	if files == nil {
-		files = map[string]string{}
-	}
-	if err := e.applyNodeManager(ctx); err != nil {
-		return "", err
-	}
-	files[replacementMark] = e.Spec.To + "\n"
-	kubelet := map[string]string{"cloud-provider": "external", "cloud-config": ""}
 	st := e.Spec.setup()
-	if reg, ok := e.Spec.Registry(); ok && !st.N1NoImageCredentials {
-		maps.Copy(kubelet, reg.KubeletCredentialFlags(e.Spec.To))
-	}
 	return e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 		Role: kindcluster.RoleControlPlane, Kubernetes: e.Spec.To, Wait: e.Spec.Intervals.Of(IntervalJoin), LocalAPIServer: true,
-		ByHostname:  st.N1ByHostname,
-		KubeletArgs: kubelet,
+		ByHostname:  st.N1ByHostname || st.SwitchByHostname,
+		KubeletArgs: e.Spec.n1Kubelet(cordoned),
 		Patches:     map[string]string{"kubeletconfiguration+merge.yaml": kubeletNoInTreeGates},
 		Files:       files,
 	})
 }
+
+// n1Kubelet are the flags a version-N+1 control plane's kubelet joins with:
+// external, pulling from the provider's registry through its image
+// credential provider (unless the setup leaves that out), and, cordoned,
+// registering its Node unschedulable. An empty value drops the flag.
+func (s Spec) n1Kubelet(cordoned bool) map[string]string {
+	kubelet := map[string]string{"cloud-provider": "external", "cloud-config": ""}
+	if reg, ok := s.Registry(); ok && !s.setup().N1NoImageCredentials {
+		maps.Copy(kubelet, reg.KubeletCredentialFlags(s.To))
+	}
+	if cordoned {
+		kubelet["register-schedulable"] = "false"
+	}
+	return kubelet
+}
+
+// kubeletFlags prints kubelet flags for a plan, --cloud-provider first and
+// the rest sorted, one per line after the first; flags with an empty value
+// (dropped) are left out.
+func kubeletFlags(args map[string]string) string {
+	first := func(k string) int {
+		if k == "cloud-provider" {
+			return 0
+		}
+		return 1
+	}
+	keys := slices.SortedFunc(maps.Keys(args), func(a, b string) int { return cmp.Or(cmp.Compare(first(a), first(b)), cmp.Compare(a, b)) })
+	var out []string
+	for _, k := range keys {
+		if args[k] != "" {
+			out = append(out, "--"+k+"="+args[k])
+		}
+	}
+	return "kubelet " + strings.Join(out, "\n#   ")
+}
+
+// ccmStaticPod: the cloud-controller-manager runs as a static pod on each
+// N+1 control plane (not a chart's workload).
+func (s Spec) ccmStaticPod() bool { return s.CCMWorkload() == managers.StaticPod }
 
 // ccmFiles are what a control plane needs for its static-pod
 // cloud-controller-manager.
@@ -195,7 +239,7 @@ func (e *Env) applyNodeManager(ctx context.Context) error {
 // nodeManager is the manifest of the provider's node manager for the
 // N+1 managers ("": none, or no static-pod manager is placed).
 func (s Spec) nodeManager() string {
-	if s.setup().CCM == nil {
+	if s.setup().CCM == nil || !s.ccmStaticPod() {
 		return ""
 	}
 	return s.Provider().Forms.NodeManager(s.To)

@@ -25,22 +25,24 @@ func (s Spec) n1Images() []string {
 // stands, one node at a time, as `kubeadm upgrade node` does, instead of
 // replacing nodes. Kubelets keep their version and in-tree provider.
 func InPlaceSteps(s Spec) []Step {
-	steps := []Step{loadImagesStep(s)}
+	steps := []Step{loadImagesStep(s, "control-plane images", s.n1Images())}
 	for i := 1; i <= s.ControlPlanes; i++ {
 		steps = append(steps, upgradeInPlaceStep(s, i))
 	}
 	return steps
 }
 
-func loadImagesStep(s Spec) Step {
+// loadImagesStep copies version N+1's images (what, for people) into every
+// version-N control plane.
+func loadImagesStep(s Spec, what string, refs []string) Step {
 	has := func(ctx context.Context, e *Env) (bool, error) {
 		return e.everyNode(ctx, s.NSide(), func(node string) (bool, error) {
-			refs, err := e.Cluster.ImageRefs(ctx, node)
+			have, err := e.Cluster.ImageRefs(ctx, node)
 			if err != nil {
 				return false, err
 			}
-			for _, r := range s.n1Images() {
-				if !refs[r] {
+			for _, r := range refs {
+				if !have[r] {
 					return false, nil
 				}
 			}
@@ -49,8 +51,8 @@ func loadImagesStep(s Spec) Step {
 	}
 	return Step{
 		Name:  "load-n1-images",
-		Title: "Load the " + s.To + " control-plane images into every version-" + s.From + " node",
-		Plan:  []Item{{Kind: Command, Body: "crictl pull  # on each control plane: " + fmt.Sprint(s.n1Images())}},
+		Title: "Load the " + s.To + " " + what + " into every version-" + s.From + " node",
+		Plan:  []Item{{Kind: Command, Body: "crictl pull  # on each control plane: " + fmt.Sprint(refs)}},
 		Done:  has,
 		Do: func(ctx context.Context, e *Env) error {
 			cps, err := e.controlPlanes(ctx)
@@ -61,7 +63,7 @@ func loadImagesStep(s Spec) Step {
 			for _, cp := range onSide(cps, s.NSide()) {
 				names = append(names, cp.Name)
 			}
-			return e.Cluster.LoadImages(ctx, s.To, s.n1Images(), names...)
+			return e.Cluster.LoadImages(ctx, s.To, refs, names...)
 		},
 	}
 }

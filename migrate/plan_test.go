@@ -36,12 +36,43 @@ var planCases = map[string]func(*Spec){
 			panic(err)
 		}
 	},
+	// One version: the switch raises nothing (these goldens were written
+	// before it could, and must not change).
+	"rke2-aws-one-version":     func(s *Spec) { s.Procedure, s.Flavour, s.To = RKE2, "aws", s.From },
+	"rke-external-one-version": func(s *Spec) { s.Procedure, s.Flavour, s.To = RKE, "external", s.From },
+	// Across the 1.28 rename each manager reads its own names.
+	"rke2-azure-v1.27": func(s *Spec) { s.Procedure, s.Flavour, s.From, s.To = RKE2, "azure", "v1.27.4", "v1.28.15" },
+	// The join of an N+1 control plane with ECR's credential provider.
+	"taskdoc-aws-v1.26": func(s *Spec) {
+		s.From, s.To = "v1.26.13", "v1.27.4"
+		mustProfile(s, "aws")
+	},
+	"taskdoc-rollback-disable": func(s *Spec) { s.Variant.Rollback, s.Variant.Disable = true, true },
+	// The AWS path, 1.26 to 1.27: the runbooks' built-in default as
+	// written (the managers know only the short names it lists), the
+	// switch raising the version, ECR's credential provider on the
+	// joining kubelets.
+	"rke2-aws-v1.26": func(s *Spec) {
+		s.Procedure, s.Flavour, s.From, s.To = RKE2, "aws", "v1.26.13", "v1.27.4"
+		mustProfile(s, "aws")
+	},
+	"rke-external-aws-v1.26": func(s *Spec) {
+		s.Procedure, s.Flavour, s.From, s.To = RKE, "external-aws", "v1.26.13", "v1.27.4"
+		mustProfile(s, "aws")
+	},
+	"default-config-v1.26": func(s *Spec) { s.Procedure, s.From, s.To = DefaultConfig, "v1.26.13", "v1.27.4" },
 	"rke2-user-file": func(s *Spec) {
 		s.Procedure = RKE2
 		if err := s.SetUserConfigs([]string{"kcm=../examples/taskdoc-verbatim/kcm.yaml", "ccm=default"}); err != nil {
 			panic(err)
 		}
 	},
+}
+
+func mustProfile(s *Spec, provider string) {
+	if err := s.SetCloudProfile(provider); err != nil {
+		panic(err)
+	}
 }
 
 func TestPlanGolden(t *testing.T) {

@@ -46,13 +46,24 @@ type Registration struct {
 type Managers struct {
 	// Config is what the leader-migration configuration files say.
 	Config ConfigStyle
+	// FollowsDefault: the source relies on the managers' built-in default
+	// configuration. The procedure follows it as written where the lint
+	// finds it safe on the versions rehearsed, and writes Config's file
+	// elsewhere.
+	FollowsDefault bool
 	// CCMAt is the version the cloud-controller-manager runs: N+1 when it
-	// comes with the new control planes (the task doc), N when a chart
-	// installs it beside the old ones (Rancher's runbooks).
+	// comes with the new control planes (the task doc) or with the version
+	// the switch raises to (Rancher's runbooks), N when a chart installs it
+	// on a cluster that stays at N.
 	CCMAt Version
 	// NewKCM: version-N+1 kube-controller-managers, with no cloud provider
 	// and no leader migration, replace the version-N ones.
 	NewKCM bool
+	// SwitchRaises: the switch to the external provider raises the
+	// Kubernetes version when N+1 is newer than N (Rancher's runbooks: "if
+	// upgrading"). Version-N+1 control planes, as NewKCM's, then replace
+	// the version-N ones one at a time.
+	SwitchRaises bool
 	// CCMHeld: the cloud-controller-manager cannot start before every
 	// kube-controller-manager runs without the in-tree provider (a
 	// Deployment's pods wait on cordoned control planes until the uncordon
@@ -76,7 +87,8 @@ const (
 	// PerComponent: each manager's file gives the controllers to its own
 	// component (the task doc).
 	PerComponent ConfigStyle = iota
-	// Wildcard: one file with component '*' for both (the Rancher runbooks).
+	// Wildcard: every controller to component '*', as the built-in default
+	// the Rancher runbooks rely on; each manager's file under its own names.
 	Wildcard
 	// BuiltIn: no file; both managers use their built-in default.
 	BuiltIn

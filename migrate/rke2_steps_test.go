@@ -10,13 +10,17 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
+// rke2Spec is the RKE2 runbook at one version (--to is --from): its switch
+// reconfigures each node where it stands. raise_steps_test.go has the
+// switch that raises the version.
 func rke2Spec(flavour string) migrate.Spec {
 	s := migrate.DefaultSpec(migrate.RKE2)
-	s.ControlPlanes, s.Flavour = 2, flavour
+	s.ControlPlanes, s.Flavour, s.To = 2, flavour, s.From
 	return s
 }
 
@@ -77,7 +81,11 @@ func TestRKE2Steps(t *testing.T) {
 	if f.done(t, sw) {
 		t.Fatal("switch-to-external done before it ran")
 	}
+	joined := len(f.kind.Added())
 	f.do(t, sw)
+	if len(f.kind.Added()) != joined {
+		t.Errorf("the switch at one version joined %d nodes", len(f.kind.Added())-joined)
+	}
 	for _, cp := range f.cps {
 		if m := f.file(t, cp, kcmManifest); strings.Contains(m, "--cloud-provider") || strings.Contains(m, "leader-migration") {
 			t.Errorf("%s still in-tree:\n%s", cp, m)
@@ -336,5 +344,43 @@ func TestCCMLastSwitchesFirst(t *testing.T) {
 	s.Variant.CCMLast = true
 	if _, err := migrate.Build(s); err == nil || !strings.Contains(err.Error(), "--ccm-last applies to the rke2 and rke procedures only") {
 		t.Errorf("taskdoc --ccm-last: %v", err)
+	}
+}
+
+// The Rancher runbooks rely on the built-in default configuration: a plan
+// follows them as written (no file) exactly where the lint, given the
+// built-in default on both managers, finds no error; elsewhere it writes
+// a file the lint finds nothing wrong with.
+func TestRancherFollowsTheDefaultWhereTheLintFindsItSafe(t *testing.T) {
+	for _, from := range nodeimage.Known() {
+		for _, to := range nodeimage.Known() {
+			if !nodeimage.PairOK(from, to) {
+				continue
+			}
+			for _, procedure := range []string{migrate.RKE2, migrate.RKE} {
+				s := migrate.DefaultSpec(procedure)
+				s.From, s.To = from, to
+				asWritten := s
+				err := asWritten.SetUserConfigs([]string{"kcm=default", "ccm=default"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if asWritten, err = migrate.Complete(asWritten); err != nil {
+					t.Fatal(err)
+				}
+				safe := asWritten.Lint().Errors() == 0
+				p, err := migrate.Build(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s = p.Spec
+				if s.BuiltInConfig() != safe || (p.Index("write-initial-config") < 0) != safe {
+					t.Errorf("%s %s -> %s: follows the built-in default %t, the lint finds it safe %t", procedure, from, to, s.BuiltInConfig(), safe)
+				}
+				if n := s.Lint().Errors(); n > 0 {
+					t.Errorf("%s %s -> %s: %d lint errors in the plan:\n%s", procedure, from, to, n, s.Lint())
+				}
+			}
+		}
 	}
 }

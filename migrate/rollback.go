@@ -12,8 +12,14 @@ import (
 // RollbackSteps are the task doc's rollback: version-N control planes with
 // leader migration on their kube-controller-manager replace the N+1 ones,
 // one at a time, while the N+1 cloud-controller-managers still take part.
+// With the Disable variant the forward run removed leader migration from
+// them, and it is re-enabled first.
 func RollbackSteps(s Spec) []Step {
-	steps := []Step{GrantStep(s, s.Provider().CCMUser), restoreNConfigStep(s)}
+	steps := []Step{GrantStep(s, s.Provider().CCMUser)}
+	if s.Variant.Disable {
+		steps = append(steps, reenableStep(s))
+	}
+	steps = append(steps, restoreNConfigStep(s))
 	for i := 1; i <= s.ControlPlanes; i++ {
 		steps = append(steps, addNStep(s, i), removeN1Step(s, i))
 	}
@@ -66,7 +72,7 @@ func addNStep(s Spec, i int) Step {
 		Do: func(ctx context.Context, e *Env) error {
 			_, err := e.Cluster.AddNode(ctx, kindcluster.AddNodeOptions{
 				Role: kindcluster.RoleControlPlane, Kubernetes: s.From, Wait: s.Intervals.Of(IntervalJoin),
-				KubeletArgs: map[string]string{"cloud-provider": s.Provider().CloudProvider, "cloud-config": s.Provider().CloudConfigPath},
+				KubeletArgs: nKubelet(s),
 				Files:       nFiles(s),
 			})
 			return err
@@ -89,8 +95,14 @@ func nFiles(s Spec) map[string]string {
 	return nil
 }
 
+// nKubelet are the flags a version-N control plane's kubelet joins with:
+// the in-tree provider's.
+func nKubelet(s Spec) map[string]string {
+	return map[string]string{"cloud-provider": s.Provider().CloudProvider, "cloud-config": s.Provider().CloudConfigPath}
+}
+
 func nPlan(s Spec) []Item {
-	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; kubelet --cloud-provider=" + s.Provider().CloudProvider}}
+	plan := []Item{{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.From + "; " + kubeletFlags(nKubelet(s))}}
 	if f, ok := nFiles(s)[LMConfigPath]; ok {
 		plan = append(plan, Item{Kind: File, Title: LMConfigPath, Body: f})
 	}
@@ -115,4 +127,47 @@ func removeN1Step(s Spec, i int) Step {
 		// when the removal fails: a re-run then finds the node whole.
 		Undo: undoRemoval(s.n1Side()),
 	}
+}
+
+// reenableStep is the task doc's "To re-enable Leader Migration" before a
+// rollback: on every version-N+1 control plane the configuration file
+// again, then the cloud-controller-manager with its mount and flags, one
+// node at a time. Without it the managers of the rollback's version-N
+// control planes would run the controllers beside a manager that no
+// longer takes part.
+func reenableStep(s Spec) Step {
+	cfg := s.setup().CCM.Config
+	var plan []Item
+	if cfg != nil {
+		plan = append(plan, Item{Kind: File, Title: LMConfigPath + " (on each version-" + s.To + " control plane, before its manager restarts)", Body: cfg.YAML()})
+	}
+	plan = append(plan, FlagsPlan(lmconfig.CCM, "add back, and mount "+LMConfigPath+" read-only", LMFlags(cfg != nil)...))
+	st := RollStep(s, "re-enable-leader-migration", "Re-enable leader migration on every cloud-controller-manager, one node at a time, before rolling back",
+		s.n1Side(), lmconfig.CCM, EnableLM(cfg != nil, nil), plan, WaitOwner(lmconfig.CCM))
+	roll := st.Do
+	st.Do = func(ctx context.Context, e *Env) error {
+		if err := e.writeN1Config(ctx, cfg); err != nil {
+			return err
+		}
+		return roll(ctx, e)
+	}
+	return st
+}
+
+// writeN1Config puts the cloud-controller-manager's configuration on every
+// version-N+1 control plane (none for the built-in default).
+func (e *Env) writeN1Config(ctx context.Context, cfg *lmconfig.Config) error {
+	if cfg == nil {
+		return nil
+	}
+	cps, err := e.controlPlanes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, cp := range onSide(cps, e.Spec.n1Side()) {
+		if err := e.Cluster.WriteFile(ctx, cp.Name, LMConfigPath, cfg.YAML()); err != nil {
+			return fmt.Errorf("writing %s on %s: %w", LMConfigPath, cp.Name, err)
+		}
+	}
+	return nil
 }

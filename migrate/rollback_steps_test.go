@@ -152,3 +152,47 @@ func TestRemovalUndo(t *testing.T) {
 		t.Error("the node was removed")
 	}
 }
+
+// A rollback after --disable re-enables leader migration on every N+1
+// cloud-controller-manager first, its configuration file before its
+// manifest (which mounts it).
+func TestRollbackReenablesLeaderMigration(t *testing.T) {
+	s := taskDocSpec()
+	s.Variant.Disable = true
+	f := newFakeEnv(t, s)
+	for _, st := range f.proc.Steps {
+		if !strings.HasPrefix(st.Name, "verify-") {
+			f.do(t, st)
+		}
+	}
+	n1, _ := f.kind.ControlPlanes()
+	for _, cp := range n1 {
+		if _, err := f.kind.ReadFile(context.Background(), cp.String(), lmConfig); err == nil {
+			t.Fatalf("%s kept %s after --disable", cp, lmConfig)
+		}
+	}
+	s.Variant.Rollback = true
+	p, err := migrate.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.proc, f.Spec = p, p.Spec
+	if got := stepNames(p)[:3]; !slices.Equal(got, []string{"grant-migration-lease", "re-enable-leader-migration", "restore-n-cluster-configuration"}) {
+		t.Errorf("rollback after --disable starts %v", got)
+	}
+	writes := len(f.kind.Writes())
+	f.walk(t, "re-enable-leader-migration")
+	for _, cp := range n1 {
+		if c := f.file(t, cp.String(), lmConfig); !strings.Contains(c, "component: cloud-controller-manager") {
+			t.Errorf("%s configuration:\n%s", cp, c)
+		}
+		pod := f.file(t, cp.String(), cloudcluster.CCMStaticPodPath)
+		if !strings.Contains(pod, "--enable-leader-migration") || !strings.Contains(pod, "--leader-migration-config="+lmConfig) || !strings.Contains(pod, "mountPath: "+lmConfig) {
+			t.Errorf("%s cloud-controller-manager:\n%s", cp, pod)
+		}
+	}
+	w := f.kind.Writes()[writes:]
+	if i, j := slices.Index(w, n1[0].String()+":"+lmConfig), slices.Index(w, n1[0].String()+":"+cloudcluster.CCMStaticPodPath); i < 0 || j < i {
+		t.Errorf("the manifest was written before the file it mounts: %v", w)
+	}
+}

@@ -45,7 +45,11 @@ const (
 )
 
 // setup derives the Setup of s.
-func (s Spec) setup() Setup {
+func (s Spec) setup() Setup { return s.setupAs(s.configStyle()) }
+
+// setupAs derives the Setup of s with its leader-migration files as style
+// says.
+func (s Spec) setupAs(style ConfigStyle) Setup {
 	m := s.reg().Managers
 	side := func(component, version, cloud string, cfg *lmconfig.Config) lint.Side {
 		sd := lint.Side{Component: component, Version: version, CloudProvider: cloud, LeaderMigration: m.migrates(), AllocateNodeCIDRs: true,
@@ -58,14 +62,12 @@ func (s Spec) setup() Setup {
 		}
 		return sd
 	}
-	// One file for both managers ('*') speaks kube-controller-manager's
-	// names: a pair whose names differ gets the lint's finding.
 	config := func(component, version string) *lmconfig.Config {
-		switch m.Config {
+		switch style {
 		case BuiltIn, NoMigration:
 			return nil
 		case Wildcard:
-			return s.lmConfig(lmconfig.Wildcard, s.From)
+			return s.wildcardConfig(component, version)
 		}
 		return s.lmConfig(component, version)
 	}
@@ -79,7 +81,7 @@ func (s Spec) setup() Setup {
 	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().CloudProvider, config(lmconfig.KCM, s.From)), CCM: &ccm,
 		GrantCCM: m.migrates(), Notes: map[string][]Item{}}
 	st.KCM.Controllers = m.KCMControllers
-	if m.NewKCM {
+	if m.NewKCM || s.Raises() {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}
 	}
 	if s.migrates(lint.NodeIPAM) {
@@ -107,8 +109,9 @@ func (s Spec) SwitchKeepsNodeNames() bool { return !s.setup().SwitchByHostname }
 
 // Sides are the managers a procedure runs, set up as its steps set them
 // up: what the preflight lint checks.
-func (s Spec) Sides() []lint.Side {
-	st := s.setup()
+func (s Spec) Sides() []lint.Side { return s.setup().sides() }
+
+func (st Setup) sides() []lint.Side {
 	sides := []lint.Side{st.KCM}
 	for _, sd := range []*lint.Side{st.CCM, st.NewKCM} {
 		if sd != nil {
@@ -117,6 +120,40 @@ func (s Spec) Sides() []lint.Side {
 	}
 	return sides
 }
+
+// configStyle is what the procedure's leader-migration files say: the
+// source's built-in default where the source relies on it and the lint
+// finds it safe on the spec's versions, the registration's file elsewhere.
+func (s Spec) configStyle() ConfigStyle {
+	m := s.reg().Managers
+	if m.FollowsDefault && s.builtInSafe() {
+		return BuiltIn
+	}
+	return m.Config
+}
+
+// builtInSafe: with the built-in default on both managers, the lint
+// predicts every migrated controller in one manager at a time and finds no
+// error the registration's file would not have too (a flag of the user's
+// is judged the same either way). The procedure's own setup is judged: the
+// user's configurations and a mistake replace it, not the source.
+func (s Spec) builtInSafe() bool {
+	bare := s.bare()
+	def := bare.setupAs(BuiltIn).sides()
+	p := lint.Predict(s.Controllers(), def...)
+	if len(p.Both)+len(p.Orphaned)+len(p.Unknown) > 0 {
+		return false
+	}
+	return lint.Lint(def...).Errors() <= lint.Lint(bare.setupAs(s.reg().Managers.Config).sides()...).Errors()
+}
+
+// BuiltInConfig: the procedure runs both managers on their built-in
+// default configuration (no file).
+func (s Spec) BuiltInConfig() bool { return s.configStyle() == BuiltIn }
+
+// Raises: the procedure's switch to the external provider raises the
+// Kubernetes version from N to N+1 (SwitchRaises, with N+1 newer than N).
+func (s Spec) Raises() bool { return s.reg().Managers.SwitchRaises && s.From != s.To }
 
 // Lint is the preflight: the procedure's configurations and flags.
 func (s Spec) Lint() lint.Findings { return lint.Lint(s.Sides()...) }

@@ -22,7 +22,7 @@ func WriteConfigSteps(s Spec) []Step {
 	if cfg == nil {
 		return nil
 	}
-	note := "Controller names are the canonical ones kube-controller-manager " + s.From + " filters on; the task doc's route, service and cloud-node-lifecycle are aliases the filter does not translate (see `handover lint`)."
+	note := s.configNamesNote()
 	if s.KCMConfig != nil {
 		note = "The kube-controller-manager's configuration as given (" + s.KCMConfig.Path + "), byte for byte; the preflight lint says what " + s.From + " makes of it."
 	}

@@ -13,61 +13,71 @@ import (
 // version, and a kube-controller-manager with no cloud provider and no
 // leader migration. The version-N configuration is kept for rollback.
 func N1ConfigStep(s Spec) Step {
+	plan := append([]Item{{Kind: Command, Body: "kubectl -n kube-system edit configmap kubeadm-config   # ClusterConfiguration:"}}, n1ConfigPlan(s)...)
+	return Step{
+		Name:  "prepare-n1-cluster-configuration",
+		Title: "Set kubeadm's ClusterConfiguration to " + s.To + " with no in-tree cloud provider",
+		Plan:  append(plan, s.setup().Notes[newConfigKey]...),
+		Done:  func(ctx context.Context, e *Env) (bool, error) { return e.atN1ClusterConfig(ctx) },
+		Do:    func(ctx context.Context, e *Env) error { return e.toN1ClusterConfig(ctx) },
+	}
+}
+
+// n1ConfigPlan is what the N+1 ClusterConfiguration changes, for a plan.
+func n1ConfigPlan(s Spec) []Item {
 	plan := []Item{
-		{Kind: Command, Body: "kubectl -n kube-system edit configmap kubeadm-config   # ClusterConfiguration:"},
 		{Kind: File, Title: "ClusterConfiguration changes", Body: "kubernetesVersion: " + s.To + "\ncontrollerManager:\n  extraArgs:        # remove cloud-provider, cloud-config, enable-leader-migration,\n                    # leader-migration-config and DisableCloudProviders from feature-gates\n  extraVolumes:     # remove cloud-config and leadermigration\n"},
 		{Kind: Note, Body: "kube-controller-manager " + s.To + " MUST NOT have leader migration: it runs no cloud controller and would hold the migration lease for nothing."},
 	}
-	st := s.setup()
-	kcm := st.NewKCM
+	kcm := s.setup().NewKCM
 	if kcm.Controllers != "" {
 		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, node IPAM moves too", Body: "controllerManager:\n  extraArgs:\n    controllers: \"" + kcm.Controllers + "\"\n"})
 	}
 	if len(s.KCMArgs) > 0 {
 		plan = append(plan, Item{Kind: File, Title: "ClusterConfiguration, your kube-controller-manager flags", Body: extraArgsYAML(s.KCMArgs)})
 	}
-	admins := s.needsClusterAdmins()
-	if admins {
+	if s.needsClusterAdmins() {
 		plan = append(plan, Item{Kind: File, Title: "kubeadm " + s.To + "'s admin group (kubectl apply -f; `kubeadm upgrade apply` would create it)", Body: clusterAdminsBinding})
 	}
-	plan = append(plan, st.Notes[newConfigKey]...)
-	return Step{
-		Name:  "prepare-n1-cluster-configuration",
-		Title: "Set kubeadm's ClusterConfiguration to " + s.To + " with no in-tree cloud provider",
-		Plan:  plan,
-		Done: func(ctx context.Context, e *Env) (bool, error) {
-			_, c, err := e.readClusterConfig(ctx)
-			if err != nil {
-				return false, err
-			}
-			return c["kubernetesVersion"] == s.To && c.arg("cloud-provider") == "", nil
-		},
-		Do: func(ctx context.Context, e *Env) error {
-			cm, c, err := e.readClusterConfig(ctx)
-			if err != nil {
-				return err
-			}
-			if err := e.saveClusterConfig(ctx, s.From, c.String()); err != nil {
-				return err
-			}
-			c.toExternal(s.To)
-			if kcm.Controllers != "" {
-				c.setArg("controllers", kcm.Controllers)
-			}
-			if kcm.LeaderMigration {
-				c.setArg("enable-leader-migration", "true")
-				c.setArg("leader-migration-config", LMConfigPath)
-				c.setVolume(lmVolume, LMConfigPath)
-			}
-			c.setArgs(s.KCMArgs) // the user's win, as the lint reads them
-			if admins {
-				if err := e.Cluster.Apply(ctx, clusterAdminsBinding); err != nil {
-					return fmt.Errorf("binding kubeadm:cluster-admins: %w", err)
-				}
-			}
-			return e.writeClusterConfig(ctx, cm, c)
-		},
+	return plan
+}
+
+// atN1ClusterConfig: kubeadm's ClusterConfiguration is version N+1's.
+func (e *Env) atN1ClusterConfig(ctx context.Context) (bool, error) {
+	_, c, err := e.readClusterConfig(ctx)
+	if err != nil {
+		return false, err
 	}
+	return c["kubernetesVersion"] == e.Spec.To && c.arg("cloud-provider") == "", nil
+}
+
+// toN1ClusterConfig sets kubeadm's ClusterConfiguration to version N+1's,
+// keeping version N's for rollback.
+func (e *Env) toN1ClusterConfig(ctx context.Context) error {
+	s, kcm := e.Spec, e.Spec.setup().NewKCM
+	cm, c, err := e.readClusterConfig(ctx)
+	if err != nil {
+		return err
+	}
+	if err := e.saveClusterConfig(ctx, s.From, c.String()); err != nil {
+		return err
+	}
+	c.toExternal(s.To)
+	if kcm.Controllers != "" {
+		c.setArg("controllers", kcm.Controllers)
+	}
+	if kcm.LeaderMigration {
+		c.setArg("enable-leader-migration", "true")
+		c.setArg("leader-migration-config", LMConfigPath)
+		c.setVolume(lmVolume, LMConfigPath)
+	}
+	c.setArgs(s.KCMArgs) // the user's win, as the lint reads them
+	if s.needsClusterAdmins() {
+		if err := e.Cluster.Apply(ctx, clusterAdminsBinding); err != nil {
+			return fmt.Errorf("binding kubeadm:cluster-admins: %w", err)
+		}
+	}
+	return e.writeClusterConfig(ctx, cm, c)
 }
 
 // clusterAdminsBinding is what `kubeadm init` and `kubeadm upgrade apply`
@@ -113,7 +123,7 @@ func AddN1Step(s Spec, i int) Step {
 			return err
 		},
 		Do: func(ctx context.Context, e *Env) error {
-			_, err := e.addN1ControlPlane(ctx)
+			_, err := e.addN1ControlPlane(ctx, false)
 			return err
 		},
 		Wait: Wait{Name: "every cloud-controller-manager static pod Ready", Timeout: s.Intervals.Of(IntervalControlPlane),
@@ -131,7 +141,7 @@ func AddN1Step(s Spec, i int) Step {
 func addN1Plan(s Spec) []Item {
 	st := s.setup()
 	items := []Item{
-		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; kubelet --cloud-provider=external"},
+		{Kind: Command, Body: "kubeadm join <endpoint> --control-plane ...   # a node of " + s.To + "; " + kubeletFlags(s.n1Kubelet(false))},
 		{Kind: File, Title: "/etc/kubernetes/patches/kubeletconfiguration+merge.yaml (kubeadm join --patches)", Body: kubeletNoInTreeGates},
 	}
 	if st.CCM != nil && st.CCM.Config != nil {

@@ -58,7 +58,7 @@ func (f *specFlags) addTarget(fs *pflag.FlagSet) {
 func (f *specFlags) addRun(fs *pflag.FlagSet) {
 	d := f.spec
 	fs.StringVar(&f.spec.From, "from", d.From, "Kubernetes version N (in-tree cloud provider)")
-	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager)")
+	fs.StringVar(&f.spec.To, "to", d.To, "Kubernetes version N+1 (cloud-controller-manager; rke2, rke: the version their switch raises to)")
 	fs.StringVar(&f.spec.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&f.provider, "provider", "", "the cloud-controller-manager's provider profile the lint judges it by: "+strings.Join(profiles.Providers(), ", ")+" (default: handover's simulated cloud, upstream's manager)")
 	fs.BoolVar(&f.inPlace, "in-place", false, inPlaceHelp())

@@ -110,6 +110,28 @@ func TestPlanExitsNonZeroOnLintErrors(t *testing.T) {
 	}
 }
 
+// --rollback --disable rolls back a migration that removed leader
+// migration: the task doc's re-enable comes first.
+func TestPlanRollbackAfterDisable(t *testing.T) {
+	out, err := runCLIOut(t, "plan", "--rollback", "--disable")
+	if err != nil {
+		t.Fatalf("plan --rollback --disable: %v", err)
+	}
+	reenable, restore := strings.Index(out, "## 2. re-enable-leader-migration"), strings.Index(out, "## 3. restore-n-cluster-configuration")
+	if reenable < 0 || restore < reenable {
+		t.Fatalf("leader migration not re-enabled before the rollback:\n%s", out)
+	}
+}
+
+// On 1.26 the built-in default names what the managers run: the plan of
+// the procedure that uses it says so, and the lint finds nothing.
+func TestPlanDefaultConfigOn126(t *testing.T) {
+	out, err := runCLIOut(t, "plan", "--procedure", "default-config", "--from", "v1.26.13", "--to", "v1.27.4")
+	if err != nil || !strings.Contains(out, "## preflight lint\n\nno findings") || strings.Contains(out, "flags the built-in default") {
+		t.Fatalf("plan default-config on 1.26: %v\n%s", err, out)
+	}
+}
+
 // The user's cloud-configs: read as each side's provider code reads them
 // before anything is made, refused where no provider code reads them, and
 // printed in the plan with what a rehearsal runs with.

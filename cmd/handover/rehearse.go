@@ -97,7 +97,7 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.Procedure, "procedure", cfg.Procedure, "procedure: "+strings.Join(migrate.Names(), ", "))
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "cluster name")
 	fs.StringVar(&cfg.From, "from", cfg.From, "Kubernetes version N (in-tree cloud provider)")
-	fs.StringVar(&cfg.To, "to", cfg.To, "Kubernetes version N+1 (cloud-controller-manager)")
+	fs.StringVar(&cfg.To, "to", cfg.To, "Kubernetes version N+1 (cloud-controller-manager; rke2, rke: the version their switch raises to)")
 	fs.StringVar(&cfg.Flavour, "flavour", "", "the runbook's cloud: "+migrate.FlavourHelp())
 	fs.StringVar(&cfg.Provider, "provider", "", "whose provider code the kubelets and managers run: "+providerHelp(rehearsalProviders()))
 	fs.StringVar(&cfg.LeaderName, "leader-name", cfg.LeaderName, "migration lease (leaderName of both configurations)")

@@ -36,7 +36,7 @@ func rollbackHelp(what string) string {
 }
 
 func disableHelp() string {
-	return variantHelp(func(v migrate.Variant) bool { return v.Disable }, "remove leader migration once the controllers run in cloud-controller-manager")
+	return variantHelp(func(v migrate.Variant) bool { return v.Disable }, "remove leader migration once the controllers run in cloud-controller-manager (with --rollback: the forward run removed it, and it is re-enabled first)")
 }
 
 func ccmLastHelp() string {

@@ -42,11 +42,13 @@ type Cluster struct {
 	execs   []string
 	writes  []string
 	added   []kindcluster.AddNodeOptions
+	removed []string
 }
 
 type node struct {
 	name, role string
 	files      map[string]string
+	images     map[string]bool // loaded into it (LoadImages)
 	stopped    bool
 }
 
@@ -114,6 +116,13 @@ func (c *Cluster) Added() []kindcluster.AddNodeOptions {
 	return slices.Clone(c.added)
 }
 
+// Removed are the nodes RemoveNode removed, in order.
+func (c *Cluster) Removed() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.removed)
+}
+
 func (c *Cluster) list(role string) []nodes.Node {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -159,6 +168,9 @@ func (c *Cluster) RemoveNode(ctx context.Context, name string) error {
 	c.mu.Lock()
 	n := c.nodes[name]
 	delete(c.nodes, name)
+	if n != nil {
+		c.removed = append(c.removed, name)
+	}
 	c.mu.Unlock()
 	if n == nil {
 		return fmt.Errorf("no node %s", name)
@@ -238,13 +250,36 @@ func (c *Cluster) RemoveFile(_ context.Context, name, path string) error {
 	return nil
 }
 
-// ImageRefs: every image is there.
-func (c *Cluster) ImageRefs(context.Context, string) (map[string]bool, error) {
-	return map[string]bool{}, nil
+// ImageRefs are the images loaded into the node (its node image's own are
+// not listed).
+func (c *Cluster) ImageRefs(_ context.Context, name string) (map[string]bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.nodes[name]
+	if n == nil {
+		return nil, fmt.Errorf("no node %s", name)
+	}
+	return maps.Clone(n.images), nil
 }
 
-// LoadImages does nothing.
-func (c *Cluster) LoadImages(context.Context, string, []string, ...string) error { return nil }
+// LoadImages records the images as loaded into each target.
+func (c *Cluster) LoadImages(_ context.Context, _ string, refs []string, targets ...string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range targets {
+		n := c.nodes[t]
+		if n == nil {
+			return fmt.Errorf("no node %s", t)
+		}
+		if n.images == nil {
+			n.images = map[string]bool{}
+		}
+		for _, r := range refs {
+			n.images[r] = true
+		}
+	}
+	return nil
+}
 
 func (c *Cluster) write(n *node, path, content string) error {
 	c.mu.Lock()

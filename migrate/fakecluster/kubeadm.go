@@ -69,7 +69,23 @@ func (c *Cluster) AddNode(ctx context.Context, o kindcluster.AddNodeOptions) (st
 	for p, body := range o.Files {
 		files[p] = body
 	}
-	return c.Node(o.Role, files), nil
+	name := c.Node(o.Role, files)
+	if o.KubeletArgs["register-schedulable"] == "false" {
+		return name, c.registerUnschedulable(ctx, name)
+	}
+	return name, nil
+}
+
+// registerUnschedulable is a kubelet's --register-schedulable=false: its
+// Node registers cordoned.
+func (c *Cluster) registerUnschedulable(ctx context.Context, name string) error {
+	n, err := c.Client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	n.Spec.Unschedulable = true
+	_, err = c.Client.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{})
+	return err
 }
 
 func (c *Cluster) clusterConfig(ctx context.Context) (string, map[string]string, error) {

@@ -130,13 +130,7 @@ func lintFlags(s Side) Findings {
 }
 
 func lintDefault(s Side, m Manager) Findings {
-	var missing []string
-	for _, n := range m.Default {
-		if !m.Runs(n) {
-			missing = append(missing, n)
-		}
-	}
-	outside := unmigrated(each(m.Default, m.Canonical))
+	missing, outside := defaultGaps(m)
 	if len(missing) == 0 || len(outside) == 0 {
 		return nil
 	}
@@ -144,6 +138,32 @@ func lintDefault(s Side, m Manager) Findings {
 		fmt.Sprintf("the built-in default configuration names %s, which %s %s does not have; the leader-migration filter compares names verbatim, so %s run under this manager's own main lease, outside the migration lock, and run in both managers",
 			strings.Join(missing, ", "), s.Component, s.Version, strings.Join(outside, " and ")),
 		"pass --leader-migration-config listing " + strings.Join(each(Migratable, m.Name), ", ") + " on both managers"}}
+}
+
+// DefaultGaps is what the built-in default configuration (no file) misses
+// on a side's manager: the names it lists that the manager's filter never
+// matches, and the migratable controllers (canonical names) it therefore
+// leaves on the manager's main lease. Both are empty where the default
+// names exactly what the manager runs (1.26 and 1.27).
+func DefaultGaps(s Side) (missing, outside []string, err error) {
+	m, err := s.manager()
+	if err != nil {
+		return nil, nil, err
+	}
+	missing, outside = defaultGaps(m)
+	return missing, outside, nil
+}
+
+func defaultGaps(m Manager) (missing, outside []string) {
+	for _, n := range m.Default {
+		if !m.Runs(n) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	return missing, unmigrated(each(m.Default, m.Canonical))
 }
 
 // Migratable are the controllers both managers run and leader migration

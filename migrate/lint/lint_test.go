@@ -330,3 +330,25 @@ func TestLintUnusedEntryComponent(t *testing.T) {
 		}
 	}
 }
+
+// The built-in default fits the managers of 1.26 and 1.27; from 1.28 two of
+// its names match nothing, and what they stand for stays on the main lease.
+func TestDefaultGaps(t *testing.T) {
+	for _, tc := range []struct {
+		side             Side
+		missing, outside []string
+	}{
+		{Side{Component: lmconfig.KCM, Version: "v1.26.13"}, nil, nil},
+		{Side{Component: lmconfig.CCM, Version: "v1.27.4"}, nil, nil},
+		{Side{Component: lmconfig.CCM, Version: "v1.28.15"}, []string{"route-controller", "service-controller"}, []string{ServiceLB, NodeRoute}},
+		{Side{Component: lmconfig.KCM, Version: "v1.30.14"}, []string{"route-controller", "service-controller"}, []string{ServiceLB, NodeRoute}},
+	} {
+		missing, outside, err := DefaultGaps(tc.side)
+		if err != nil || !slices.Equal(missing, tc.missing) || !slices.Equal(outside, tc.outside) {
+			t.Errorf("%s %s: missing %v, outside %v (%v), want %v, %v", tc.side.Component, tc.side.Version, missing, outside, err, tc.missing, tc.outside)
+		}
+	}
+	if _, _, err := DefaultGaps(Side{Component: lmconfig.KCM, Version: "v1.20.0"}); err == nil {
+		t.Error("no facts for 1.20, and no error")
+	}
+}

@@ -5,6 +5,8 @@ package defaultconfig
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lmconfig"
@@ -26,9 +28,25 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 		migrate.RollStep(s, "enable-leader-migration", "Enable leader migration, with no configuration file, on every version-"+s.From+" kube-controller-manager",
 			s.NSide(), lmconfig.KCM, migrate.EnableLM(false, s.KCMArgs),
 			[]migrate.Item{migrate.FlagsPlan(lmconfig.KCM, "add", append(migrate.LMFlags(false), s.KCMArgs...)...),
-				{Kind: migrate.Note, Body: "`handover lint` flags this: the built-in default names route-controller and service-controller, which match no controller of " + s.From + " or " + s.To + " (their names are node-route-controller and service-lb-controller), so both managers run those two on their own main lease; only cloud-node-lifecycle-controller migrates. Run with --force to rehearse it."}},
+				{Kind: migrate.Note, Body: note(s)}},
 			migrate.WaitOwner(lmconfig.KCM)),
 	}
 	p.Steps = append(append(p.Steps, migrate.ReplaceSteps(s)...), migrate.SettleSteps(s)...)
 	return p
+}
+
+// note says what the lint makes of the built-in default on the spec's
+// versions: it fits the managers of 1.26 and 1.27, and from 1.28 two of
+// its names match nothing.
+func note(s migrate.Spec) string {
+	if s.Lint().Errors() == 0 {
+		return "The built-in default names " + s.DefaultNames() + ": on these versions exactly what both managers filter on, so the lint finds nothing and the run needs no --force."
+	}
+	both := s.Predict().Both
+	if len(both) == 0 || s.DefaultMisses() == "" {
+		return "`handover lint` flags this (see the preflight lint below). Run with --force to rehearse it."
+	}
+	rest := slices.DeleteFunc(s.Controllers(), func(c string) bool { return slices.Contains(both, c) })
+	return "`handover lint` flags the built-in default: " + s.DefaultMisses() + ", so " + strings.Join(both, " and ") + " run in both managers at once, outside the migration lock; only " +
+		strings.Join(rest, " and ") + " migrates. Run with --force to rehearse it."
 }

@@ -14,7 +14,7 @@ import (
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE, Source: Source, Order: 30, Flavours: []string{"external", "external-aws"},
 		Variants: migrate.Variant{Disable: true, CCMLast: true},
-		Managers: migrate.Managers{Config: migrate.Wildcard, CCMAt: migrate.N, CCMForms: migrate.ChartForms}, Steps: Steps})
+		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N1, SwitchRaises: true, CCMForms: migrate.ChartForms}, Steps: Steps})
 }
 
 // Source is the runbook the procedure follows.
@@ -28,9 +28,9 @@ const Source = "Rancher: Migrating Amazon/Azure In-tree to Out-of-tree (RKE)"
 // the simulated cloud, its hostname), which the switch keeps.
 func Steps(s migrate.Spec) *migrate.Procedure {
 	enable := []migrate.Item{
-		{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
+		{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeExtraArgs(lmArgs(s), lmBinds(s))},
 		{Kind: migrate.Rancher, Title: "cluster.yml: unchanged at this step", Body: "cloud_provider:\n  name: aws\n"},
-		{Kind: migrate.Note, Body: s.OwnConfigNote("As for rke2: a configuration file with the canonical names replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first.")},
+		{Kind: migrate.Note, Body: s.OwnConfigNote(defaultNote(s))},
 	}
 	enable = append(enable, s.KCMArgsPlan()...)
 	if s.Flavour == "external-aws" {
@@ -43,8 +43,8 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 				s.NSide(), lmconfig.KCM, migrate.EnableLM(s.KCMFile(), s.KCMArgs), enable, migrate.WaitOwner(lmconfig.KCM)),
 				migrate.CordonStep(true)},
 			migrate.DeployAndSwitch(s, migrate.DeployCCMStep(s), migrate.SwitchStep(s, true,
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: rkeCloudProvider(s.Flavour, s.SwitchKeepsNodeNames())},
-				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}, []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"})},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml", Body: kubernetesVersion(s) + rkeCloudProvider(s.Flavour, s.SwitchKeepsNodeNames())},
+				migrate.Item{Kind: migrate.Rancher, Title: "cluster.yml: remove", Body: rkeExtraArgs(lmArgs(s), lmBinds(s))},
 				migrate.Item{Kind: migrate.Command, Body: "rke up --config cluster.yml"})),
 			[]migrate.Step{
 				migrate.RolloutStep(s),
@@ -55,6 +55,40 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 		p.Steps = append(p.Steps, migrate.CCMWorkloadDisableStep(s))
 	}
 	return p
+}
+
+// defaultNote says whether the plan follows the runbook's built-in default
+// configuration as written, from the lint's facts for the versions.
+func defaultNote(s migrate.Spec) string {
+	if s.BuiltInConfig() {
+		return "As for rke2: the runbook's built-in default is followed as written (on these versions it names exactly what both managers filter on), and the lease RBAC the runbook omits is granted first."
+	}
+	return "As for rke2: a configuration file with " + s.FileNames() + " replaces the runbook's built-in default, and the lease RBAC the runbook omits is granted first."
+}
+
+// lmArgs and lmBinds are kube-controller-manager's leader-migration
+// arguments and bind mounts: a file's only where it reads one.
+func lmArgs(s migrate.Spec) map[string]string {
+	if !s.KCMFile() {
+		return map[string]string{"enable-leader-migration": "true"}
+	}
+	return map[string]string{"enable-leader-migration": "true", "leader-migration-config": migrate.LMConfigPath}
+}
+
+func lmBinds(s migrate.Spec) []string {
+	if !s.KCMFile() {
+		return nil
+	}
+	return []string{migrate.LMConfigPath + ":" + migrate.LMConfigPath + ":ro"}
+}
+
+// kubernetesVersion is cluster.yml's version when the switch raises it
+// (the runbooks' "if you're upgrading" step), "" when it does not.
+func kubernetesVersion(s migrate.Spec) string {
+	if !s.Raises() {
+		return ""
+	}
+	return "kubernetes_version: " + s.To + "   # as your RKE names its release of it (" + s.To + "-rancher1-1, …)\n"
 }
 
 // The RKE cluster.yml each step stands for.

@@ -21,11 +21,16 @@ func init() {
 // and leader migration on the version-N kube-controller-managers, then N+1
 // control planes with a static-pod cloud-controller-manager replace the N
 // ones one at a time (or, --in-place, are upgraded one at a time); --disable
-// removes leader migration afterwards; --rollback goes back from N+1 to N.
+// removes leader migration afterwards; --rollback goes back from N+1 to N,
+// with --disable re-enabling leader migration first (the task doc: "it is
+// safe to re-enable Leader Migration for the rollback").
 func Steps(s migrate.Spec) *migrate.Procedure {
 	p := &migrate.Procedure{}
 	if s.Variant.Rollback {
 		p.Title = fmt.Sprintf("Roll back the control plane from %s (cloud-controller-manager) to %s (in-tree)", s.To, s.From)
+		if s.Variant.Disable {
+			p.Title += ", leader migration re-enabled first"
+		}
 		p.Steps = migrate.RollbackSteps(s)
 		return p
 	}
