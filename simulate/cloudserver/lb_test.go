@@ -3,6 +3,7 @@ package cloudserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -81,5 +82,81 @@ func TestLoadBalancerContainerNamesStayDistinct(t *testing.T) {
 		if a == b || len(a) > 63 || len(b) > 63 || a != d.container(cluster+"-a0b0aaa9518384fedbe19bfed31e4aad") {
 			t.Errorf("cluster %q: containers %q and %q", cluster, a, b)
 		}
+	}
+}
+
+// A load balancer with no ports is a reserved address: the cloud makes it
+// and gives it an address, its container listens on nothing, and a later
+// update gives it ports. Ports must still be whole.
+func TestAPortlessLoadBalancerIsAReservedAddress(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	c := r.client("cloud-controller-manager")
+	ctx := context.Background()
+	lb, err := c.EnsureLoadBalancer(ctx, "", "pip", api.LoadBalancerSpec{Service: "default/web"})
+	if err != nil {
+		t.Fatalf("a portless load balancer: %v", err)
+	}
+	if lb.IP == "" || len(r.fakes.lbs["pip"].Spec.Ports) != 0 {
+		t.Fatalf("made %+v, backend has %+v", lb, r.fakes.lbs["pip"])
+	}
+	if cfg := LBConfigFor(lb.Spec); len(cfg.Listeners) != 0 {
+		t.Errorf("a reserved address listens on %+v", cfg.Listeners)
+	}
+	ports := []api.Port{{Port: 80, NodePort: 30080, Protocol: "TCP"}}
+	if _, err := c.UpdateLoadBalancer(ctx, "", "pip", api.LoadBalancerSpec{Service: "default/web", Ports: ports, Nodes: []string{"172.18.0.4"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.fakes.lbs["pip"].Spec.Ports; !reflect.DeepEqual(got, ports) {
+		t.Errorf("ports given later: %+v", got)
+	}
+	var se *api.StatusError
+	if _, err := c.EnsureLoadBalancer(ctx, "", "half", api.LoadBalancerSpec{Ports: []api.Port{{Port: 80}}}); !errors.As(err, &se) || se.Code != http.StatusBadRequest {
+		t.Errorf("a port without a node port: %v, want 400", err)
+	}
+}
+
+// A port the configuration drops stops listening: a frontend whose rule
+// is removed forwards nothing more.
+func TestLBServerClosesPortsItNoLongerHas(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") }))
+	defer backend.Close()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	path := filepath.Join(t.TempDir(), "config.json")
+	write := func(cfg LBConfig) {
+		raw, _ := json.Marshal(cfg)
+		if err := os.WriteFile(path, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(LBConfig{Listeners: []LBListener{{Port: int32(port), Protocol: "TCP", Backends: []string{strings.TrimPrefix(backend.URL, "http://")}}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &LBServer{Path: path, Logf: t.Logf}
+	go s.Run(ctx, 20*time.Millisecond)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	waitFor(t, "the port to listen", func() bool { return dials(addr) })
+	write(LBConfig{})
+	waitFor(t, "the port to close", func() bool { return !dials(addr) })
+}
+
+func dials(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 5s for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

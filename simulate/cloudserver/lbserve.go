@@ -15,18 +15,27 @@ import (
 
 // LBServer runs inside a load-balancer container: one TCP listener per
 // configured port, backends replaced in place when the configuration file
-// changes, so the load balancer keeps its address and open connections.
+// changes, so the load balancer keeps its address and open connections. A
+// port the configuration no longer has stops listening (its open
+// connections run on until they close); a configuration with no ports
+// listens on nothing: a reserved address.
 type LBServer struct {
 	Path string
 	Logf func(format string, args ...any)
 
-	proxies map[int32]*lbproxy.Proxy
+	proxies map[int32]*served
 	last    [32]byte
+}
+
+// served is one port's proxy, and what stops its listener.
+type served struct {
+	proxy *lbproxy.Proxy
+	stop  context.CancelFunc
 }
 
 // Run polls the configuration until ctx ends.
 func (s *LBServer) Run(ctx context.Context, interval time.Duration) {
-	s.proxies = map[int32]*lbproxy.Proxy{}
+	s.proxies = map[int32]*served{}
 	for {
 		if err := s.reload(ctx); err != nil {
 			s.Logf("configuration not applied: %v", err)
@@ -55,6 +64,7 @@ func (s *LBServer) reload(ctx context.Context) error {
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return fmt.Errorf("%s: %w", s.Path, err)
 	}
+	kept := map[int32]bool{}
 	for _, l := range cfg.Listeners {
 		if l.Protocol != "TCP" && l.Protocol != "" {
 			s.Logf("port %d: protocol %s is not supported, skipped", l.Port, l.Protocol)
@@ -63,7 +73,9 @@ func (s *LBServer) reload(ctx context.Context) error {
 		if err := s.apply(ctx, l); err != nil {
 			return err
 		}
+		kept[l.Port] = true
 	}
+	s.closeAllBut(kept)
 	s.last = sum
 	return nil
 }
@@ -75,15 +87,27 @@ func (s *LBServer) apply(ctx context.Context, l LBListener) error {
 		if err != nil {
 			return fmt.Errorf("listening on %d: %w", l.Port, err)
 		}
-		p = lbproxy.New(ctx, lbproxy.Config{CheckInterval: time.Second})
+		pctx, stop := context.WithCancel(ctx)
+		p = &served{proxy: lbproxy.New(pctx, lbproxy.Config{CheckInterval: time.Second}), stop: stop}
 		s.proxies[l.Port] = p
 		go func() {
-			if err := p.Serve(ctx, ln); err != nil {
+			if err := p.proxy.Serve(pctx, ln); err != nil {
 				s.Logf("port %d: %v", l.Port, err)
 			}
 		}()
 	}
-	p.SetBackends(l.Backends)
+	p.proxy.SetBackends(l.Backends)
 	s.Logf("port %d -> %v", l.Port, l.Backends)
 	return nil
+}
+
+// closeAllBut stops listening on every port not kept.
+func (s *LBServer) closeAllBut(kept map[int32]bool) {
+	for port, p := range s.proxies {
+		if !kept[port] {
+			p.stop()
+			delete(s.proxies, port)
+			s.Logf("port %d closed", port)
+		}
+	}
 }

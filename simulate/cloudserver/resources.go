@@ -121,6 +121,12 @@ func (s *Server) getLoadBalancer(r *http.Request) (any, error) {
 	return lb, nil
 }
 
+// ensureLoadBalancer creates or replaces a load balancer. One with no
+// ports is an address the cloud holds and forwards nothing on: a reserved
+// address, as a cloud's static public IP is before a rule uses it (the
+// Azure face's public IPs are such load balancers until a frontend's
+// rules give them ports). The simulated provider never asks for one: a
+// Service always has a port.
 func (s *Server) ensureLoadBalancer(r *http.Request) (any, error) { return s.putLoadBalancer(r, true) }
 
 // updateLoadBalancer changes an existing load balancer and never creates
@@ -164,10 +170,9 @@ func (s *Server) putLoadBalancer(r *http.Request, create bool) (any, error) {
 	return lb, s.persist()
 }
 
+// validateSpec refuses ports and backends the cloud cannot carry. No ports
+// at all is a reserved address (ensureLoadBalancer).
 func validateSpec(spec api.LoadBalancerSpec) error {
-	if len(spec.Ports) == 0 {
-		return badRequest("a load balancer needs at least one port")
-	}
 	for _, p := range spec.Ports {
 		if p.Port <= 0 || p.NodePort <= 0 {
 			return badRequest("port %d -> node port %d: both must be set", p.Port, p.NodePort)

@@ -12,12 +12,24 @@
 // credential scopes hold Azure callers as they hold every other. What only
 // Azure has is kept here (state.go): the interfaces' backend-pool
 // memberships, and the load balancers, public IP addresses and network
-// security groups. Those three carry no traffic yet: a load balancer's
-// frontend is not the cloud's load balancer, and a public address is not
-// routed anywhere (the cloud gives a load balancer its address when it
-// makes it, after ARM has handed the address out). Their calls still pass
-// the cloud's knobs, through a listing of the cloud's load balancers made
-// as the caller.
+// security groups as ARM stores them.
+//
+// Public IP addresses carry traffic: each is one of the cloud's load
+// balancers (carriers.go), made by the address's PUT, whose address is the
+// public IP's ipAddress (and the metadata service's frontendIpAddress).
+// The rules of the load balancer frontend on it give it its ports, and
+// the interfaces in their backend pools its nodes (carriage.go): every
+// write that changes what one carries — a load balancer's PUT or DELETE,
+// a public IP's, an interface's PUT — changes the cloud's load balancers
+// as the caller, and a refusal of the cloud is the write's ARM error,
+// leaving ARM's resources as they were. What is approximated: a rule's
+// floating IP (the relay connects to the node port the rule's probe tests,
+// not to the frontend's address on the node), one set of nodes for every
+// rule of a frontend, and health probes (the cloud's relay checks each
+// node itself, by TCP, every second: not at the probe's interval,
+// threshold, protocol or port). Internal frontends (a subnet, no public
+// IP), outbound and inbound NAT rules carry nothing, and security groups
+// filter nothing.
 //
 // Bearer tokens come from the metadata service's managed-identity
 // endpoint, one identity a node (or a user-assigned identity named by

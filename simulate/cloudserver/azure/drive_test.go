@@ -20,8 +20,9 @@ import (
 // (drive/intree) and cloud-provider-azure v1.30.4's as
 // cloud-controller-manager (drive/ccm), each also as a kubelet asks of
 // its own VM — against the face: every step succeeds, no call reaches an
-// operation the face does not serve, and the routes reach the cloud as
-// that manager.
+// operation the face does not serve, and the routes and the Service's
+// public IP (a load balancer of the cloud) reach the cloud as that
+// manager.
 func TestTheProvidersRunAgainstTheFace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the providers' modules (minutes on a cold cache)")
@@ -100,12 +101,17 @@ func checkSteps(t *testing.T, r *rig, out []byte) int {
 		if want := r.network.ProviderID("c-worker"); s.Step == "controller: InstanceID of the worker" && "azure://"+s.Result != want {
 			t.Errorf("the provider forms the worker's ProviderID azure://%s; the face says %s", s.Result, want)
 		}
+		if s.Step == "service: EnsureLoadBalancer" && s.Error == "" && !r.back.handedOut(s.Result) {
+			t.Errorf("the Service's address %s is not one of the cloud's load balancers", s.Result)
+		}
 	}
 	return steps
 }
 
 // checkCalls: no call was refused for want of an operation, none failed
-// in the face, and what the cloud carries reached it as the manager.
+// in the face, and what the cloud carries (routes, and the public IP's
+// load balancer: made, given the rule's port and the worker, deleted)
+// reached it as the manager.
 func checkCalls(t *testing.T, r *rig, principal string) {
 	called := map[string]int{}
 	for _, rec := range r.calls() {
@@ -134,7 +140,7 @@ func checkCalls(t *testing.T, r *rig, principal string) {
 			reached[e.Operation] = true
 		}
 	}
-	for _, op := range []string{"CreateRoute", "DeleteRoute", "GetInstance", "ListLoadBalancers"} {
+	for _, op := range []string{"CreateRoute", "DeleteRoute", "GetInstance", "ListLoadBalancers", "EnsureLoadBalancer", "UpdateLoadBalancer", "DeleteLoadBalancer"} {
 		if !reached[op] {
 			t.Errorf("the cloud's audit has no %s by %s: %v", op, principal, reached)
 		}

@@ -35,9 +35,6 @@ type Options struct {
 	Terminated func(node string) bool
 	// StatePath keeps what only Azure has ("" in memory).
 	StatePath string
-	// PublicIPs is the range public IP addresses are handed out from
-	// ("" is 198.18.0.0/15, RFC 2544's, which no kind network uses).
-	PublicIPs string
 	// PageSize bounds a list's page; more follow through nextLink (0 is
 	// 100).
 	PageSize int
@@ -56,6 +53,10 @@ type Face struct {
 	// routing serialises route table writes: each is a read, a check of
 	// its etag and a diff applied to the cloud.
 	routing sync.Mutex
+	// balancing serialises the writes that change what the cloud's load
+	// balancers carry: each is tried on a copy, pushed to the cloud, then
+	// kept (changeCarried).
+	balancing sync.Mutex
 }
 
 // New opens the face's state.
@@ -69,9 +70,6 @@ func New(o Options) (*Face, error) {
 	}
 	if o.NodePrincipal == "" {
 		o.NodePrincipal = "kubelet"
-	}
-	if o.PublicIPs == "" {
-		o.PublicIPs = "198.18.0.0/15"
 	}
 	if o.PageSize <= 0 {
 		o.PageSize = 100

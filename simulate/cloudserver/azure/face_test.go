@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,11 +32,17 @@ const (
 	kcmClient = "22222222-3333-4444-5555-666666666666"
 )
 
-// backends are the cloud's machines and network, in memory.
+// backends are the cloud's machines and network, in memory. They record
+// the load balancers the cloud makes, each with an address of its own.
 type backends struct {
 	mu        sync.Mutex
 	instances []api.Instance
 	routes    []api.Route
+	lbs       map[string]api.LoadBalancer
+	made      int
+	ips       map[string]bool // every address handed out
+	// failing names a load balancer the backend cannot change.
+	failing string
 }
 
 func (b *backends) List(context.Context) ([]api.Instance, error) {
@@ -43,10 +51,56 @@ func (b *backends) List(context.Context) ([]api.Instance, error) {
 	return append([]api.Instance(nil), b.instances...), nil
 }
 func (b *backends) Terminate(context.Context, string) error { return nil }
-func (b *backends) Ensure(context.Context, api.LoadBalancer) (string, error) {
-	return "172.18.0.200", nil
+func (b *backends) Ensure(_ context.Context, lb api.LoadBalancer) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if lb.Name == b.failing {
+		return "", errors.New("the backend cannot change " + lb.Name)
+	}
+	if b.lbs == nil {
+		b.lbs = map[string]api.LoadBalancer{}
+	}
+	if old, ok := b.lbs[lb.Name]; ok {
+		lb.IP = old.IP
+	} else {
+		b.made++
+		lb.IP = "172.18.1." + strconv.Itoa(b.made)
+		if b.ips == nil {
+			b.ips = map[string]bool{}
+		}
+		b.ips[lb.IP] = true
+	}
+	b.lbs[lb.Name] = lb
+	return lb.IP, nil
 }
-func (b *backends) Delete(context.Context, string) error { return nil }
+func (b *backends) Delete(_ context.Context, name string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.lbs, name)
+	return nil
+}
+
+// lb is the load balancer of that name as the cloud last made it.
+func (b *backends) lb(name string) (api.LoadBalancer, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lb, ok := b.lbs[name]
+	return lb, ok
+}
+
+// handedOut: ip is the address of a load balancer the cloud made.
+func (b *backends) handedOut(ip string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.ips[ip]
+}
+
+// count is how many load balancers the cloud has.
+func (b *backends) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.lbs)
+}
 func (b *backends) Sync(_ context.Context, routes []api.Route) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -227,7 +281,8 @@ func TestProviderIDIsTheProvidersForm(t *testing.T) {
 }
 
 // A face's state outlives it: a load balancer PUT before a restart is
-// there after it.
+// there after it, and a public IP keeps its address and its one load
+// balancer in the cloud.
 func TestStateOutlivesTheFace(t *testing.T) {
 	dir := t.TempDir()
 	r := newRig(t, dir)
@@ -235,8 +290,13 @@ func TestStateOutlivesTheFace(t *testing.T) {
 	if a := r.arm(t, tok, http.MethodPut, "Microsoft.Network/loadBalancers/c", "2022-07-01", nil, lbBody(nil)); a.status != http.StatusCreated {
 		t.Fatalf("PUT: %d %s", a.status, a.raw)
 	}
+	_, addr := r.putPIP(t, tok)
 	again := newRig(t, dir)
 	if a := again.arm(t, tok, http.MethodGet, "Microsoft.Network/loadBalancers/c", "2022-07-01", nil, nil); a.status != http.StatusOK {
 		t.Errorf("after a restart: %d %s", a.status, a.raw)
+	}
+	pip := again.arm(t, tok, http.MethodPut, pipPath, "2022-07-01", nil, pipBody(map[string]any{"k8s-azure-service": "load/web"}))
+	if got, _ := pip.body["properties"].(map[string]any)["ipAddress"].(string); got != addr || again.back.count() != 0 {
+		t.Errorf("the public IP after a restart: %s; load balancers made anew: %d", pip.raw, again.back.count())
 	}
 }

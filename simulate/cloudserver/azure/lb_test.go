@@ -51,6 +51,9 @@ func TestLoadBalancersPublicIPsAndPools(t *testing.T) {
 	if pip.status != http.StatusCreated || addr == "" || pip.header.Get("Azure-AsyncOperation") != "" {
 		t.Fatalf("PUT the public IP: %d %s", pip.status, pip.raw)
 	}
+	if carrier, ok := r.back.lb("c-a0123"); !ok || carrier.IP != addr {
+		t.Fatalf("the public IP's address %s is not its load balancer's in the cloud: %+v", addr, carrier)
+	}
 	pipID := pip.body["id"].(string)
 	missing := group + "Microsoft.Network/publicIPAddresses/none"
 	if bad := r.arm(t, tok, http.MethodPut, "Microsoft.Network/loadBalancers/c", "2022-07-01", nil, lbBody(&missing)); bad.code() != "InvalidResourceReference" {

@@ -8,18 +8,19 @@ import (
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
 
-// Load balancers are ARM's alone here (see the package's doc): stored as
-// PUT, their backend pools showing the interfaces whose PUT put them
-// there (backendIPConfigurations, which the providers read to take nodes
-// out of a pool: cloud-provider-azure@v1.30.4
-// pkg/provider/azure_standard.go EnsureBackendPoolDeleted).
+// Load balancers are stored as PUT, their backend pools showing the
+// interfaces whose PUT put them there (backendIPConfigurations, which the
+// providers read to take nodes out of a pool: cloud-provider-azure@v1.30.4
+// pkg/provider/azure_standard.go EnsureBackendPoolDeleted); their
+// frontends' traffic is carried by the cloud's load balancers behind the
+// public IPs they use (carriers.go).
 
 // The sub-resources of a load balancer that others refer to by ID.
 var lbParts = []string{"frontendIPConfigurations", "backendAddressPools", "probes", "loadBalancingRules", "inboundNatRules", "outboundRules"}
 
 func (f *Face) lbs() stored {
 	return stored{typ: typeLoadBalancer, pick: func(d *stateData) map[string]resource { return d.LoadBalancers },
-		derive: deriveLB, prepare: f.prepareLB, check: f.checkLB, deleted: forgetPools}
+		derive: deriveLB, prepare: f.prepareLB, check: f.checkLB, deleted: forgetPools, carried: true}
 }
 
 func (f *Face) getLB(ctx context.Context, c *call) (any, error) { return f.getStored(ctx, c, f.lbs()) }

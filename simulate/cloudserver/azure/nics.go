@@ -86,7 +86,9 @@ func (f *Face) nic(in api.Instance, i int) resource {
 }
 
 // putNIC sets the interface's backend pools: every pool it names must be
-// a pool of a load balancer ARM has.
+// a pool of a load balancer ARM has. The carriers of the frontends whose
+// rules use a pool it joins or leaves gain or lose its address
+// (carriers.go).
 func (f *Face) putNIC(ctx context.Context, c *call) (int, any, error) {
 	want, err := body(c.r)
 	if err != nil {
@@ -105,7 +107,7 @@ func (f *Face) putNIC(ctx context.Context, c *call) (int, any, error) {
 	}
 	pools := poolsOf(want)
 	name := nicName(in.Name, i)
-	err = f.state.Change(func(d *stateData) error {
+	join := func(d *stateData) error {
 		for _, p := range pools {
 			if !d.hasPool(p) {
 				return errReference(p, current["id"].(string)+"/ipConfigurations/"+ipConfigName)
@@ -117,8 +119,8 @@ func (f *Face) putNIC(ctx context.Context, c *call) (int, any, error) {
 			d.Pools[key(name)] = pools
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := f.changeCarried(ctx, c, join, nil); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, f.nic(in, i), nil

@@ -2,21 +2,20 @@ package azure
 
 import (
 	"context"
-	"fmt"
-	"math/big"
-	"net"
 	"net/http"
 	"strings"
 )
 
-// Public IP addresses are ARM's alone here: each gets an address from
-// Options.PublicIPs when first PUT and keeps it, and shows the frontend
-// that uses it (ipConfiguration, which the providers read to tell an
-// address in use from one to delete).
+// Public IP addresses are the cloud's load balancers (carriers.go): each
+// gets its carrier's address when first PUT, as a Standard SKU static
+// address is allocated by its PUT (what both providers make for a
+// standard load balancer), and keeps it; it shows the frontend that uses
+// it (ipConfiguration, which the providers read to tell an address in use
+// from one to delete). Deleting it deletes its carrier.
 
 func (f *Face) publicIPs() stored {
 	return stored{typ: typePublicIP, pick: func(d *stateData) map[string]resource { return d.PublicIPs },
-		prepare: f.preparePublicIP, derive: derivePublicIP, inUse: publicIPInUse}
+		prepare: f.preparePublicIP, derive: derivePublicIP, inUse: publicIPInUse, carried: true}
 }
 
 func (f *Face) getPublicIP(ctx context.Context, c *call) (any, error) {
@@ -32,10 +31,10 @@ func (f *Face) deletePublicIP(ctx context.Context, c *call) (int, error) {
 	return f.deleteStored(ctx, c, f.publicIPs())
 }
 
-// preparePublicIP keeps the address an existing public IP has, or hands
-// out the next one; the version and allocation default to ARM's (IPv4,
-// Dynamic).
-func (f *Face) preparePublicIP(d *stateData, res, old resource) error {
+// preparePublicIP keeps the address an existing public IP has (a new one
+// gets its carrier's when the cloud has made it); the version and
+// allocation default to ARM's (IPv4, Dynamic).
+func (f *Face) preparePublicIP(_ *stateData, res, old resource) error {
 	p := props(res)
 	if _, ok := p["publicIPAddressVersion"]; !ok {
 		p["publicIPAddressVersion"] = "IPv4"
@@ -46,36 +45,14 @@ func (f *Face) preparePublicIP(d *stateData, res, old resource) error {
 	if v, _ := p["publicIPAddressVersion"].(string); !strings.EqualFold(v, "IPv4") {
 		return errUnserved("This cloud hands out IPv4 public addresses only.")
 	}
+	delete(p, "ipAddress")
+	delete(p, "ipConfiguration")
 	if old != nil {
 		if addr, ok := props(old)["ipAddress"].(string); ok {
 			p["ipAddress"] = addr
-			return nil
 		}
 	}
-	addr, err := nthAddress(f.opts.PublicIPs, d.Addresses)
-	if err != nil {
-		return err
-	}
-	d.Addresses++
-	p["ipAddress"] = addr
-	delete(p, "ipConfiguration")
 	return nil
-}
-
-// nthAddress is the n-th host address of a range, after its network
-// address.
-func nthAddress(cidr string, n int) (string, error) {
-	_, ipnet, err := net.ParseCIDR(cidr)
-	if err != nil || ipnet.IP.To4() == nil {
-		return "", fmt.Errorf("the public address range %q is not an IPv4 CIDR", cidr)
-	}
-	ones, bits := ipnet.Mask.Size()
-	if size := 1 << (bits - ones); n+2 >= size {
-		return "", errorf(http.StatusBadRequest, "PublicIPCountLimitReached", "Cannot create more than %d public IP addresses in this cloud (%s).", size-2, cidr)
-	}
-	ip := new(big.Int).SetBytes(ipnet.IP.To4())
-	ip.Add(ip, big.NewInt(int64(n+1)))
-	return net.IP(ip.FillBytes(make([]byte, 4))).String(), nil
 }
 
 // frontendsOf are the load balancer frontends that use a public IP.

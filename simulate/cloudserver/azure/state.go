@@ -21,8 +21,10 @@ type stateData struct {
 	// by interface name (lower case): the pools' IDs as the interface's
 	// PUT named them.
 	Pools map[string][]string `json:"pools"`
-	// Addresses counts the public addresses handed out, so each is new.
-	Addresses int `json:"addresses"`
+	// Carriers are the cloud's load balancers that carry the public IPs'
+	// traffic, by public IP (lower case), as the face last made them
+	// (carriers.go).
+	Carriers map[string]carrier `json:"carriers"`
 	// Seen are the primary addresses of the instances listed so far, by
 	// name: a route to an instance that is gone still shows its next hop.
 	Seen map[string]string `json:"seen"`
@@ -43,6 +45,9 @@ func (d *stateData) fill() {
 	}
 	if d.Pools == nil {
 		d.Pools = map[string][]string{}
+	}
+	if d.Carriers == nil {
+		d.Carriers = map[string]carrier{}
 	}
 	if d.Seen == nil {
 		d.Seen = map[string]string{}

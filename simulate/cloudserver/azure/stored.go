@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// stored is a type whose resources only ARM has: kept in the state as
-// their last PUT left them, shown with what ARM derives from other
-// resources. Their calls pass the cloud's knobs through a listing of the
-// cloud's load balancers made as the caller (gate).
+// stored is a type whose resources ARM keeps here: in the state as their
+// last PUT left them, shown with what ARM derives from other resources.
+// Their calls pass the cloud's knobs through a listing of the cloud's load
+// balancers made as the caller (gate); the writes of a carried type also
+// change the cloud's load balancers behind the public IPs (carriers.go).
 type stored struct {
 	typ  string
 	pick func(*stateData) map[string]resource
@@ -28,6 +29,26 @@ type stored struct {
 	inUse func(d *stateData, res resource) error
 	// deleted makes the rest of the state forget a deleted resource.
 	deleted func(d *stateData, res resource)
+	// carried: a write can change what the public IPs' carriers carry
+	// (carriers.go), and is kept only once the cloud has taken it.
+	carried bool
+}
+
+// write applies change to the state (through the carriers when s is
+// carried) and calls done with the state it made.
+func (f *Face) write(ctx context.Context, c *call, s stored, change func(*stateData) error, done func(*stateData)) error {
+	if s.carried {
+		return f.changeCarried(ctx, c, change, done)
+	}
+	return f.state.Change(func(d *stateData) error {
+		if err := change(d); err != nil {
+			return err
+		}
+		if done != nil {
+			done(d)
+		}
+		return nil
+	})
 }
 
 // gate passes a call through the cloud's knobs as its caller.
@@ -101,7 +122,8 @@ func (f *Face) putStored(ctx context.Context, c *call, s stored) (int, any, erro
 	}
 	status := http.StatusOK
 	var out resource
-	err = f.state.Change(func(d *stateData) error {
+	put := func(d *stateData) error {
+		want := clone(want) // a carried write is applied twice
 		old, stored := s.pick(d)[key(c.name)]
 		now := s.current(d, c.name)
 		etag, _ := now["etag"].(string)
@@ -131,9 +153,9 @@ func (f *Face) putStored(ctx context.Context, c *call, s stored) (int, any, erro
 			}
 		}
 		s.pick(d)[key(c.name)] = res
-		out = s.current(d, c.name)
 		return nil
-	})
+	}
+	err = f.write(ctx, c, s, put, func(d *stateData) { out = s.current(d, c.name) })
 	if err != nil {
 		return 0, nil, err
 	}
@@ -148,7 +170,7 @@ func (f *Face) deleteStored(ctx context.Context, c *call, s stored) (int, error)
 		return 0, err
 	}
 	status := http.StatusOK
-	err := f.state.Change(func(d *stateData) error {
+	del := func(d *stateData) error {
 		res, ok := s.pick(d)[key(c.name)]
 		if !ok {
 			status = http.StatusNoContent
@@ -164,8 +186,8 @@ func (f *Face) deleteStored(ctx context.Context, c *call, s stored) (int, error)
 			s.deleted(d, res)
 		}
 		return nil
-	})
-	return status, err
+	}
+	return status, f.write(ctx, c, s, del, nil)
 }
 
 // sameID compares ARM IDs, which are case-insensitive.
