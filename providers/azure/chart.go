@@ -31,7 +31,9 @@ const (
 // --controllers=*,-cloud-node leaves nodes to the node manager) and what
 // a cluster on the simulated cloud sets: its name, pod network and the
 // manager's azure.json, and its health and metrics open to handover's
-// observers.
+// observers on the port they read every cloud-controller-manager's on
+// (securePort 10258, the manager's own default, where the chart's is
+// 10268; its liveness probe follows the value).
 func CCMArgs(cluster, podSubnet string) []string {
 	return []string{
 		"--allocate-node-cidrs=true",
@@ -43,11 +45,15 @@ func CCMArgs(cluster, podSubnet string) []string {
 		"--controllers=*,-cloud-node",
 		"--leader-elect=true",
 		"--route-reconciliation-period=10s",
-		"--secure-port=10268",
+		"--secure-port=" + securePort,
 		"--v=2",
 		"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics",
 	}
 }
+
+// securePort is the chart's cloudControllerManager.securePort as a cluster
+// on the simulated cloud sets it.
+const securePort = "10258"
 
 // chartInput is what the chart is rendered for.
 type chartInput struct {
@@ -243,7 +249,7 @@ ARGS
           livenessProbe:
             httpGet:
               path: /healthz
-              port: 10268
+              port: 10258
               scheme: HTTPS
             initialDelaySeconds: 20
             periodSeconds: 10

@@ -3,6 +3,7 @@ package azure
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,11 +132,16 @@ func TestChartHoldsInItsSource(t *testing.T) {
 	ccm := d.Spec.Template.Spec.Containers[0]
 	vc := v.CloudControllerManager
 	if ccm.ImagePullPolicy != vc.ImagePullPolicy || !reflect.DeepEqual(d.Spec.Template.Spec.Tolerations, vc.Tolerations) ||
-		!reflect.DeepEqual(d.Spec.Template.Spec.NodeSelector, vc.NodeSelector) || !reflect.DeepEqual(ccm.Resources, vc.ContainerResourceManagement.of()) ||
-		ccm.LivenessProbe.HTTPGet.Port.IntValue() != vc.SecurePort {
+		!reflect.DeepEqual(d.Spec.Template.Spec.NodeSelector, vc.NodeSelector) || !reflect.DeepEqual(ccm.Resources, vc.ContainerResourceManagement.of()) {
 		t.Errorf("the manager's Deployment is not the chart's: %+v", d.Spec.Template.Spec)
 	}
-	for _, a := range []string{"--route-reconciliation-period=" + vc.RouteReconciliationPeriod, "--secure-port=" + strings.TrimSpace(yamlInt(vc.SecurePort))} {
+	// securePort is set (the observers' port, not values.yaml's), and the
+	// chart's probe follows it as its template does.
+	if p := strconv.Itoa(ccm.LivenessProbe.HTTPGet.Port.IntValue()); p != securePort || !slices.Contains(ccm.Args, "--secure-port="+securePort) ||
+		!strings.Contains(tmpl, "port: {{ .Values.cloudControllerManager.securePort }}") || vc.SecurePort == 0 {
+		t.Errorf("the manager's secure port %s, probe %s; values.yaml's %d", securePort, p, vc.SecurePort)
+	}
+	for _, a := range []string{"--route-reconciliation-period=" + vc.RouteReconciliationPeriod} {
 		if !slices.Contains(ccm.Args, a) {
 			t.Errorf("the manager lacks the chart's %s: %v", a, ccm.Args)
 		}
@@ -155,5 +161,3 @@ func TestChartHoldsInItsSource(t *testing.T) {
 		t.Errorf("the node manager's DaemonSet is not the chart's: %+v", cnm)
 	}
 }
-
-func yamlInt(i int) string { b, _ := yaml.Marshal(i); return string(b) }

@@ -93,15 +93,15 @@ func (forms) Kubeconfig(conf, caCert, caKey []byte) (string, error) {
 
 // StaticPod is the chart's manager as a static pod, in the form kubeadm
 // gives kube-controller-manager (cloudcluster.StaticPodManifest): its
-// binary, the chart's arguments and the cluster's on the default secure
-// port the static pod's probe asks, its azure.json and the cloud's CA.
+// binary, the chart's arguments and the cluster's, its azure.json and the
+// cloud's CA.
 func (forms) StaticPod(in providers.StaticPodInput) string {
 	c, _ := releaseOf(in.Version)
 	args := append([]string{c.Binary,
 		"--kubeconfig=" + cloudcluster.CCMKubeconfigPath,
 		"--authentication-kubeconfig=" + cloudcluster.CCMKubeconfigPath,
 		"--authorization-kubeconfig=" + cloudcluster.CCMKubeconfigPath},
-		cmdline.Merge(cmdline.Merge(CCMArgs(in.Cluster, in.PodSubnet), []string{"--secure-port=10258"}), in.Args)...)
+		cmdline.Merge(CCMArgs(in.Cluster, in.PodSubnet), in.Args)...)
 	files := append([]cloudcluster.HostFile{{Name: "kubeconfig", Path: cloudcluster.CCMKubeconfigPath}, {Name: "cloud-config", Path: CCMCloudConfigPath},
 		{Name: "cloud-ca", Path: caPath}}, cloudcluster.HostFiles(in.Files)...)
 	return cloudcluster.StaticPodManifest(c.Image, args, files)

@@ -1,0 +1,43 @@
+package suites_test
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/verify/checks"
+)
+
+// Azure's own code on both sides (make azure; nightly: its v1.29.15 node
+// image and cloud-provider-azure's managers are built on demand): the
+// in-tree azure provider of v1.29.15's managers and kubelets,
+// cloud-provider-azure v1.30.4's chart (its manager and cloud-node-manager)
+// after the switch, against the simulated Resource Manager and metadata
+// service. Azure's manager has no leader migration: what keeps a runbook
+// safe is its order, not the migration lock.
+var _ = Describe("Azure's own code", Label("azure"), func() {
+	It("Rancher's RKE2 runbook (Azure's chart) from v1.29.15 to v1.30.14 under moderate load", func(ctx context.Context) {
+		rehearse(ctx, "azure-rke2", azureConfig("rke2", "azure"))
+	}, NodeTimeout(40*time.Minute))
+
+	// RKE's runbook as written starts the manager on the first switched
+	// control plane while the others' kube-controller-managers still run
+	// the in-tree provider: every migrated controller runs in both (the
+	// lint predicts it; --force goes past it), which mutual-exclusion
+	// shows from the managers' own leases and logs.
+	It("Rancher's RKE runbook as written runs the cloud controllers in both managers", func(ctx context.Context) {
+		c := azureConfig("rke", "external")
+		c.Force = true
+		res := negative(ctx, "azure-rke-as-written", c)
+		Expect(failed(res, checks.MutualExclusion)).NotTo(BeEmpty(), "mutual-exclusion did not fire; reports in %s", res.Dir)
+	}, NodeTimeout(40*time.Minute))
+})
+
+func azureConfig(procedure, flavour string) rehearsal.Config {
+	c := rehearsal.Default()
+	c.Procedure, c.Flavour, c.Provider, c.From, c.To = procedure, flavour, "azure", "v1.29.15", "v1.30.14"
+	return c
+}
