@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 )
 
@@ -19,9 +20,5 @@ func (Provider) APIActions(stateDir string) ([]providers.APIAction, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]providers.APIAction, 0, len(counts))
-	for _, c := range counts {
-		out = append(out, providers.APIAction{Service: c.Service, Action: c.Action, Calls: c.Calls, Refused: c.Refused, Unimplemented: c.Unimplemented})
-	}
-	return out, nil
+	return cloudcluster.APIActions(counts), nil
 }

@@ -1,8 +1,6 @@
 package aws
 
 import (
-	"path/filepath"
-
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 
 	"github.com/handover-sh/handover/simulate/cloudcluster"
@@ -20,32 +18,22 @@ const (
 // hostFiles are the files written for an aws cluster (relative to its
 // state dir) and where each is mounted: on every node, or only on
 // control planes. A node's kubelet key is its own (NodeMounts).
-var hostFiles = []struct {
-	name, path   string
-	controlPlane bool
-}{
-	{"cloud.conf", CloudConfigPath, false},
-	{"cloud-ccm.conf", CCMCloudConfigPath, false},
-	{"bootstrap-kubeadm", bootstrapKubeadmPath, false},
-	{"patches", patchDir, false},
-	{"kube-controller-manager.credentials", kcmCredentials, true},
-	{"cloud-controller-manager.credentials", ccmKeyPath, true},
-	{"ca.crt", caPath, false},
-	{"credential-provider.yaml", credentialProviderConfigPath, false},
-	{cloudcluster.RegistryCertsSubdir, registryCertsDir, false},
+var hostFiles = []cloudcluster.NodeFile{
+	{Name: "cloud.conf", Path: CloudConfigPath},
+	{Name: "cloud-ccm.conf", Path: CCMCloudConfigPath},
+	{Name: "bootstrap-kubeadm", Path: bootstrapKubeadmPath},
+	{Name: "patches", Path: patchDir},
+	{Name: "kube-controller-manager.credentials", Path: kcmCredentials, ControlPlane: true},
+	{Name: "cloud-controller-manager.credentials", Path: ccmKeyPath, ControlPlane: true},
+	{Name: "ca.crt", Path: caPath},
+	{Name: "credential-provider.yaml", Path: credentialProviderConfigPath},
+	{Name: cloudcluster.RegistryCertsSubdir, Path: registryCertsDir},
 }
 
 // NodeMounts are the aws files a node gets by its role, and its own
 // kubelet key (the file issueKubeletKey writes for it).
 func (Provider) NodeMounts(cluster, node string, role v1alpha4.NodeRole) []v1alpha4.Mount {
-	dir := stateDir(cluster)
-	var out []v1alpha4.Mount
-	for _, f := range hostFiles {
-		if f.controlPlane && role != v1alpha4.ControlPlaneRole {
-			continue
-		}
-		out = append(out, v1alpha4.Mount{HostPath: filepath.Join(dir, f.name), ContainerPath: f.path, Readonly: true})
-	}
+	out := cloudcluster.FileMounts(stateDir(cluster), hostFiles, role)
 	return append(out, v1alpha4.Mount{HostPath: kubeletEnvFile(cluster, node), ContainerPath: kubeletEnvPath, Readonly: true})
 }
 

@@ -5,46 +5,23 @@ import (
 	"strings"
 	"time"
 
-	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 	azureface "github.com/handover-sh/handover/simulate/cloudserver/azure"
 )
 
 // Manager is cloud-provider-azure's manager as the procedures place it:
-// the chart's workload, or a static pod. Its identity as a static pod (its
-// kubeconfig, user and RBAC) is the simulated provider's: that is
-// kubeadm's way, not the provider's.
+// the chart's workload, or a static pod.
 func (Provider) Manager() providers.Manager {
-	return providers.Manager{
-		CloudProvider:            Name,
-		CloudConfigPath:          CloudConfigPath,
-		CCMCloudConfigPath:       CCMCloudConfigPath,
-		CCMUser:                  cloudcluster.CCMUser,
-		CCMLeaderLockingRole:     cloudcluster.CCMLeaderLockingRole,
-		CCMRBAC:                  cloudcluster.CCMRBAC,
-		CCMStaticPodPath:         cloudcluster.CCMStaticPodPath,
-		CCMKubeconfigPath:        cloudcluster.CCMKubeconfigPath,
-		LeaderMigrationConfigMap: cloudcluster.LeaderMigrationConfigMap,
-		CCMWorkloadName:          CCMName,
-		Forms:                    forms{},
-	}
+	return cloudcluster.KubeadmManager(cloudcluster.ManagerSide{CloudProvider: Name, CloudConfigPath: CloudConfigPath,
+		CCMCloudConfigPath: CCMCloudConfigPath, WorkloadName: CCMName, Forms: forms{}})
 }
 
 // InTreeCode is the in-tree azure provider a Kubernetes release builds
-// into its managers and kubelets: k8s.io/legacy-cloud-providers, staged
-// with the release as v0.<minor>.<patch>. "" for a release without it.
+// into its managers and kubelets.
 func (Provider) InTreeCode(version string) string {
-	r, err := nodeimage.Lookup(version)
-	if err != nil || !r.InTreeCloud {
-		return ""
-	}
-	if p, err := profiles.Lookup(Name, version); err != nil || !p.InTree.Value {
-		return ""
-	}
-	return "k8s.io/legacy-cloud-providers/azure@v0." + strings.TrimPrefix(version, "v1.")
+	return cloudcluster.LegacyInTreeCode(Name, version)
 }
 
 // CCMCode is the cloud-provider-azure release handover builds for a
@@ -69,11 +46,7 @@ func (Provider) APIActions(stateDir string) ([]providers.APIAction, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]providers.APIAction, 0, len(counts))
-	for _, c := range counts {
-		out = append(out, providers.APIAction{Service: c.Service, Action: c.Action, Calls: c.Calls, Refused: c.Refused, Unimplemented: c.Unimplemented})
-	}
-	return out, nil
+	return cloudcluster.APIActions(counts), nil
 }
 
 // forms are cloud-provider-azure's manager's forms.

@@ -37,28 +37,18 @@ const (
 // hostFiles are the files written for an azure cluster (relative to its
 // state dir) and where each is mounted: on every node, or only on
 // control planes.
-var hostFiles = []struct {
-	name, path   string
-	controlPlane bool
-}{
-	{"azure.json", CloudConfigPath, false},
-	{"kcm.json", kcmCloudConfigPath, true},
-	{"ccm.json", CCMCloudConfigPath, true},
-	{"ca.crt", caPath, false},
-	{"bootstrap-kubeadm", bootstrapKubeadmPath, false},
+var hostFiles = []cloudcluster.NodeFile{
+	{Name: "azure.json", Path: CloudConfigPath},
+	{Name: "kcm.json", Path: kcmCloudConfigPath, ControlPlane: true},
+	{Name: "ccm.json", Path: CCMCloudConfigPath, ControlPlane: true},
+	{Name: "ca.crt", Path: caPath},
+	{Name: "bootstrap-kubeadm", Path: bootstrapKubeadmPath},
 }
 
 // NodeMounts are the azure files a node gets by its role, and the images
 // of every on-demand build of cloud-provider-azure in the cache.
 func (Provider) NodeMounts(cluster, _ string, role v1alpha4.NodeRole) []v1alpha4.Mount {
-	dir := stateDir(cluster)
-	var out []v1alpha4.Mount
-	for _, f := range hostFiles {
-		if f.controlPlane && role != v1alpha4.ControlPlaneRole {
-			continue
-		}
-		out = append(out, v1alpha4.Mount{HostPath: filepath.Join(dir, f.name), ContainerPath: f.path, Readonly: true})
-	}
+	out := cloudcluster.FileMounts(stateDir(cluster), hostFiles, role)
 	for _, b := range onDemandBuilds() {
 		for _, a := range b.Archives {
 			out = append(out, v1alpha4.Mount{HostPath: a, ContainerPath: filepath.Join(imagesDir, archiveName(a)), Readonly: true})

@@ -8,19 +8,8 @@ import (
 
 // Manager is the simulated cloud's manager as the procedures place it.
 func (Provider) Manager() providers.Manager {
-	return providers.Manager{
-		CloudProvider:            cloudcluster.ProviderName,
-		CloudConfigPath:          cloudcluster.CloudConfigPath,
-		CCMCloudConfigPath:       cloudcluster.CloudConfigPath,
-		CCMUser:                  cloudcluster.CCMUser,
-		CCMLeaderLockingRole:     cloudcluster.CCMLeaderLockingRole,
-		CCMRBAC:                  cloudcluster.CCMRBAC,
-		CCMStaticPodPath:         cloudcluster.CCMStaticPodPath,
-		CCMKubeconfigPath:        cloudcluster.CCMKubeconfigPath,
-		LeaderMigrationConfigMap: cloudcluster.LeaderMigrationConfigMap,
-		CCMWorkloadName:          "cloud-controller-manager",
-		Forms:                    forms{},
-	}
+	return cloudcluster.KubeadmManager(cloudcluster.ManagerSide{CloudProvider: cloudcluster.ProviderName, CloudConfigPath: cloudcluster.CloudConfigPath,
+		CCMCloudConfigPath: cloudcluster.CloudConfigPath, WorkloadName: "cloud-controller-manager", Forms: forms{}})
 }
 
 // forms are the simulated manager's forms.
