@@ -59,6 +59,15 @@ func (s Spec) NodeMetadataLag() time.Duration {
 	return 0
 }
 
+// RouteBatch is how long the provider the managers run may hold a route
+// write back (0: it writes each at once).
+func (s Spec) RouteBatch() time.Duration {
+	if b, ok := providers.As[providers.RouteBatching](s.running()); ok {
+		return b.RouteBatch()
+	}
+	return 0
+}
+
 // OwnCode: the spec's provider runs its own code (in tree and in its
 // cloud-controller-manager), not the simulated cloud's behaving as it.
 func (s Spec) OwnCode() bool { return s.cloud().Runs() == providers.OwnCode }

@@ -161,3 +161,11 @@ func ProfileName(name string) string {
 type NodeMetadataLag interface {
 	NodeMetadataLag() time.Duration
 }
+
+// RouteBatching is a provider whose code writes routes in batches: a route
+// the route controller asks for reaches the cloud up to Interval later,
+// which the route table's check allows for and a rehearsal observes for
+// after the procedure.
+type RouteBatching interface {
+	RouteBatch() time.Duration
+}

@@ -331,6 +331,9 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 		}
 	}
 	out := maps.Clone(given)
+	if err := routeSettle(s, cfg, given, &out); err != nil {
+		return nil, err
+	}
 	d, basis := s.MaxGap()
 	if _, set := given["max-gap"]; set || d == 0 {
 		return out, nil
@@ -343,6 +346,25 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 	}
 	out["max-gap"], out["max-gap"+checks.BasisSuffix] = d.String(), basis
 	return out, nil
+}
+
+// routeSettle derives route-settle, when not given, for a provider that
+// batches its route writes: the checks' three reconciliations plus a batch.
+func routeSettle(s migrate.Spec, cfg checks.Config, given map[string]string, out *map[string]string) error {
+	batch := s.RouteBatch()
+	if _, set := given["route-settle"]; set || batch == 0 {
+		return nil
+	}
+	d := cfg.RouteSettle + batch
+	if err := cfg.Set("route-settle", d.String()); err != nil {
+		return fmt.Errorf("thresholds: route-settle from the provider's batching of route writes: %w", err)
+	}
+	if *out == nil {
+		*out = map[string]string{}
+	}
+	(*out)["route-settle"] = d.String()
+	(*out)["route-settle"+checks.BasisSuffix] = fmt.Sprintf("%s: three route reconciliations (%s) + the provider's route writes batched every %s", d, cfg.RouteSettle, batch)
+	return nil
 }
 
 // scalePodSubnet is the pod network of a cluster with a simulated fleet:

@@ -239,3 +239,25 @@ func TestConfigMachines(t *testing.T) {
 		t.Errorf("machines on the simulated provider: %v", err)
 	}
 }
+
+// A provider that batches its route writes (azure's, every 30 s) gets a
+// route-settle of three reconciliations and a batch, with its basis, and a
+// rehearsal observes that long after the procedure; a given one stands.
+func TestConfigThresholdsFollowRouteBatching(t *testing.T) {
+	c := Default()
+	c.Provider, c.Procedure, c.Flavour, c.From, c.To = "azure", "rke2", "azure", "v1.29.15", "v1.30.14"
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Thresholds["route-settle"] != "1m0s" || !strings.Contains(p.Thresholds["route-settle.basis"], "batched every 30s") || settleAfter(p) != time.Minute {
+		t.Errorf("thresholds %v, observed after %s", p.Thresholds, settleAfter(p))
+	}
+	c.Thresholds = map[string]string{"route-settle": "45s"}
+	if p, err := c.Validate(); err != nil || p.Thresholds["route-settle"] != "45s" || settleAfter(p) != 45*time.Second {
+		t.Errorf("a given route-settle: %v %v", p, err)
+	}
+	if p, err := Default().Validate(); err != nil || p.Thresholds["route-settle"] != "" || settleAfter(p) != 0 {
+		t.Errorf("the default provider: %v %v", p, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/handover-sh/handover/verify/checks"
 	"os"
 	"path/filepath"
 	"slices"
@@ -213,7 +214,7 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
 	res.Fleet = fleet.Stop()
 	if runErr == nil {
 		inj.ProcedureEnded(ctx)
-		observeAfter(ctx, logger, p.ObserveAfter)
+		observeAfter(ctx, logger, max(p.ObserveAfter, settleAfter(p)))
 	}
 	faultErr := inj.Stop()
 	res.Load = gen.Stop()
@@ -398,4 +399,18 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// settleAfter is how long a rehearsal observes after the procedure when
+// its provider batches route writes: the route-settle threshold, so that
+// the routes of the last Nodes to join or go are judged, not left out.
+func settleAfter(p *Plan) time.Duration {
+	if p.Spec.RouteBatch() == 0 {
+		return 0
+	}
+	cfg := checks.DefaultConfig(nil)
+	if v, ok := p.Thresholds["route-settle"]; ok && cfg.Set("route-settle", v) == nil {
+		return cfg.RouteSettle
+	}
+	return cfg.RouteSettle + p.Spec.RouteBatch()
 }

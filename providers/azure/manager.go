@@ -114,3 +114,11 @@ func (forms) Workload(in providers.WorkloadInput) string {
 // metadataCacheTTL, GetMetadata), and reports addresses every node status
 // update (10 s, the kubelet's nodeStatusUpdateFrequency).
 func (Provider) NodeMetadataLag() time.Duration { return time.Minute + 10*time.Second }
+
+// RouteBatch: both azure providers write the route table in batches, every
+// 30 s, and a route the route controller asks for waits for the next one
+// (legacy-cloud-providers@v0.29.15 azure/azure_routes.go
+// routeUpdateInterval; cloud-provider-azure@v1.30.4 pkg/consts
+// DefaultRouteUpdateIntervalInSeconds, routeUpdateIntervalInSeconds unset
+// in the cluster's azure.json).
+func (Provider) RouteBatch() time.Duration { return 30 * time.Second }

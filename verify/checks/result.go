@@ -64,6 +64,10 @@ type Config struct {
 	MaxOutage       time.Duration
 	// MaxStale bounds how long a Node may outlive its instance.
 	MaxStale time.Duration
+	// RouteSettle is how long after a Node got its pod CIDR, or went, its
+	// route may still be missing or stay: a route change's way through the
+	// route controller and the provider.
+	RouteSettle time.Duration
 	// Basis says, by threshold name, where a value not the default comes
 	// from (e.g. max-gap from the leader-election flags in force); the
 	// checks print it beside the value.
@@ -83,7 +87,7 @@ func (c Config) threshold(name string, value fmt.Stringer) string {
 // to start its controllers after it leads.
 func DefaultConfig(controllers []string) Config {
 	return Config{Controllers: controllers, Tolerance: time.Second, MaxGap: 40 * time.Second,
-		MinAvailability: 0.99, MaxOutage: 5 * time.Second, MaxStale: 2 * time.Minute}
+		MinAvailability: 0.99, MaxOutage: 5 * time.Second, MaxStale: 2 * time.Minute, RouteSettle: routeSettle}
 }
 
 // Check names.

@@ -17,7 +17,9 @@ const RouteTable = "route-table"
 
 // routeSettle: the route controller reconciles every 10 s
 // (--route-reconciliation-period); a Node that got its pod CIDR, or went,
-// within this of the end snapshot is not judged on its route yet.
+// within this of the end snapshot is not judged on its route yet (the
+// default of Config.RouteSettle: a provider that batches its route
+// writes adds its batch, the route-settle threshold).
 const routeSettle = 30 * time.Second
 
 type route struct{ dest, target string }
@@ -55,9 +57,9 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	refused := routeRefusals(evs)
 	var out []Result
 	for _, n := range sortedKeys(live) {
-		out = append(out, nodeRoutes(n, live[n], routes, snap.Time, refused))
+		out = append(out, nodeRoutes(n, live[n], routes, snap.Time, refused, cfg.settle()))
 	}
-	return append(out, danglingRoutes(routes, live, gone, snap.Time, refused)...)
+	return append(out, danglingRoutes(routes, live, gone, snap.Time, refused, cfg.settle())...)
 }
 
 // routeRefusals is the cloud audit's account of route changes it refused
@@ -127,9 +129,9 @@ func nodesAt(h map[string][]timeline.Event, t time.Time) (map[string]nodeCIDRs, 
 }
 
 // nodeRoutes judges one Node's routes, unless its ranges are too young.
-func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []string) Result {
-	if age := at.Sub(c.since); age < routeSettle {
-		return notJudged(RouteTable, n, fmt.Sprintf("its pod CIDR came %s before the end snapshot, within %s (three route reconciliations)", age.Round(100*time.Millisecond), routeSettle))
+func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []string, settle time.Duration) Result {
+	if age := at.Sub(c.since); age < settle {
+		return notJudged(RouteTable, n, fmt.Sprintf("its pod CIDR came %s before the end snapshot, within %s (route-settle)", age.Round(100*time.Millisecond), settle))
 	}
 	var vs []Violation
 	for _, cidr := range c.cidrs {
@@ -156,13 +158,13 @@ func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []s
 
 // danglingRoutes: routes to Nodes that are gone (for longer than a
 // reconciliation) or that were never seen, and blackholes.
-func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time, refused []string) []Result {
+func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time, refused []string, settle time.Duration) []Result {
 	byTarget := map[string][]string{}
 	for _, r := range routes {
 		if _, ok := live[r.target]; ok {
 			continue
 		}
-		if went, ok := gone[r.target]; ok && at.Sub(went) < routeSettle {
+		if went, ok := gone[r.target]; ok && at.Sub(went) < settle {
 			continue
 		}
 		byTarget[r.target] = append(byTarget[r.target], r.dest)
@@ -201,4 +203,12 @@ func routesList(routes []route) string {
 		parts[i] = r.dest + ">" + r.target
 	}
 	return strings.Join(parts, ",")
+}
+
+// settle is the route-settle threshold, the default where none is set.
+func (c Config) settle() time.Duration {
+	if c.RouteSettle <= 0 {
+		return routeSettle
+	}
+	return c.RouteSettle
 }

@@ -80,3 +80,23 @@ func TestRouteTable(t *testing.T) {
 		t.Errorf("no pod CIDR and no route: %+v, want not judged", r)
 	}
 }
+
+// A provider that batches its route writes gets a longer route-settle: a
+// route 45 s late is red by default and not judged under one of 60 s.
+func TestRouteSettleThreshold(t *testing.T) {
+	evs := join(window(0, 200), []timeline.Event{nodeCIDR(0, timeline.NodeAdded, "w1", "10.244.1.0/24"),
+		nodeCIDR(155, timeline.NodeAdded, "w2", "10.244.2.0/24")}, []timeline.Event{routesSnapshot(200, "10.244.1.0/24>w1")})
+	if r := one(t, CheckRouteTable(evs, cfg), "w2"); r.Passed {
+		t.Errorf("45 s without a route passed by default: %+v", r)
+	}
+	batched := cfg
+	if err := batched.Set("route-settle", "1m"); err != nil {
+		t.Fatal(err)
+	}
+	if r := one(t, CheckRouteTable(evs, batched), "w2"); !r.Passed || r.Skipped == "" {
+		t.Errorf("45 s without a route under a 1m route-settle: %+v, want not judged", r)
+	}
+	if err := batched.Set("route-settle", "6m"); err == nil {
+		t.Error("a route-settle of 6m, past what any check could fail, was taken")
+	}
+}

@@ -27,6 +27,7 @@ const (
 	maxMaxGap    = 5 * time.Minute
 	maxMaxOutage = time.Minute
 	maxMaxStale  = 10 * time.Minute
+	maxSettle    = 5 * time.Minute
 	minShare     = 0.5
 )
 
@@ -39,6 +40,8 @@ var thresholds = []threshold{
 		func(c Config) string { return strconv.FormatFloat(100*c.MinAvailability, 'f', -1, 64) + "%" }, setShare},
 	{"max-stale-node", "the longest a Node may outlive its terminated instance (node-monitor-grace-period + the cloud-node-lifecycle controller's period + its delete; at most 10m)",
 		func(c Config) string { return c.MaxStale.String() }, func(c *Config, v string) error { return setDuration(&c.MaxStale, v, maxMaxStale) }},
+	{"route-settle", "how long after a Node got its pod CIDR, or went, its route may still be missing or stay (three route reconciliations, plus the provider's batching of route writes; at most 5m)",
+		func(c Config) string { return c.RouteSettle.String() }, func(c *Config, v string) error { return setDuration(&c.RouteSettle, v, maxSettle) }},
 	{"clock-tolerance", "how far apart two sources' clocks may be (at most 1s)",
 		func(c Config) string { return c.Tolerance.String() }, setTolerance},
 }
