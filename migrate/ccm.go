@@ -239,7 +239,7 @@ func (e *Env) applyNodeManager(ctx context.Context) error {
 // nodeManager is the manifest of the provider's node manager for the
 // N+1 managers ("": none, or no static-pod manager is placed).
 func (s Spec) nodeManager() string {
-	if s.setup().CCM == nil || !s.ccmStaticPod() {
+	if st := s.setup(); st.CCM == nil || st.NoNodeManager || !s.ccmStaticPod() {
 		return ""
 	}
 	return s.Provider().Forms.NodeManager(s.To)

@@ -24,6 +24,7 @@ const (
 	MistakeN1Hostname         = "n1-named-by-hostname"
 	MistakeRKENoMetaHostname  = "rke-without-instance-metadata-hostname"
 	MistakeN1NoCredentials    = "n1-without-image-credential-provider"
+	MistakeNoNodeManager      = "chart-without-node-manager"
 )
 
 // mistake is one thing an operator gets wrong, for the negative
@@ -110,6 +111,14 @@ var mistakes = map[string]mistake{
 	MistakeN1NoCredentials: {what: "version-N+1 control planes' kubelets start without the provider's image credential provider", at: addN1Key,
 		detail: " (no --image-credential-provider-config)",
 		apply:  func(st *Setup, _ Spec) { st.N1NoImageCredentials = true }},
+	// Azure's chart installed without its cloud-node-manager
+	// (cloudNodeManager.enabled=false): the chart's manager runs with
+	// --controllers=*,-cloud-node, so the Nodes of external kubelets are
+	// never initialised — no ProviderID, the uninitialized taint kept. The
+	// RKE2 runbook waits for the DaemonSet's rollout (its step 7).
+	MistakeNoNodeManager: {what: "the chart is installed without its cloud-node-manager", at: deployKey, runbook: runbook{RKE2, "azure"},
+		detail: " (cloudNodeManager.enabled=false)",
+		apply:  func(st *Setup, _ Spec) { st.NoNodeManager = true }},
 	// RKE's runbook: "You must enable useInstanceMetadataHostname for
 	// node-driver clusters and for custom clusters if you don't provide a
 	// custom node name via --node-name". Without it `rke up` restarts each

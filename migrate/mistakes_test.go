@@ -27,6 +27,8 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 		MistakeRKENoMetaHostname: false,
 		// a kubelet's flags are not a manager's configuration
 		MistakeN1NoCredentials: false,
+		// a DaemonSet beside the manager is not the manager's configuration
+		MistakeNoNodeManager: false,
 	}
 	for _, m := range MistakeNames() {
 		t.Run(m, func(t *testing.T) {

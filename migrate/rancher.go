@@ -56,7 +56,7 @@ func (s Spec) ccmManifest(lm bool) (manifest string, changes []string) {
 	if m := s.CCMManifest; m != nil {
 		return m.render(s.Provider(), s.ccmVersion(), s.Cluster, s.PodSubnet, flags, config)
 	}
-	return s.Provider().Forms.Workload(providers.WorkloadInput{Form: s.CCMWorkload(), Replicas: s.ccmReplicas(),
+	return s.Provider().Forms.Workload(providers.WorkloadInput{Form: s.CCMWorkload(), Replicas: s.ccmReplicas(), NoNodeManager: s.setup().NoNodeManager,
 		Version: s.ccmVersion(), Cluster: s.Cluster, PodSubnet: s.PodSubnet, Config: config, ConfigPath: LMConfigPath, Args: flags}), nil
 }
 
@@ -93,6 +93,7 @@ func DeployCCMStep(s Spec) Step {
 	if lm {
 		plan = append(plan, cordonNote(s))
 	}
+	plan = append(plan, st.Notes[deployKey]...)
 	var pre func(context.Context, *Env) error // nothing to check without a grant
 	do := func(ctx context.Context, e *Env) error { return e.Cluster.Apply(ctx, manifest) }
 	wait := Wait{Name: "the cloud-controller-manager " + s.CCMWorkload() + " created", Timeout: s.Intervals.Of(IntervalRollout),

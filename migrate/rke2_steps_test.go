@@ -384,3 +384,33 @@ func TestRancherFollowsTheDefaultWhereTheLintFindsItSafe(t *testing.T) {
 		}
 	}
 }
+
+// The chart without its cloud-node-manager (a deliberate mistake): azure's
+// chart is the manager alone, and the plan says so.
+func TestChartWithoutNodeManager(t *testing.T) {
+	chart := func(mistake string) string {
+		s := rke2Spec("azure")
+		s.From, s.To, s.Mistake = "v1.29.15", "v1.30.14", mistake
+		if err := s.SetCloudProfile("azure"); err != nil {
+			t.Fatal(err)
+		}
+		p, err := migrate.Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, st := range p.Steps {
+			if st.Name == "deploy-ccm" {
+				for _, it := range st.Plan {
+					b.WriteString(it.Body + "\n")
+				}
+			}
+		}
+		return b.String()
+	}
+	with, without := chart(""), chart(migrate.MistakeNoNodeManager)
+	if !strings.Contains(with, "name: cloud-node-manager\n") || strings.Contains(without, "name: cloud-node-manager\n") ||
+		!strings.Contains(without, "kind: Deployment") || !strings.Contains(without, "DELIBERATE MISTAKE") {
+		t.Errorf("the chart with its node manager:\n%s\nwithout:\n%s", with, without)
+	}
+}

@@ -29,6 +29,9 @@ type Setup struct {
 	// N1NoImageCredentials: version-N+1 kubelets start without the
 	// provider's image credential provider.
 	N1NoImageCredentials bool
+	// NoNodeManager: the provider's node manager, which initialises the
+	// Nodes its manager leaves out, is not deployed.
+	NoNodeManager bool
 	// SwitchByHostname: kubelets switched to the external provider lose
 	// the name the provider gave them and register under their hostnames.
 	SwitchByHostname bool
@@ -42,6 +45,7 @@ const (
 	newConfigKey = "prepare-n1-cluster-configuration"
 	addN1Key     = "add-n1-control-plane"
 	switchKey    = "switch-to-external"
+	deployKey    = "deploy-ccm"
 )
 
 // setup derives the Setup of s.

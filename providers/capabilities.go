@@ -84,6 +84,9 @@ type WorkloadInput struct {
 	// from LeaderMigrationConfigMap ("": none).
 	Config, ConfigPath string
 	Args               []string // extra flags
+	// NoNodeManager leaves the chart's node manager out (a deliberate
+	// mistake): its manager alone.
+	NoNodeManager bool
 }
 
 // Coded is a provider that names the code each side of a migration runs,

@@ -61,6 +61,7 @@ type chartInput struct {
 	replicas                    int
 	version, cluster, podSubnet string
 	extraArgs                   []string
+	noNodeManager               bool // cloudNodeManager.enabled=false
 }
 
 // chartManifest is the chart's objects for a Kubernetes version's
@@ -74,7 +75,10 @@ func chartManifest(in chartInput) (string, error) {
 	if in.form == cloudcluster.DaemonSet {
 		workload = daemonSet
 	}
-	objects := strings.Replace(chartObjects, "WORKLOAD\n", workload, 1) + "---\n" + nodeManagerObjects
+	objects := strings.Replace(chartObjects, "WORKLOAD\n", workload, 1)
+	if !in.noNodeManager {
+		objects += "---\n" + nodeManagerObjects
+	}
 	return strings.NewReplacer("REPLICAS", strconv.Itoa(max(in.replicas, 1)), "CCM_IMAGE", c.Image,
 		"CNM_IMAGE", c.NodeManager.Image, "ARGS\n", cloudcluster.ArgLines(cmdline.Merge(CCMArgs(in.cluster, in.podSubnet), in.extraArgs), 12)).Replace(objects), nil
 }

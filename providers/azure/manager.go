@@ -96,7 +96,8 @@ func (forms) NodeManager(version string) string {
 // has one (the manager reads neither the flags nor the file, but a
 // procedure passes them as it would to any manager).
 func (forms) Workload(in providers.WorkloadInput) string {
-	m, err := chartManifest(chartInput{form: in.Form, replicas: in.Replicas, version: in.Version, cluster: in.Cluster, podSubnet: in.PodSubnet, extraArgs: in.Args})
+	m, err := chartManifest(chartInput{form: in.Form, replicas: in.Replicas, version: in.Version, cluster: in.Cluster, podSubnet: in.PodSubnet, extraArgs: in.Args,
+		noNodeManager: in.NoNodeManager})
 	if err != nil {
 		return ""
 	}
