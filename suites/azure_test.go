@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/verify/checks"
 )
@@ -33,6 +34,18 @@ var _ = Describe("Azure's own code", Label("azure"), func() {
 		c.Force = true
 		res := negative(ctx, "azure-rke-as-written", c)
 		Expect(failed(res, checks.MutualExclusion)).NotTo(BeEmpty(), "mutual-exclusion did not fire; reports in %s", res.Dir)
+	}, NodeTimeout(40*time.Minute))
+
+	// Negative case 20: the chart installed without its cloud-node-manager.
+	// The chart's manager runs with --controllers=*,-cloud-node, so the
+	// Nodes of the switched kubelets (and of the control planes that join
+	// at v1.30.14) are never initialised.
+	It("20: the chart without its cloud-node-manager", func(ctx context.Context) {
+		c := azureConfig("rke2", "azure")
+		c.Mistake = migrate.MistakeNoNodeManager
+		res := negative(ctx, "azure-no-node-manager", c)
+		Expect(failed(res, checks.ProviderID)).NotTo(BeEmpty(), "provider-id did not fire; reports in %s", res.Dir)
+		Expect(failed(res, checks.Uninitialized)).NotTo(BeEmpty(), "uninitialized-taint did not fire; reports in %s", res.Dir)
 	}, NodeTimeout(40*time.Minute))
 })
 
