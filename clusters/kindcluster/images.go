@@ -47,24 +47,36 @@ func imageRefs(ctx context.Context, n nodes.Node) (map[string]bool, error) {
 	return refs, nil
 }
 
-// copyImage streams ref from the first node holding it into n.
+// listImages and pipe are the node's image list and the engine's pipe
+// (tests replace them).
+var (
+	listImages = imageRefs
+	pipe       = engine.Pipe
+)
+
+// copyImage streams ref from the first node holding it into n. A node
+// that fails to give it (one removed meanwhile, as a procedure replacing
+// control planes removes them) passes it on to the next; only when every
+// holder failed is the copy refused.
 func copyImage(ctx context.Context, from []nodes.Node, n nodes.Node, ref string) error {
+	var failed error
 	for _, src := range from {
 		if src.String() == n.String() {
 			continue
 		}
-		refs, err := imageRefs(ctx, src)
+		refs, err := listImages(ctx, src)
 		if err != nil || !refs[ref] {
 			continue
 		}
 		export := engine.Exec{Container: src.String(), Cmd: []string{"ctr", "-n", "k8s.io", "images", "export", "-", ref}}
 		imp := engine.Exec{Container: n.String(), Cmd: []string{"ctr", "-n", "k8s.io", "images", "import", "--no-unpack", "-"}}
-		if err := engine.Pipe(ctx, export, imp); err != nil {
-			return fmt.Errorf("copying image %s from %s to %s: %w", ref, src, n, err)
+		if err := pipe(ctx, export, imp); err != nil {
+			failed = fmt.Errorf("copying image %s from %s to %s: %w", ref, src, n, err)
+			continue
 		}
 		return nil
 	}
-	return nil // nobody has it: the kubelet reports the pull failure
+	return failed // nil when nobody has it: the kubelet reports the pull failure
 }
 
 // daemonSetImages lists the images of every DaemonSet; on error (API not
