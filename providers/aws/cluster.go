@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
@@ -41,20 +40,10 @@ const (
 // provider (its profile says which minors do), external a node image
 // that carries cloud-provider-aws's manager.
 func (Provider) Validate(in cloudcluster.ClusterInput) error {
-	t := in.Topology
-	switch in.Mode {
-	case cloudcluster.None:
-		return fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", Name)
-	case cloudcluster.InTree:
-		p, err := profiles.Lookup(Name, t.Kubernetes)
-		if err != nil {
-			return err
-		}
-		if !p.InTree.Value {
-			return fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree aws provider (removed in 1.27): use --kubernetes v1.26.13", Name, t.Kubernetes)
-		}
-		return nil
+	if judged, err := cloudcluster.ValidateInTree(Name, in, "1.27", "v1.26.13"); judged {
+		return err
 	}
+	t := in.Topology
 	if _, err := nodeimage.Lookup(t.Kubernetes); err != nil {
 		return err
 	}

@@ -113,19 +113,8 @@ spec:
 `
 
 // daemonSet is the manager as a DaemonSet, for a rehearsal that asks for
-// that form.
-const daemonSet = `kind: DaemonSet
-metadata:
-  name: cloud-controller-manager
-  namespace: kube-system
-  labels:
-    component: cloud-controller-manager
-spec:
-  selector:
-    matchLabels:
-      tier: control-plane
-      component: cloud-controller-manager
-`
+// that form: the Deployment's head without its replicas.
+var daemonSet = strings.Replace(strings.Replace(deployment, "kind: Deployment\n", "kind: DaemonSet\n", 1), "  replicas: REPLICAS\n", "", 1)
 
 const chartObjects = `apiVersion: v1
 kind: ServiceAccount

@@ -1,10 +1,7 @@
 package azure
 
 import (
-	"fmt"
-
 	"github.com/handover-sh/handover/clusters/nodeimage"
-	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
@@ -22,21 +19,10 @@ var _ cloudcluster.Cloud = Provider{}
 // profile says which), external a cloud-provider-azure release handover
 // builds for the version, built.
 func (Provider) Validate(in cloudcluster.ClusterInput) error {
-	t := in.Topology
-	switch in.Mode {
-	case cloudcluster.None:
-		return fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", Name)
-	case cloudcluster.InTree:
-		p, err := profiles.Lookup(Name, t.Kubernetes)
-		if err != nil {
-			return err
-		}
-		if !p.InTree.Value {
-			return fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree azure provider (removed in %s): use --kubernetes v1.29.15", Name, t.Kubernetes, azureOutOfTreeSince)
-		}
-		return nil
+	if judged, err := cloudcluster.ValidateInTree(Name, in, azureOutOfTreeSince, "v1.29.15"); judged {
+		return err
 	}
-	_, err := nodeimage.FindOnDemand(nodeimage.DefaultCacheDir(), t.Kubernetes, Name)
+	_, err := nodeimage.FindOnDemand(nodeimage.DefaultCacheDir(), in.Topology.Kubernetes, Name)
 	return err
 }
 

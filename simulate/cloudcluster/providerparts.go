@@ -1,6 +1,7 @@
 package cloudcluster
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -85,4 +86,26 @@ func FileMounts(dir string, files []NodeFile, role v1alpha4.NodeRole) []v1alpha4
 		out = append(out, v1alpha4.Mount{HostPath: filepath.Join(dir, f.Name), ContainerPath: f.Path, Readonly: true})
 	}
 	return out
+}
+
+// ValidateInTree refuses a cluster in a mode a provider's in-tree code
+// cannot run: none (the provider needs a cloud), or in tree on a
+// Kubernetes whose managers no longer build the provider (its profile
+// says which: use is the version to name instead). ok is false for
+// external mode, which the provider judges itself.
+func ValidateInTree(provider string, in ClusterInput, removedIn, use string) (ok bool, err error) {
+	switch in.Mode {
+	case None:
+		return true, fmt.Errorf("--provider %s needs a cloud: use --cloud in-tree or external", provider)
+	case InTree:
+		p, err := profiles.Lookup(provider, in.Topology.Kubernetes)
+		if err != nil {
+			return true, err
+		}
+		if !p.InTree.Value {
+			return true, fmt.Errorf("--provider %s --cloud in-tree: Kubernetes %s has no in-tree %s provider (removed in %s): use --kubernetes %s", provider, in.Topology.Kubernetes, provider, removedIn, use)
+		}
+		return true, nil
+	}
+	return false, nil
 }
