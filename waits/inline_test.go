@@ -19,7 +19,6 @@ var inlineWait = regexp.MustCompile(`PollUntilContextTimeout\([^,]+, [^,]+, [0-9
 // text.
 var notWaits = map[string]string{
 	"clusters/engine/exec.go: case <-time.After(20 * time.Millisecond):":                                                 "the pause between reads of an exec's exit status",
-	"clusters/kindcluster/cluster.go: time.Sleep(300 * time.Millisecond)":                                                "the pause between retries of a flaky Docker call",
 	"clusters/kindcluster/removenode.go: dctx, cancel := context.WithTimeout(ctx, 2*time.Second)":                        "one dial to the API server port",
 	"migrate/flagcheck.go: ctx, cancel := context.WithTimeout(ctx, 30*time.Second)":                                      "one run of a manager's --help",
 	"cmd/handover/simcloud.go: sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)":                 "the cloud's HTTP server shutting down",

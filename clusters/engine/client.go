@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 
@@ -25,6 +26,10 @@ type API interface {
 	Events(ctx context.Context, options events.ListOptions) (<-chan events.Message, <-chan error)
 }
 
+// negotiateTimeout bounds the API version negotiation (a ping): an engine
+// that does not answer by then is negotiated with on the first request.
+const negotiateTimeout = 5 * time.Second
+
 var (
 	clientOnce sync.Once
 	shared     *client.Client
@@ -39,7 +44,14 @@ func Client() (API, error) {
 		shared, clientErr = client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 		if clientErr != nil {
 			clientErr = fmt.Errorf("docker engine client: %w", clientErr)
+			return
 		}
+		// Negotiated now, before any caller: the client negotiates on its
+		// first request otherwise, writing its version while an event
+		// stream already running reads it (a data race in the client).
+		ctx, cancel := context.WithTimeout(context.Background(), negotiateTimeout)
+		defer cancel()
+		shared.NegotiateAPIVersion(ctx)
 	})
 	if clientErr != nil {
 		return nil, clientErr
