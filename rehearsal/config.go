@@ -330,8 +330,8 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 			return nil, fmt.Errorf("thresholds: %w", err)
 		}
 	}
-	out := maps.Clone(given)
-	if err := routeSettle(s, cfg, given, &out); err != nil {
+	out, err := routeSettle(s, cfg, maps.Clone(given))
+	if err != nil {
 		return nil, err
 	}
 	d, basis := s.MaxGap()
@@ -348,23 +348,24 @@ func Thresholds(s migrate.Spec, given map[string]string) (map[string]string, err
 	return out, nil
 }
 
-// routeSettle derives route-settle, when not given, for a provider that
-// batches its route writes: the checks' three reconciliations plus a batch.
-func routeSettle(s migrate.Spec, cfg checks.Config, given map[string]string, out *map[string]string) error {
+// routeSettle adds to out (the thresholds given) route-settle, when not
+// given, for a provider that batches its route writes: the checks' three
+// reconciliations plus a batch.
+func routeSettle(s migrate.Spec, cfg checks.Config, out map[string]string) (map[string]string, error) {
 	batch := s.RouteBatch()
-	if _, set := given["route-settle"]; set || batch == 0 {
-		return nil
+	if _, set := out["route-settle"]; set || batch == 0 {
+		return out, nil
 	}
 	d := cfg.RouteSettle + batch
 	if err := cfg.Set("route-settle", d.String()); err != nil {
-		return fmt.Errorf("thresholds: route-settle from the provider's batching of route writes: %w", err)
+		return nil, fmt.Errorf("thresholds: route-settle from the provider's batching of route writes: %w", err)
 	}
-	if *out == nil {
-		*out = map[string]string{}
+	if out == nil {
+		out = map[string]string{}
 	}
-	(*out)["route-settle"] = d.String()
-	(*out)["route-settle"+checks.BasisSuffix] = fmt.Sprintf("%s: three route reconciliations (%s) + the provider's route writes batched every %s", d, cfg.RouteSettle, batch)
-	return nil
+	out["route-settle"] = d.String()
+	out["route-settle"+checks.BasisSuffix] = fmt.Sprintf("%s: three route reconciliations (%s) + the provider's route writes batched every %s", d, cfg.RouteSettle, batch)
+	return out, nil
 }
 
 // scalePodSubnet is the pod network of a cluster with a simulated fleet:

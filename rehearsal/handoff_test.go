@@ -260,4 +260,11 @@ func TestConfigThresholdsFollowRouteBatching(t *testing.T) {
 	if p, err := Default().Validate(); err != nil || p.Thresholds["route-settle"] != "" || settleAfter(p) != 0 {
 		t.Errorf("the default provider: %v %v", p, err)
 	}
+	// A route-settle given on any provider is observed for too: a Node's
+	// route is then judged, not left out as younger than the threshold.
+	d := Default()
+	d.Thresholds = map[string]string{"route-settle": "2m"}
+	if p, err := d.Validate(); err != nil || settleAfter(p) != 2*time.Minute {
+		t.Errorf("a route-settle given on the default provider: %v %v", p, err)
+	}
 }

@@ -402,15 +402,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // settleAfter is how long a rehearsal observes after the procedure when
-// its provider batches route writes: the route-settle threshold, so that
-// the routes of the last Nodes to join or go are judged, not left out.
+// it judges routes by a route-settle threshold (its provider's batching,
+// or one given): that long, so that the routes of the last Nodes to join
+// or go are judged, not left out as too young.
 func settleAfter(p *Plan) time.Duration {
-	if p.Spec.RouteBatch() == 0 {
-		return 0
-	}
 	cfg := checks.DefaultConfig(nil)
 	if v, ok := p.Thresholds["route-settle"]; ok && cfg.Set("route-settle", v) == nil {
 		return cfg.RouteSettle
 	}
-	return cfg.RouteSettle + p.Spec.RouteBatch()
+	return 0
 }

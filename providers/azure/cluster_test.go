@@ -153,3 +153,20 @@ func TestNodeMetadataLagHoldsInItsSource(t *testing.T) {
 		t.Errorf("lag %s is shorter than the cache and a status update", lag)
 	}
 }
+
+// TestRouteBatchHoldsInItsSource: both providers write the route table in
+// batches every 30 s, which RouteBatch says.
+func TestRouteBatchHoldsInItsSource(t *testing.T) {
+	for _, c := range []struct{ module, file, want string }{
+		{"k8s.io/legacy-cloud-providers@v0.29.15", "azure/azure_routes.go", "routeUpdateInterval = 30 * time.Second"},
+		{"sigs.k8s.io/cloud-provider-azure@v1.30.4", "pkg/consts/consts.go", "DefaultRouteUpdateIntervalInSeconds = 30"},
+	} {
+		src, ok := modsource.Text(t, modsource.Dir(t, c.module), c.file)
+		if !ok || !strings.Contains(src, c.want) {
+			t.Errorf("%s %s no longer has %q", c.module, c.file, c.want)
+		}
+	}
+	if b := (Provider{}).RouteBatch(); b != 30*time.Second {
+		t.Errorf("RouteBatch %s, the sources say 30s", b)
+	}
+}
