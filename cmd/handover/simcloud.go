@@ -99,7 +99,7 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 		}
 		defer s.Close()
 		endpoints := []cloudserver.Endpoint{{Handler: s.Handler(), Addrs: listen, What: fmt.Sprintf("simcloud for cluster %q, state in %s", cluster, stateDir)}}
-		faceEndpoints, closeFaces, err := openFaces(asked, cloudserver.FaceInput{Cloud: s, Token: guard.token, Cluster: cluster, StateDir: stateDir, RegistryKey: reg.TokenKey})
+		faceEndpoints, closeFaces, err := openFaces(asked, cloudserver.FaceInput{Cloud: s, Token: guard.token, Cluster: cluster, StateDir: stateDir, RegistryKey: reg.TokenKey, RegistryHost: reg.Host})
 		defer closeFaces()
 		if err != nil {
 			return err

@@ -31,11 +31,13 @@ func (Provider) Validate(in cloudcluster.ClusterInput) error {
 // the in-tree providers off by default (DisableCloudProviders, beta):
 // Rancher's clusters turn them back on until the migration.
 func (Provider) KubeadmPatches(in cloudcluster.ClusterInput) []string {
+	// Every kubelet pulls from the cluster's ACR as its version can.
+	credentials := cloudcluster.KubeletArgLines(imageCredentials(in.Topology.Kubernetes))
 	if in.Mode != cloudcluster.InTree {
-		kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: external\n    provider-id: \"\""
+		kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: external" + credentials + "\n    provider-id: \"\""
 		return []string{"kind: InitConfiguration\nnodeRegistration:" + kubelet, "kind: JoinConfiguration\nnodeRegistration:" + kubelet}
 	}
-	kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: " + Name + "\n    cloud-config: " + CloudConfigPath + "\n    provider-id: \"\""
+	kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: " + Name + "\n    cloud-config: " + CloudConfigPath + credentials + "\n    provider-id: \"\""
 	return []string{`kind: ClusterConfiguration
 controllerManager:
   extraArgs:

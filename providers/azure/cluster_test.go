@@ -22,15 +22,16 @@ import (
 
 // Prepare's files: each side's azure.json names ARM over https and its
 // own identity (a kubelet's, none: its node's), and the CA the nodes
-// trust may sign only the cloud's address and names under
-// handover.invalid.
+// trust may sign only the cloud's address, names under handover.invalid
+// and the cluster's registry, whose token key the cloud is given.
 func TestPrepareAzure(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
 	flags, err := prepare("c", endpoints{gateway: "172.18.0.1", armPort: 4443, imdsPort: 8080, nodeNetwork: "172.18.0.0/16"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"--azure-listen 172.18.0.1:4443", "--azure-imds-listen 172.18.0.1:8080", "--azure-node-network 172.18.0.0/16"} {
+	for _, f := range []string{"--azure-listen 172.18.0.1:4443", "--azure-imds-listen 172.18.0.1:8080", "--azure-node-network 172.18.0.0/16",
+		"--registry " + RegistryHost, "--registry-token-key " + filepath.Join(stateDir("c"), "registry", "token.key")} {
 		if !strings.Contains(strings.Join(flags, " "), f) {
 			t.Errorf("serve flags %v lack %s", flags, f)
 		}
@@ -67,7 +68,7 @@ func TestPrepareAzure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(ca.PermittedDNSDomains, []string{caDomain}) || len(ca.PermittedIPRanges) != 1 || !ca.PermittedIPRanges[0].IP.Equal(net.ParseIP("172.18.0.1")) {
+	if !slices.Equal(ca.PermittedDNSDomains, []string{caDomain, RegistryHost}) || len(ca.PermittedIPRanges) != 1 || !ca.PermittedIPRanges[0].IP.Equal(net.ParseIP("172.18.0.1")) {
 		t.Errorf("the CA may sign %v and %v", ca.PermittedDNSDomains, ca.PermittedIPRanges)
 	}
 }
@@ -75,18 +76,22 @@ func TestPrepareAzure(t *testing.T) {
 // The kubeadm patches: in tree, the kube-controller-manager and the
 // kubelets run the azure provider (the 1.29 gate turned back), the
 // manager with its own azure.json; external, the kubelets are external.
+// Every kubelet pulls from the cluster's ACR: in tree on 1.29, through
+// the plugin on 1.30.
 func TestAzureKubeadmPatches(t *testing.T) {
 	in := cloudcluster.ClusterInput{Topology: topology.Topology{Name: "c", Kubernetes: "v1.29.15"}, Mode: cloudcluster.InTree}
 	all := strings.Join(Provider{}.KubeadmPatches(in), "\n---\n")
 	for _, want := range []string{"cloud-config: " + kcmCloudConfigPath, "cloud-config: " + CloudConfigPath, "feature-gates: DisableCloudProviders=false",
-		"DisableCloudProviders: false", "cloud-provider: azure", "cluster-name: c"} {
+		"DisableCloudProviders: false", "cloud-provider: azure", "cluster-name: c", "DisableKubeletCloudCredentialProviders: false",
+		"azure-container-registry-config: " + CloudConfigPath} {
 		if !strings.Contains(all, want) {
 			t.Errorf("in-tree patches lack %q:\n%s", want, all)
 		}
 	}
 	in.Mode, in.Topology.Kubernetes = cloudcluster.External, "v1.30.14"
 	all = strings.Join(Provider{}.KubeadmPatches(in), "\n---\n")
-	if !strings.Contains(all, "cloud-provider: external") || strings.Contains(all, "azure") {
+	if !strings.Contains(all, "cloud-provider: external") || strings.Contains(all, "cloud-provider: azure") || strings.Contains(all, "azure-container-registry-config") ||
+		!strings.Contains(all, "image-credential-provider-config: "+credentialProviderConfigPath) {
 		t.Errorf("external patches:\n%s", all)
 	}
 }

@@ -25,7 +25,7 @@ const (
 	// reads every file of /etc/ssl/certs, which the kubelet sees on the
 	// node, kubeadm mounts into the kube-controller-manager and the chart
 	// (its /etc/ssl) into its manager. The CA may sign only the cloud's
-	// address and names under handover.invalid.
+	// address, names under handover.invalid and the cluster's registry.
 	caPath = "/etc/ssl/certs/handover-azure-cloud.pem"
 	// imagesDir holds the on-demand images the bootstrap imports.
 	imagesDir = "/var/lib/handover/azure-images"
@@ -42,13 +42,15 @@ var hostFiles = []cloudcluster.NodeFile{
 	{Name: "kcm.json", Path: kcmCloudConfigPath, ControlPlane: true},
 	{Name: "ccm.json", Path: CCMCloudConfigPath, ControlPlane: true},
 	{Name: "ca.crt", Path: caPath},
+	{Name: "credential-provider.yaml", Path: credentialProviderConfigPath},
 	{Name: "bootstrap-kubeadm", Path: bootstrapKubeadmPath},
 }
 
-// NodeMounts are the azure files a node gets by its role, and the images
-// of every on-demand build of cloud-provider-azure in the cache.
+// NodeMounts are the azure files a node gets by its role, the registry's,
+// and the images of every on-demand build of cloud-provider-azure in the
+// cache.
 func (Provider) NodeMounts(cluster, _ string, role v1alpha4.NodeRole) []v1alpha4.Mount {
-	out := cloudcluster.FileMounts(stateDir(cluster), hostFiles, role)
+	out := append(cloudcluster.FileMounts(stateDir(cluster), hostFiles, role), registryMounts(cluster)...)
 	for _, b := range onDemandBuilds() {
 		for _, a := range b.Archives {
 			out = append(out, v1alpha4.Mount{HostPath: a, ContainerPath: filepath.Join(imagesDir, archiveName(a)), Readonly: true})

@@ -18,9 +18,9 @@ import (
 //go:embed bootstrap-kubeadm.sh
 var bootstrapKubeadm []byte
 
-// caDomain is the only DNS domain the cloud's CA may sign for: a
-// reserved one (RFC 2606), so the CA every node trusts can vouch for no
-// real host.
+// caDomain is a DNS domain the cloud's CA may sign for: a reserved one
+// (RFC 2606). Beside it the CA every node trusts may vouch only for the
+// cluster's registry (RegistryHost), which the nodes reach in the cloud.
 const caDomain = "handover.invalid"
 
 // principals are the managers the cloud issues a user-assigned identity
@@ -60,7 +60,7 @@ func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (clou
 	if err != nil {
 		return cloudcluster.Served{}, err
 	}
-	return cloudcluster.Served{Flags: flags, Metadata: e.imds()}, nil
+	return cloudcluster.Served{Flags: flags, Metadata: e.imds(), Registry: theRegistry(in.Cluster, e)}, nil
 }
 
 // prepare writes every file the nodes and the cloud need; it returns the
@@ -71,7 +71,7 @@ func prepare(cluster string, e endpoints) ([]string, error) {
 		return nil, err
 	}
 	gw := net.ParseIP(e.gateway)
-	ca, err := pki.NewCA("handover azure cloud "+cluster, []string{caDomain}, []net.IP{gw})
+	ca, err := pki.NewCA("handover azure cloud "+cluster, []string{caDomain, RegistryHost}, []net.IP{gw})
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,8 @@ func prepare(cluster string, e endpoints) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{"ca.crt": ca.CertPEM, "arm.crt": cert, "arm.key": key, "token.key": tokenKey}
+	files := map[string][]byte{"ca.crt": ca.CertPEM, "arm.crt": cert, "arm.key": key, "token.key": tokenKey,
+		"credential-provider.yaml": []byte(credentialProviderConfig())}
 	network := faceNetwork(cluster, e.nodeNetwork)
 	for name, principal := range map[string]string{"azure.json": "", "kcm.json": principals["kcm.json"], "ccm.json": principals["ccm.json"]} {
 		cfg := azureface.ProviderConfig{Network: network, ARM: "https://" + e.arm() + "/", LoadBalancerSku: "standard"}
@@ -102,7 +103,12 @@ func prepare(cluster string, e endpoints) ([]string, error) {
 	if err := privatefs.WriteFileMode(filepath.Join(dir, "bootstrap-kubeadm"), bootstrapKubeadm, 0o700); err != nil {
 		return nil, err
 	}
-	return []string{"--azure-listen", e.arm(), "--azure-tls-cert", filepath.Join(dir, "arm.crt"), "--azure-tls-key", filepath.Join(dir, "arm.key"),
+	registryKey, err := theRegistry(cluster, e).WriteFiles(ca, []string{RegistryHost})
+	if err != nil {
+		return nil, err
+	}
+	return []string{"--registry", RegistryHost, "--registry-token-key", registryKey,
+		"--azure-listen", e.arm(), "--azure-tls-cert", filepath.Join(dir, "arm.crt"), "--azure-tls-key", filepath.Join(dir, "arm.key"),
 		"--azure-token-key", filepath.Join(dir, "token.key"), "--azure-node-network", e.nodeNetwork, "--azure-imds-listen", e.imds()}, nil
 }
 

@@ -97,7 +97,7 @@ func (a *azureFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error
 	}
 	s := in.Cloud
 	face, err := azureface.New(azureface.Options{Cloud: amazon.LocalCloud(s.Handler(), in.Token), Network: faceNetwork(in.Cluster, a.nodeNetwork),
-		Identities: identities, TokenKey: key, Terminated: s.Terminated, StatePath: filepath.Join(in.StateDir, "azure-state.json"), Record: calls.Record})
+		Identities: identities, TokenKey: key, Registry: in.RegistryHost, Terminated: s.Terminated, StatePath: filepath.Join(in.StateDir, "azure-state.json"), Record: calls.Record})
 	if err != nil {
 		calls.Close()
 		return cloudserver.OpenFace{}, err

@@ -47,10 +47,14 @@ const (
 type Registry struct {
 	Host string // the registry's name
 	// APIHost is an API name the container also answers under, relayed
-	// to the cloud's TLS listener at Upstream (HOST:PORT); "": none.
+	// to the cloud's TLS listener at Upstream (HOST:PORT); "": none. With
+	// the ACR scheme, Upstream takes the token exchange.
 	APIHost, Upstream string
-	User              string // the tokens' user name
-	Service           string // named in the registry's challenge
+	// Scheme is the registry's login (registry.SchemeECR or SchemeACR;
+	// "" is ECR's).
+	Scheme  string
+	User    string // the tokens' user name
+	Service string // named in the registry's challenge
 	// StateDir holds registry/ (the container's files), certs.d/
 	// (containerd's on every node) and the cluster CA's ca.crt.
 	StateDir string
@@ -111,9 +115,15 @@ func startRegistry(ctx context.Context, cluster string, r Registry) error {
 	cmd := []string{"--listen", ":" + strconv.Itoa(registryPort), "--host", r.Host, "--user", r.User, "--service", r.Service,
 		"--cert", registryDir + "/tls.crt", "--key", registryDir + "/tls.key",
 		"--token-key", registryDir + "/" + registryTokenKeyFile}
+	if r.Scheme != "" {
+		cmd = append(cmd, "--scheme", r.Scheme)
+	}
 	aliases := []string{r.Host}
+	if r.Upstream != "" {
+		cmd = append(cmd, "--api-upstream", "https://"+r.Upstream, "--ca", registryDir+"/ca.crt")
+	}
 	if r.APIHost != "" {
-		cmd = append(cmd, "--api-host", r.APIHost, "--api-upstream", "https://"+r.Upstream, "--ca", registryDir+"/ca.crt")
+		cmd = append(cmd, "--api-host", r.APIHost)
 		aliases = append(aliases, r.APIHost)
 	}
 	for _, s := range nodeimage.RegistrySeeds {

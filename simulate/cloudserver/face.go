@@ -40,8 +40,10 @@ type FaceInput struct {
 	// Token is the token the cloud requires of its callers (the face
 	// calls it so); Cluster its cluster; StateDir where it keeps state.
 	Token, Cluster, StateDir string
-	// RegistryKey signs the registry's tokens (nil: no registry).
-	RegistryKey []byte
+	// RegistryKey signs the registry's tokens (nil: no registry), and
+	// RegistryHost names the cloud's own registry ("": none).
+	RegistryKey  []byte
+	RegistryHost string
 }
 
 // OpenFace is an opened face: the handlers it serves, and what to close

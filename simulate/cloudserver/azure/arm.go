@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/handover-sh/handover/simulate/cloudserver/registry"
 )
 
 // call is one ARM call the face serves.
@@ -60,6 +62,10 @@ func operation(typ, method string) string {
 
 // serveARM answers one ARM call and records it.
 func (f *Face) serveARM(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == registry.ExchangePath {
+		f.serveExchange(w, r)
+		return
+	}
 	rec := Record{Time: f.opts.Now(), Service: "arm", RemoteAddr: r.RemoteAddr, APIVersion: r.URL.Query().Get("api-version"), Status: http.StatusOK}
 	status, body, err := f.arm(r, &rec)
 	if err != nil {

@@ -30,6 +30,12 @@ func (f *Face) authenticate(r *http.Request) (caller, error) {
 	if !ok || token == "" {
 		return caller{}, unauthenticated("AuthenticationFailedInvalidHeader", "Authentication failed. The 'Authorization' header is provided in an invalid format.")
 	}
+	return f.holder(token)
+}
+
+// holder is who a token was issued to, if ARM takes it: this cloud's,
+// for one of ARM's audiences, unexpired, of a VM that still exists.
+func (f *Face) holder(token string) (caller, error) {
 	c, ok := verify(f.opts.TokenKey, token)
 	if !ok {
 		return caller{}, unauthenticated("InvalidAuthenticationToken", "The access token is invalid.")

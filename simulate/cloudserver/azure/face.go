@@ -33,6 +33,9 @@ type Options struct {
 	// terminated: its tokens are refused from then on, as a deleted VM's
 	// identity ends with it.
 	Terminated func(node string) bool
+	// Registry is the cluster's container registry's login server ("":
+	// none), whose token exchange the face answers (acr.go).
+	Registry string
 	// StatePath keeps what only Azure has ("" in memory).
 	StatePath string
 	// PageSize bounds a list's page; more follow through nextLink (0 is

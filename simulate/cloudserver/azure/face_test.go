@@ -134,13 +134,19 @@ func instance(name, zone string, ips ...string) api.Instance {
 // test's own address, so the metadata service answers the test as it).
 func newRig(t *testing.T, dir string, opts ...func(*azure.Options)) *rig {
 	t.Helper()
+	return newRigOf(t, dir, cloudserver.Registry{}, opts...)
+}
+
+// newRigOf is newRig with the cloud's registry.
+func newRigOf(t *testing.T, dir string, reg cloudserver.Registry, opts ...func(*azure.Options)) *rig {
+	t.Helper()
 	zones := cloudserver.Zones()
 	r := &rig{back: &backends{instances: []api.Instance{instance("c-control-plane", zones[0], "172.18.0.2"),
 		instance("c-worker", zones[1], "172.18.0.3"), instance("c-local", zones[2], "127.0.0.1")}},
 		network: azure.Network{Cluster: cluster, Location: location, Zones: zones, CIDR: "172.18.0.0/16"},
 		now:     time.Now()}
 	s, err := cloudserver.New(cloudserver.Options{Backends: cloudserver.Backends{Instances: r.back, LoadBalancers: r.back, Routes: r.back},
-		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token, AdminToken: adminToken})
+		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token, AdminToken: adminToken, Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -41,7 +42,10 @@ type Options struct {
 	TokenKey []byte
 	User     string
 	Service  string
-	Now      func() time.Time
+	// Scheme is how callers log in: "" as to ECR (SchemeECR), or as to
+	// ACR (SchemeACR, whose exchange goes to APIUpstream).
+	Scheme string
+	Now    func() time.Time
 	// Log, when set, is told of every registry request answered.
 	Log func(Record)
 }
@@ -72,21 +76,39 @@ func New(o Options) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.User == "" {
-		o.User = ecrtoken.User
-	}
-	if o.Service == "" {
-		o.Service = "ecr.amazonaws.com"
+	o.Scheme = cmp.Or(o.Scheme, SchemeECR)
+	switch o.Scheme {
+	case SchemeECR:
+		o.User, o.Service = cmp.Or(o.User, ecrtoken.User), cmp.Or(o.Service, "ecr.amazonaws.com")
+	case SchemeACR:
+		// ACR's challenge names the registry itself; its token service
+		// takes the exchange's user only.
+		o.User, o.Service = ACRUser, o.Host
+		if o.APIHost != "" || o.APIUpstream == "" {
+			return nil, fmt.Errorf("registry: ACR's scheme relays its token exchange to the cloud (an API upstream, no API name)")
+		}
+	default:
+		return nil, fmt.Errorf("registry: scheme %q: use %q (ECR's) or %q", o.Scheme, SchemeECR, SchemeACR)
 	}
 	s := &Server{opts: o, store: ggcr.New(ggcr.Logger(log.New(io.Discard, "", 0)))}
-	if o.APIHost != "" {
-		relay, err := newRelay(o.APIUpstream, o.APIHost, o.Roots)
+	if o.APIUpstream != "" {
+		relay, err := newRelay(o.APIUpstream, cmp.Or(o.APIHost, upstreamHost(o.APIUpstream)), o.Roots)
 		if err != nil {
 			return nil, err
 		}
 		s.relay = relay
 	}
 	return s, nil
+}
+
+// upstreamHost is the host an upstream URL names, the name its
+// certificate must have when no API name is relayed.
+func upstreamHost(upstream string) string {
+	u, err := url.Parse(upstream)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
 }
 
 // newRelay passes ECR's API calls on unchanged (their signatures cover the
@@ -121,6 +143,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		host = h
 	}
 	switch {
+	case strings.EqualFold(host, s.opts.Host) && s.opts.Scheme == SchemeACR:
+		s.serveACR(w, r)
 	case strings.EqualFold(host, s.opts.Host):
 		s.serveRegistry(w, r)
 	case s.relay != nil && strings.EqualFold(host, s.opts.APIHost):
@@ -136,32 +160,43 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveRegistry lets a caller with a valid token read; it refuses writes.
+// serveRegistry lets a caller with a valid ECR token read; it refuses
+// writes.
 func (s *Server) serveRegistry(w http.ResponseWriter, r *http.Request) {
+	s.logged(w, r, func(w http.ResponseWriter, rec *Record) {
+		user, password, ok := r.BasicAuth()
+		if ok && user == s.opts.User {
+			rec.Principal, ok = ecrtoken.Verify(s.opts.TokenKey, password, s.opts.Now())
+		}
+		if !ok || user != s.opts.User {
+			// ECR's challenge: basic authentication with the token's user
+			// and password (docker login's).
+			w.Header().Set("WWW-Authenticate", `Basic realm="https://`+s.opts.Host+`/",service="`+s.opts.Service+`"`)
+			writeError(w, http.StatusUnauthorized, "DENIED", "Your authorization token has expired or is not valid. Reauthenticate and try again.")
+			return
+		}
+		s.read(w, r)
+	})
+}
+
+// logged serves a registry request and logs it with its status.
+func (s *Server) logged(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *Record)) {
 	rec := Record{Time: s.opts.Now(), RemoteAddr: r.RemoteAddr, Method: r.Method, Path: r.URL.Path}
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	defer func() {
-		if s.opts.Log != nil {
-			rec.Status = sw.status
-			s.opts.Log(rec)
-		}
-	}()
-	user, password, ok := r.BasicAuth()
-	if ok && user == s.opts.User {
-		rec.Principal, ok = ecrtoken.Verify(s.opts.TokenKey, password, s.opts.Now())
+	serve(sw, &rec)
+	if s.opts.Log != nil {
+		rec.Status = sw.status
+		s.opts.Log(rec)
 	}
-	if !ok || user != s.opts.User {
-		// ECR's challenge: basic authentication with the token's user and
-		// password (docker login's).
-		sw.Header().Set("WWW-Authenticate", `Basic realm="https://`+s.opts.Host+`/",service="`+s.opts.Service+`"`)
-		writeError(sw, http.StatusUnauthorized, "DENIED", "Your authorization token has expired or is not valid. Reauthenticate and try again.")
-		return
-	}
+}
+
+// read serves the store to a caller let in: reads only.
+func (s *Server) read(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeError(sw, http.StatusForbidden, "DENIED", "this registry holds the images the simulated cloud pushed at start: pushing is not simulated")
+		writeError(w, http.StatusForbidden, "DENIED", "this registry holds the images the simulated cloud pushed at start: pushing is not simulated")
 		return
 	}
-	s.store.ServeHTTP(sw, r)
+	s.store.ServeHTTP(w, r)
 }
 
 // writeError answers in the distribution spec's error form.
