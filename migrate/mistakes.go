@@ -43,6 +43,9 @@ type mistake struct {
 	// runbook is the procedure and flavour whose own option the mistake
 	// leaves out; zero: the procedures registered with Mistakes.
 	runbook runbook
+	// also are runbooks it applies to beside those procedures, with the
+	// step key whose plan carries the note there.
+	also map[runbook]string
 }
 
 type runbook struct{ procedure, flavour string }
@@ -108,8 +111,12 @@ var mistakes = map[string]mistake{
 	// docs/credential_provider.md), so pulls from the cloud's registry
 	// fail there. On a
 	// cloud without a registry, it changes nothing.
+	// Rancher's Azure runbook raises the version at its switch: the
+	// version-N+1 control planes it brings are the same mistake's
+	// (a 1.30 kubelet has no in-tree ACR provider, pkg/credentialprovider/
+	// azure is gone from Kubernetes v1.30.14).
 	MistakeN1NoCredentials: {what: "version-N+1 control planes' kubelets start without the provider's image credential provider", at: addN1Key,
-		detail: " (no --image-credential-provider-config)",
+		detail: " (no --image-credential-provider-config)", also: map[runbook]string{{RKE2, "azure"}: switchKey},
 		apply:  func(st *Setup, _ Spec) { st.N1NoImageCredentials = true }},
 	// Azure's chart installed without its cloud-node-manager
 	// (cloudNodeManager.enabled=false): the chart's manager runs with
@@ -148,6 +155,15 @@ func ccmWithout(controller string) func(*Setup, Spec) {
 // name on the cloud-controller-manager.
 const misnamedSuffix = "-ccm"
 
+// noteAt is the step key whose plan carries the mistake's note in s's
+// procedure.
+func (mk mistake) noteAt(s Spec) string {
+	if at, ok := mk.also[runbook{s.Procedure, s.Flavour}]; ok {
+		return at
+	}
+	return mk.at
+}
+
 // mistakeVariants says how a mistake's procedure may run.
 func mistakeVariants(mk mistake) string {
 	if mk.inPlace {
@@ -169,6 +185,9 @@ func (s Spec) validMistake() error {
 		return fmt.Errorf("mistake %q: use one of %s", s.Mistake, strings.Join(MistakeNames(), ", "))
 	}
 	mk := mistakes[s.Mistake]
+	if _, ok := mk.also[runbook{s.Procedure, s.Flavour}]; ok && !s.Variant.Rollback {
+		return nil
+	}
 	if mk.runbook != (runbook{}) {
 		if (runbook{s.Procedure, s.Flavour}) != mk.runbook || s.Variant.Rollback {
 			return fmt.Errorf("mistake %s applies to --procedure %s --flavour %s only, forward", s.Mistake, mk.runbook.procedure, mk.runbook.flavour)

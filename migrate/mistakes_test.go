@@ -78,6 +78,25 @@ func TestMistakesInPlanAndLint(t *testing.T) {
 	if s := mistakeSpec(MistakeRKENoMetaHostname); s.SwitchKeepsNodeNames() || !DefaultSpec(RKE).SwitchKeepsNodeNames() {
 		t.Error("only the mistake switches kubelets without their names")
 	}
+	// Rancher's Azure runbook raising the version brings N+1 control
+	// planes: the note is on its switch, whose joins lack the plugin.
+	raised := DefaultSpec(RKE2)
+	raised.Flavour, raised.CloudProfile, raised.From, raised.To, raised.Mistake = "azure", "azure", "v1.29.15", "v1.30.14", MistakeN1NoCredentials
+	if _, err := Build(raised); err != nil {
+		t.Errorf("the credentials mistake on rke2 azure: %v", err)
+	}
+	if notes := raised.setup().Notes[switchKey]; len(notes) != 1 || !strings.Contains(notes[0].Body, mistakes[MistakeN1NoCredentials].what) {
+		t.Errorf("the switch's notes: %v", notes)
+	}
+	raised.Variant.Rollback = true
+	if _, err := Build(raised); err == nil {
+		t.Error("the credentials mistake on rke2 azure's rollback was taken")
+	}
+	bad = DefaultSpec(RKE2)
+	bad.Flavour, bad.Mistake = "aws", MistakeN1NoCredentials
+	if _, err := Build(bad); err == nil {
+		t.Error("the credentials mistake on rke2 aws was taken")
+	}
 	bad = DefaultSpec(TaskDoc)
 	bad.Mistake = "typo"
 	if _, err := Build(bad); err == nil || !strings.Contains(err.Error(), "use one of") {

@@ -101,7 +101,8 @@ func (s Spec) setupAs(style ConfigStyle) Setup {
 	st.KCM.CloudConfig, st.CCM.CloudConfig = s.lintCloudConfig(SideKCM), s.lintCloudConfig(SideCCM)
 	if mk, ok := mistakes[s.Mistake]; ok {
 		mk.apply(&st, s)
-		st.Notes[mk.at] = append(st.Notes[mk.at], Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + mk.what + mk.detail + "."})
+		at := mk.noteAt(s)
+		st.Notes[at] = append(st.Notes[at], Item{Kind: Note, Body: "DELIBERATE MISTAKE: " + mk.what + mk.detail + "."})
 	}
 	return st
 }

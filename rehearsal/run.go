@@ -179,7 +179,7 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
 	lo := load.Options{Client: env.Client, REST: rc, Cluster: kc, Cloud: cloud, Timeline: tl, Logger: logger,
 		HandedOff: handedOff(env.Client, env.Spec.LeaderName, env.Spec.CCMTakesMigrationLease())}
 	if reg, ok := env.Spec.Registry(); ok {
-		lo.PullImage = reg.RegistryImage()
+		lo.PullImage, lo.PullCredentials = reg.RegistryImage(), reg.KubeletCredentialFlags
 	}
 	if err := load.Prepare(ctx, lo, p.Load); err != nil {
 		return phaseSetup.fail(fmt.Errorf("preparing the load: %w", err))

@@ -47,6 +47,21 @@ var _ = Describe("Azure's own code", Label("azure"), func() {
 		Expect(failed(res, checks.ProviderID)).NotTo(BeEmpty(), "provider-id did not fire; reports in %s", res.Dir)
 		Expect(failed(res, checks.Uninitialized)).NotTo(BeEmpty(), "uninitialized-taint did not fire; reports in %s", res.Dir)
 	}, NodeTimeout(40*time.Minute))
+
+	// Negative case 21: the version-1.30 control planes the switch brings
+	// start without acr-credential-provider. A 1.30 kubelet has no in-tree
+	// ACR provider (pkg/credentialprovider/azure is gone from v1.30.14),
+	// so it asks the cluster's ACR without credentials and is refused,
+	// while the v1.29.15 workers keep pulling through theirs (the KEP's
+	// image-credentials risk).
+	It("21: version-1.30 control planes without acr-credential-provider", func(ctx context.Context) {
+		c := azureConfig("rke2", "azure")
+		c.Mistake = migrate.MistakeN1NoCredentials
+		res := negative(ctx, "azure-n1-no-credentials", c)
+		red := failed(res, checks.ImagePulls)
+		Expect(red).NotTo(BeEmpty(), "image-pulls did not fire; reports in %s", res.Dir)
+		Expect(red[0].Violations[0].Message).To(ContainSubstring("401 Unauthorized"), "the registry did not refuse the pull; reports in %s", res.Dir)
+	}, NodeTimeout(40*time.Minute))
 })
 
 func azureConfig(procedure, flavour string) rehearsal.Config {

@@ -98,7 +98,11 @@ func run(o registry.Options, listen, certFile, keyFile, caFile, tokenKeyFile str
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	}()
-	log.Printf("serving %s and %s on %s", o.Host, o.APIHost, listen)
+	if o.APIHost != "" {
+		log.Printf("serving %s and %s on %s", o.Host, o.APIHost, listen)
+	} else {
+		log.Printf("serving %s (%s's login) on %s", o.Host, o.Scheme, listen)
+	}
 	if err := srv.ListenAndServeTLS("", ""); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -38,6 +38,11 @@ type Options struct {
 	// PullImage is an image in the cloud's registry the nodes pull
 	// throughout ("": the cloud has no registry).
 	PullImage string
+	// PullCredentials are the kubelet flags that let a kubelet of a
+	// version pull PullImage (nil: none needed), which a worker the load
+	// joins starts with: its donor, a control plane, may be of another
+	// version, whose flags it does not share.
+	PullCredentials func(version string) map[string]string
 }
 
 // Summary counts what the load did.

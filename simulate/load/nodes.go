@@ -44,7 +44,8 @@ func (g *Generator) churnNodes(waitCtx, actCtx context.Context) {
 		} else if !sleep(waitCtx, nodeChurnPause) {
 			return
 		}
-		name, err := g.o.Cluster.AddNode(actCtx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker, Kubernetes: g.workerVersion(actCtx)})
+		version := g.workerVersion(actCtx)
+		name, err := g.o.Cluster.AddNode(actCtx, kindcluster.AddNodeOptions{Role: kindcluster.RoleWorker, Kubernetes: version, KubeletArgs: g.pullCredentials(version)})
 		if err != nil {
 			if actCtx.Err() == nil {
 				g.fail("join a worker", err)
@@ -83,6 +84,15 @@ func (g *Generator) handedOffAlready(actCtx context.Context) bool {
 
 // handOffRecheck bounds the look at the leases once the procedure ended.
 const handOffRecheck = 5 * time.Second
+
+// pullCredentials are the flags a joining worker of version pulls the
+// cloud's registry with (nil: it pulls nothing, or needs none).
+func (g *Generator) pullCredentials(version string) map[string]string {
+	if g.o.PullImage == "" || g.o.PullCredentials == nil || version == "" {
+		return nil
+	}
+	return g.o.PullCredentials(version)
+}
 
 // workerVersion is the kubelet version of the cluster's own workers: a new
 // worker is of the version the workers are, whatever the control plane's

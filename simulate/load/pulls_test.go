@@ -30,3 +30,26 @@ func TestPullOutcome(t *testing.T) {
 		}
 	}
 }
+
+// A worker the load joins pulls with its own version's credentials, and
+// none where nothing is pulled.
+func TestJoinedWorkersPullCredentials(t *testing.T) {
+	flags := func(v string) map[string]string { return map[string]string{"by": v} }
+	g := &Generator{o: Options{PullImage: "r/echo:v1", PullCredentials: flags}}
+	if got := g.pullCredentials("v1.29.15"); got["by"] != "v1.29.15" {
+		t.Errorf("a v1.29.15 worker joins with %v", got)
+	}
+	for what, g := range map[string]*Generator{
+		"no image":        {o: Options{PullCredentials: flags}},
+		"no credentials":  {o: Options{PullImage: "r/echo:v1"}},
+		"unknown version": g,
+	} {
+		v := "v1.29.15"
+		if what == "unknown version" {
+			v = ""
+		}
+		if got := g.pullCredentials(v); got != nil {
+			t.Errorf("%s: %v", what, got)
+		}
+	}
+}
