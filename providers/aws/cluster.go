@@ -75,24 +75,8 @@ patches:
 	if in.Mode != cloudcluster.InTree {
 		return patches
 	}
-	return append(patches, `kind: ClusterConfiguration
-controllerManager:
-  extraArgs:
-    cloud-provider: `+Name+`
-    cloud-config: `+CloudConfigPath+`
-    cluster-name: `+in.Topology.Name+`
-    configure-cloud-routes: "true"
-  extraVolumes:
-  - name: cloud-config
-    hostPath: `+CloudConfigPath+`
-    mountPath: `+CloudConfigPath+`
-    readOnly: true
-    pathType: File
-  - name: aws-credentials
-    hostPath: `+kcmCredentials+`
-    mountPath: `+kcmCredentials+`
-    readOnly: true
-    pathType: File`)
+	return append(patches, cloudcluster.InTreeKCM{Provider: Name, CloudConfig: CloudConfigPath, Cluster: in.Topology.Name, Routes: true,
+		Files: []cloudcluster.HostVolume{{Name: "aws-credentials", Path: kcmCredentials}}}.Patch())
 }
 
 // Manifests: the manager's key as a Secret, and in external mode the

@@ -38,23 +38,10 @@ func (Provider) KubeadmPatches(in cloudcluster.ClusterInput) []string {
 		return []string{"kind: InitConfiguration\nnodeRegistration:" + kubelet, "kind: JoinConfiguration\nnodeRegistration:" + kubelet}
 	}
 	kubelet := "\n  kubeletExtraArgs:\n    cloud-provider: " + Name + "\n    cloud-config: " + CloudConfigPath + credentials + "\n    provider-id: \"\""
-	return []string{`kind: ClusterConfiguration
-controllerManager:
-  extraArgs:
-    cloud-provider: ` + Name + `
-    cloud-config: ` + kcmCloudConfigPath + `
-    cluster-name: ` + in.Topology.Name + `
-    configure-cloud-routes: "true"
-    feature-gates: DisableCloudProviders=false
-  extraVolumes:
-  - name: cloud-config
-    hostPath: ` + kcmCloudConfigPath + `
-    mountPath: ` + kcmCloudConfigPath + `
-    readOnly: true
-    pathType: File`,
+	return []string{cloudcluster.InTreeKCM{Provider: Name, CloudConfig: kcmCloudConfigPath, Cluster: in.Topology.Name, Routes: true, GateBack: true}.Patch(),
 		"kind: InitConfiguration\nnodeRegistration:" + kubelet,
 		"kind: JoinConfiguration\nnodeRegistration:" + kubelet,
-		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false\n  DisableKubeletCloudCredentialProviders: false"}
+		cloudcluster.InTreeKubeletGates}
 }
 
 // Manifests: in external mode, the chart's managers (the workload's form

@@ -55,22 +55,10 @@ func (Provider) KubeadmPatches(in cloudcluster.ClusterInput) []string {
     cloud-provider: ` + cloudcluster.ProviderName + `
     cloud-config: ` + cloudcluster.CloudConfigPath + `
     provider-id: ""`
-	return []string{`kind: ClusterConfiguration
-controllerManager:
-  extraArgs:
-    cloud-provider: ` + cloudcluster.ProviderName + `
-    cloud-config: ` + cloudcluster.CloudConfigPath + `
-    cluster-name: ` + in.Topology.Name + `
-    feature-gates: DisableCloudProviders=false
-  extraVolumes:
-  - name: cloud-config
-    hostPath: ` + cloudcluster.CloudConfigPath + `
-    mountPath: ` + cloudcluster.CloudConfigPath + `
-    readOnly: true
-    pathType: File`,
+	return []string{cloudcluster.InTreeKCM{Provider: cloudcluster.ProviderName, CloudConfig: cloudcluster.CloudConfigPath, Cluster: in.Topology.Name, GateBack: true}.Patch(),
 		"kind: InitConfiguration\nnodeRegistration:" + kubelet,
 		"kind: JoinConfiguration\nnodeRegistration:" + kubelet,
-		"kind: KubeletConfiguration\nfeatureGates:\n  DisableCloudProviders: false\n  DisableKubeletCloudCredentialProviders: false"}
+		cloudcluster.InTreeKubeletGates}
 }
 
 // Manifests: in external mode, the cloud-controller-manager as the
