@@ -10,38 +10,33 @@ import (
 	"github.com/handover-sh/handover/verify/scalestat"
 )
 
-// WriteMarkdown writes the summary: verdict, one row per check, the
-// violations with their evidence, and the procedure's steps.
+// WriteMarkdown writes the summary: verdict, the answers and what failed,
+// one row per check, the violations with their evidence, and the
+// procedure's steps.
 func WriteMarkdown(w io.Writer, r Report) error {
 	var b strings.Builder
 	verdict := "PASSED"
 	if !r.Passed() {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %d checks, %d failed%s\n\n",
+	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %s\n\n",
 		r.Title, verdict, r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"),
-		r.End.Sub(r.Start).Round(1e9), len(r.Results), failed(r), skippedNote(r))
+		r.End.Sub(r.Start).Round(1e9), counts(r.Results))
 	if about := r.About.Line(); about != "" {
 		fmt.Fprintf(&b, "%s.\n\n", about)
 	}
+	ids := anchors(r.Results)
+	b.WriteString(headerOf(r.Results, ids).markdown() + "\n")
 	if cost := r.Cost(); cost != "" {
-		fmt.Fprintf(&b, "Cost of observing: %s.\n\n", cost)
+		fmt.Fprintf(&b, "Cost to the machine: %s.\n\n", cost)
 	}
 	b.WriteString("| check | subject | result | summary |\n|---|---|---|---|\n")
 	for _, res := range r.Results {
-		mark := resultMark(res, "pass", "**FAIL**", "skipped")
+		mark := resultMark(res, "pass", "**FAIL**", "**UNPROVEN**", "skipped")
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", res.Check, res.Subject, mark, cell(res.Summary))
 	}
-	for _, res := range r.Results {
-		for _, v := range res.Violations {
-			fmt.Fprintf(&b, "\n### %s: %s\n\n%s\n", res.Check, res.Subject, v)
-			if len(v.Sources) > 0 {
-				fmt.Fprintf(&b, "\nsources: %s\n", strings.Join(v.Sources, ", "))
-			}
-			for _, e := range v.Evidence {
-				fmt.Fprintf(&b, "- %s\n", e)
-			}
-		}
+	for i, res := range r.Results {
+		b.WriteString(evidenceMarkdown(res, ids[i]))
 	}
 	if s, ok := scalestat.Summarize(r.Events); ok {
 		b.WriteString(scaleTables(s))
@@ -55,40 +50,39 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	return err
 }
 
-// resultMark picks the word for a result: passed, failed, or skipped (not
-// judged for want of evidence the observation could not have).
-func resultMark(res checks.Result, pass, fail, skipped string) string {
+// evidenceMarkdown is a result's evidence section, under a heading whose
+// id the header links to; "" for a result with no violation.
+func evidenceMarkdown(res checks.Result, id string) string {
+	if len(res.Violations) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n### <a id=\"%s\"></a>%s: %s\n", id, res.Check, res.Subject)
+	for _, v := range res.Violations {
+		fmt.Fprintf(&b, "\n%s\n", v)
+		if len(v.Sources) > 0 {
+			fmt.Fprintf(&b, "\nsources: %s\n", strings.Join(v.Sources, ", "))
+		}
+		for _, e := range v.Evidence {
+			fmt.Fprintf(&b, "- %s\n", e)
+		}
+	}
+	return b.String()
+}
+
+// resultMark picks the word for a result: passed, failed, unproven (failed
+// for want of evidence), or skipped (not judged: evidence the observation
+// could not have, or nothing to judge).
+func resultMark(res checks.Result, pass, fail, unproven, skipped string) string {
 	switch {
+	case res.Unproven():
+		return unproven
 	case !res.Passed:
 		return fail
 	case res.Skipped != "":
 		return skipped
 	}
 	return pass
-}
-
-// skippedNote counts the results not judged, when there are any.
-func skippedNote(r Report) string {
-	n := 0
-	for _, res := range r.Results {
-		if res.Passed && res.Skipped != "" {
-			n++
-		}
-	}
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %d not judged (evidence out of reach)", n)
-}
-
-func failed(r Report) int {
-	n := 0
-	for _, res := range r.Results {
-		if !res.Passed {
-			n++
-		}
-	}
-	return n
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

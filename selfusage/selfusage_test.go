@@ -70,8 +70,24 @@ func TestSummarize(t *testing.T) {
 	if line := s.String(); !strings.Contains(line, "5.0 % during the procedure") {
 		t.Fatalf("line = %q", line)
 	}
+	if !s.HasSetup || s.Setup.CorePct != 50 || s.Observed.CorePct < 5.8 || s.Observed.CorePct > 5.9 { // 30 s of 60 s, then 7 s of 120 s
+		t.Fatalf("setting up %+v, observing %+v: want 50 %% and 5.8 %% of a core", s.Setup, s.Observed)
+	}
+	want := "over the whole run (3m0s; 50.0 % over the 1m0s setting up before the timeline, images and cluster included, 5.8 % over the 2m0s observed)"
+	if line := s.String(); !strings.Contains(line, want) {
+		t.Fatalf("line = %q, want %q", line, want)
+	}
 	if _, ok := Summarize(evs[:1]); ok {
 		t.Fatal("one sample is no span")
+	}
+}
+
+// A process that sampled from its start (handover observe) set nothing up
+// worth telling apart.
+func TestSummarizeWithoutSetup(t *testing.T) {
+	s, ok := Summarize([]timeline.Event{usage(0, "0.1", "0.2", "0"), usage(60, "3", "60.2", "0")})
+	if !ok || s.HasSetup || strings.Contains(s.String(), "setting up") {
+		t.Fatalf("%+v: %s", s, s)
 	}
 }
 

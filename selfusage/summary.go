@@ -24,6 +24,13 @@ type Summary struct {
 	// creation included) to the last sample; its pressure covers the
 	// sampled span only.
 	Whole Share
+	// Setup is Whole before the first sample, when the timeline began: a
+	// rehearsal's images built or checked and its cluster created (which
+	// of them cost what, no sample tells). Observed is the rest. The two
+	// are told apart only when Setup lasted a sampling period or more
+	// (HasSetup), so a cold image build never reads as observing's cost.
+	Setup, Observed Share
+	HasSetup        bool
 	// Procedure spans the procedure's runs (first run.start to last run.end).
 	Procedure Share
 	// HasProcedure says whether the timeline has a procedure to span.
@@ -66,6 +73,7 @@ func Summarize(evs []timeline.Event) (Summary, bool) {
 		s.Whole.CorePct = 100 * last.cpu / last.wall
 	}
 	s.Whole.PressurePct = pressure(first, last)
+	s.splitSetup(first, last)
 	if !runFrom.IsZero() && runTo.After(runFrom) {
 		a, b := nearest(ss, runFrom), nearest(ss, runTo)
 		if b.t.After(a.t) {
@@ -76,9 +84,24 @@ func Summarize(evs []timeline.Event) (Summary, bool) {
 	return s, true
 }
 
+// minSetup is the shortest setup told apart from observing: the
+// sampler's period, below which it is only the process starting.
+const minSetup = 5 * time.Second
+
+// splitSetup divides Whole at the first sample: before it the process set
+// up (its CPU there is what the first sample read), after it it observed.
+func (s *Summary) splitSetup(first, last sample) {
+	if first.wall < minSetup.Seconds() || !last.t.After(first.t) {
+		return
+	}
+	s.HasSetup = true
+	s.Setup = Share{From: s.Whole.From, To: first.t, CorePct: 100 * first.cpu / first.wall}
+	s.Observed = Share{From: first.t, To: last.t, CorePct: 100 * (last.cpu - first.cpu) / last.t.Sub(first.t).Seconds(), PressurePct: s.Whole.PressurePct}
+}
+
 // String is the line the reports print.
 func (s Summary) String() string {
-	line := fmt.Sprintf("handover used %.1f %% of one core over the whole run (%s)", s.Whole.CorePct, s.Whole.To.Sub(s.Whole.From).Round(time.Second))
+	line := fmt.Sprintf("handover used %.1f %% of one core over the whole run (%s%s)", s.Whole.CorePct, s.Whole.To.Sub(s.Whole.From).Round(time.Second), s.setupText())
 	if s.HasProcedure {
 		line += fmt.Sprintf(", %.1f %% during the procedure (%s)", s.Procedure.CorePct, s.Procedure.To.Sub(s.Procedure.From).Round(time.Second))
 	}
@@ -90,6 +113,16 @@ func (s Summary) String() string {
 		line += fmt.Sprintf(" (%.0f %% during the procedure)", s.Procedure.PressurePct)
 	}
 	return line
+}
+
+// setupText tells setting up from observing, "" when they are not told
+// apart.
+func (s Summary) setupText() string {
+	if !s.HasSetup {
+		return ""
+	}
+	return fmt.Sprintf("; %.1f %% over the %s setting up before the timeline, images and cluster included, %.1f %% over the %s observed",
+		s.Setup.CorePct, s.Setup.To.Sub(s.Setup.From).Round(time.Second), s.Observed.CorePct, s.Observed.To.Sub(s.Observed.From).Round(time.Second))
 }
 
 func pressure(a, b sample) float64 {

@@ -304,5 +304,6 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 	}
 	return result(check, target, vs,
 		fmt.Sprintf("%.2f%% of %d requests; longest outage %s", 100*ratio, len(ps), longest.Round(10*time.Millisecond)),
-		map[string]float64{"availability": ratio, "requests": float64(len(ps)), "longest_outage_seconds": longest.Seconds()})
+		map[string]float64{"availability": ratio, "requests": float64(len(ps)), "longest_outage_seconds": longest.Seconds(),
+			"min_availability": cfg.MinAvailability, "max_outage_seconds": cfg.MaxOutage.Seconds()})
 }

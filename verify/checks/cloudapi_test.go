@@ -29,7 +29,7 @@ func TestCloudAPIActions(t *testing.T) {
 	if r := one(t, CheckCloudAPIActions(missing, cfg), "ec2:DescribeVolumes"); r.Passed || !strings.Contains(r.Summary, "called 3 times") {
 		t.Errorf("unimplemented: %+v", r)
 	}
-	if r := one(t, CheckCloudAPIActions(join(window(0, 300), []timeline.Event{code}), cfg), "aws"); r.Passed || !strings.Contains(r.Summary, "not judged") {
+	if r := one(t, CheckCloudAPIActions(join(window(0, 300), []timeline.Event{code}), cfg), "aws"); !r.Unproven() || !strings.HasPrefix(r.Summary, "unproven: ") {
 		t.Errorf("no calls: %+v", r)
 	}
 	simulated := join(window(0, 300), []timeline.Event{{Time: at(0), Source: "rehearsal", Kind: timeline.ProviderCode, Attrs: map[string]string{"side": "external"}}})

@@ -36,7 +36,7 @@ func CheckCoverageGap(evs []timeline.Event, cfg Config) []Result {
 		}
 		out = append(out, result(CoverageGap, c, vs,
 			fmt.Sprintf("longest gap %s (threshold %s; %d health samples)", longest.Round(100*time.Millisecond), cfg.threshold("max-gap", cfg.MaxGap), samples),
-			map[string]float64{"longest_gap_seconds": longest.Seconds()}))
+			map[string]float64{"longest_gap_seconds": longest.Seconds(), "max_gap_seconds": cfg.MaxGap.Seconds()}))
 	}
 	return out
 }

@@ -55,8 +55,9 @@ func CheckLoad(evs []timeline.Event, _ Config) []Result {
 		}
 	}
 	for _, e := range open {
-		out = append(out, result(Load, e.Attrs["profile"], []Violation{loadViolation(e, "unproven: the load started and never stopped, so it never said what it delivered")},
-			"not judged: no load.stop", nil))
+		v := loadViolation(e, "unproven: the load started and never stopped, so it never said what it delivered")
+		v.Sources = []string{Evidence} // what is missing, not what was seen
+		out = append(out, result(Load, e.Attrs["profile"], []Violation{v}, "unproven: no load.stop", nil))
 	}
 	return out
 }

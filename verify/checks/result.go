@@ -13,7 +13,8 @@ type Result struct {
 	Passed     bool
 	Summary    string
 	Violations []Violation
-	// Metrics are measured values (seconds, ratios) for the reports.
+	// Metrics are measured values (seconds, ratios) for the reports, and
+	// the thresholds they were judged by (max_gap_seconds, ...).
 	Metrics map[string]float64
 	// Skipped says why the subject was not judged at all: the observation
 	// declared it could not have the evidence (a cluster observed from its

@@ -13,7 +13,7 @@ func unproven(evs []timeline.Event, check, subject, what string, evidence ...str
 	from, to := span(evs)
 	evidence = append(evidence, fmt.Sprintf("timeline: %d events, %s – %s", len(evs), clock(from), clock(to)))
 	return result(check, subject, []Violation{{From: from, To: to, Sources: []string{Evidence}, Message: "unproven: " + what, Evidence: evidence}},
-		"not judged: "+what, nil)
+		"unproven: "+what, nil)
 }
 
 // cloudOutOfReach says whether the observation declared it could not see

@@ -37,6 +37,9 @@ func TestTooLittleEvidenceFails(t *testing.T) {
 			if r := rs[0]; r.Passed != (tc.says == "") || tc.says != "" && !strings.Contains(r.Violations[0].Message, tc.says) {
 				t.Fatalf("want it to say %q (\"\": pass), got %+v", tc.says, r)
 			}
+			if r := rs[0]; tc.says != "" && (!r.Unproven() || !strings.HasPrefix(r.Summary, "unproven: ")) {
+				t.Errorf("too little evidence reads as a finding, or as not judged: %+v", r)
+			}
 		})
 	}
 	if rs := CheckLoad(window(0, 60), cfg); len(rs) != 0 {
