@@ -117,7 +117,7 @@ var mistakes = map[string]mistake{
 	// azure is gone from Kubernetes v1.30.14).
 	MistakeN1NoCredentials: {what: "version-N+1 control planes' kubelets start without the provider's image credential provider", at: addN1Key,
 		detail: " (no --image-credential-provider-config)", also: map[runbook]string{{RKE2, "azure"}: switchKey},
-		apply:  func(st *Setup, _ Spec) { st.N1NoImageCredentials = true }},
+		apply: func(st *Setup, _ Spec) { st.N1NoImageCredentials = true }},
 	// Azure's chart installed without its cloud-node-manager
 	// (cloudNodeManager.enabled=false): the chart's manager runs with
 	// --controllers=*,-cloud-node, so the Nodes of external kubelets are

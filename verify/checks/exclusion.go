@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -181,6 +183,12 @@ func overlapsWithin(ivs []RunSpan, from, to time.Time, tol time.Duration) bool {
 // overlaps of intervals from different instances longer than tol; src
 // names where the intervals come from in the evidence.
 func overlaps(src string, ivs []RunSpan, tol time.Duration) []Violation {
+	// In time order, ties by name, so that a violation names its managers
+	// the same way whatever order the spans were gathered in.
+	ivs = slices.Clone(ivs)
+	slices.SortStableFunc(ivs, func(a, b RunSpan) int {
+		return cmp.Or(a.From.Compare(b.From), cmp.Compare(a.Manager, b.Manager), cmp.Compare(a.Instance, b.Instance))
+	})
 	var out []Violation
 	for i := range ivs {
 		for j := i + 1; j < len(ivs); j++ {
