@@ -27,10 +27,13 @@ images: host ## build the node images the tests need (cached)
 unit: ## unit tests only: no Docker needed
 	$(GO) test -short ./...
 
-lint: ## gofmt, go vet, staticcheck (pinned in go.mod as a tool of the module) and the layering rules
+# actionlint runs shellcheck on the workflows' scripts where it is installed
+# (.ci/run installs it).
+lint: ## gofmt, go vet, staticcheck and actionlint (tools of the module, pinned in go.mod) and the layering rules
 	@test -z "$$(gofmt -l .)" || { echo "not gofmt'ed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	$(GO) tool actionlint .github/workflows/*.yaml
 	$(GO) test -count=1 ./internal/layering/
 
 # Integration tests run verbosely so their measurements (MEASURED lines) and

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -58,5 +59,44 @@ func TestReusableWorkflowUsesRealFlags(t *testing.T) {
 	}
 	if seen < 2 {
 		t.Errorf("the workflow runs %d handover commands, want host prepare and rehearse", seen)
+	}
+}
+
+// The workflow's inputs that are rehearse's flags name the flag and, where
+// it has one, its default, as the command has them.
+func TestReusableWorkflowInputsAreFlags(t *testing.T) {
+	b, err := os.ReadFile("../../.github/workflows/rehearse.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		On struct {
+			WorkflowCall struct {
+				Inputs map[string]struct {
+					Description string `json:"description"`
+				} `json:"inputs"`
+			} `json:"workflow_call"`
+		} `json:"true"`
+	}
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := newRootCommand().Find([]string{"rehearse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"provider", "from", "to"} {
+		in, ok := wf.On.WorkflowCall.Inputs[name]
+		f := c.Flags().Lookup(name)
+		switch {
+		case !ok:
+			t.Errorf("no input %s", name)
+		case f == nil:
+			t.Errorf("handover rehearse has no --%s", name)
+		case !strings.Contains(in.Description, "handover rehearse --"+name):
+			t.Errorf("input %s: its description does not name handover rehearse --%s", name, name)
+		case f.DefValue != "" && !strings.Contains(in.Description, f.DefValue):
+			t.Errorf("input %s: its description does not say the default, %s", name, f.DefValue)
+		}
 	}
 }
