@@ -29,6 +29,10 @@ var ownFlags = map[string]string{
 	"leader-elect-resource-namespace":  "the observers and the procedure's waits read the leases in kube-system",
 }
 
+// OwnFlag says why handover sets a manager's flag itself, and "" for a
+// flag a user may give: what reads a cluster's own flags leaves these out.
+func OwnFlag(name string) string { return ownFlags[name] }
+
 // args are the user's flags for a component's managers.
 func (s Spec) args(component string) []string {
 	if component == lmconfig.CCM {

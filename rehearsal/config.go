@@ -168,6 +168,14 @@ func ReadFile(path string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("reading rehearsal file: %w", err)
 	}
+	return Parse(raw, path)
+}
+
+// Parse reads a rehearsal file's content, raw, as ReadFile reads the file
+// at path: over the defaults, strictly, its paths relative to path's
+// directory. A rehearsal file printed for a user (describe) is checked
+// through it, as rehearse will read it.
+func Parse(raw []byte, path string) (Config, error) {
 	var fields map[string]any
 	if err := yaml.Unmarshal(raw, &fields); err == nil && len(fields) == 0 {
 		return Config{}, fmt.Errorf("rehearsal file %s sets nothing: write its fields (`handover rehearse --help`), or run `handover rehearse` without --config for the default rehearsal", path)

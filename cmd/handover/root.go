@@ -58,7 +58,7 @@ Exit codes:` + exitCodesHelp(),
 	}
 	root.PersistentFlags().Int32VarP(&g.verbosity, "verbosity", "v", 0, "log verbosity (0 = progress only)")
 	root.AddCommand(newHostCommand(g), newImagesCommand(g), newClusterCommand(g), newSimcloudCommand(g),
-		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g),
+		newPlanCommand(g), newMigrateCommand(g), newLintCommand(g), newDescribeCommand(), newReportCommand(g), newRehearseCommand(g), newObserveCommand(g), newMatrixCommand(g),
 		newVersionCommand())
 	documentDurations(root)
 	addFormerNames(root)
