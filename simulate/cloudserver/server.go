@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync"
@@ -112,6 +113,17 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("PATCH /v1/loadbalancers/{name}", cloud("UpdateLoadBalancer", s.updateLoadBalancer))
 	mux.Handle("DELETE /v1/loadbalancers/{name}", cloud("DeleteLoadBalancer", s.deleteLoadBalancer))
 	mux.Handle("POST /v1/registry/token", cloud("GetRegistryToken", s.registryToken))
+	// A face's own answer (a subnet, a tag, a security group, ECR's
+	// token): the face asks here first, under the caller's name for it, so
+	// the knobs and the audit reach every call a provider makes.
+	mux.Handle("POST /v1/face-calls/{op}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		op := r.PathValue("op")
+		if !faceOp.MatchString(op) {
+			writeJSON(w, http.StatusBadRequest, api.Error{Message: fmt.Sprintf("face call %q: want SERVICE:ACTION", op)})
+			return
+		}
+		cloud(op, func(*http.Request) (any, error) { return nil, nil }).ServeHTTP(w, r)
+	}))
 	mux.Handle("GET /v1/routes", cloud("ListRoutes", s.listRoutes))
 	mux.Handle("PUT /v1/routes/{name}", cloud("CreateRoute", s.createRoute))
 	mux.Handle("DELETE /v1/routes/{name}", cloud("DeleteRoute", s.deleteRoute))
@@ -120,6 +132,11 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /v1/audit", s.adminOnly(http.HandlerFunc(s.getAudit)))
 	return s.guard(mux)
 }
+
+// faceOp is a face call's operation: the API's name of the service and of
+// the action, as the deny knob names it (ec2:DescribeSubnets,
+// arm:Microsoft.Network/networkSecurityGroups/read).
+var faceOp = regexp.MustCompile(`^[a-z0-9-]{1,32}:[A-Za-z0-9./_-]{1,160}$`)
 
 // httpError is an error with a status code; fault names the knob that
 // caused it, if one did.

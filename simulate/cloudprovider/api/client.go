@@ -222,6 +222,14 @@ func (c *Client) AllocatePodCIDR(ctx context.Context, controller, instance strin
 	return out.CIDR, err
 }
 
+// FaceCall asks the cloud to decide the knobs (and audit) of a call a
+// face answers from its own state: op is the face's name for it
+// (SERVICE:ACTION), controller what the audit names as the caller's. A
+// refusal is the knob's StatusError.
+func (c *Client) FaceCall(ctx context.Context, controller, op string) error {
+	return c.do(ctx, controller, http.MethodPost, "/v1/face-calls/"+url.PathEscape(op), nil, nil)
+}
+
 // RegistryToken asks the cloud for a credential for its registry, as a
 // kubelet's image credential provider does before a pull.
 func (c *Client) RegistryToken(ctx context.Context, controller string) (*RegistryToken, error) {

@@ -28,7 +28,7 @@ func (f *Face) elb() awsapi.Service {
 			awsapi.Op("DeleteLoadBalancer", f.deleteLoadBalancer),
 			awsapi.Op("CreateLoadBalancerListeners", f.createListeners),
 			awsapi.Op("DeleteLoadBalancerListeners", f.deleteListeners),
-			awsapi.Op("RegisterInstancesWithLoadBalancer", f.registerInstances),
+			awsapi.Op("RegisterInstancesWithLoadBalancer", f.registerInstances).Reaching(),
 			awsapi.Op("DeregisterInstancesFromLoadBalancer", f.deregisterInstances),
 			awsapi.Op("AttachLoadBalancerToSubnets", f.attachSubnets),
 			awsapi.Op("DetachLoadBalancerFromSubnets", f.detachSubnets),

@@ -1,6 +1,7 @@
 package amazon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -65,7 +66,7 @@ func New(o Options) (*Face, error) {
 	if o.Terminated != nil && keys != nil {
 		keys = liveKeys{keys, o.Terminated}
 	}
-	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: keys, Now: o.Now, Record: o.Record}, f.ec2(), f.elb(), f.ecrService())
+	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: keys, Now: o.Now, Record: o.Record, Gate: f.gate}, f.ec2(), f.elb(), f.ecrService())
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +111,22 @@ func (f *Face) cloud(c awsapi.Call) *api.Client {
 		f.clients[who] = cl
 	}
 	return cl
+}
+
+// gate asks the cloud to decide the knobs of a call the face answers
+// from its own state (awsapi.Action.Reaches says which it does not), as
+// the caller and by the action's AWS name: a denied ec2:DescribeSubnets,
+// a throttled caller or an outage refuse it as the service refuses.
+func (f *Face) gate(ctx context.Context, c awsapi.Call, r awsapi.Refusals) *awsapi.Error {
+	err := f.cloud(c).FaceCall(ctx, controller(c), controller(c))
+	if err == nil {
+		return nil
+	}
+	var e *awsapi.Error
+	if errors.As(refusal(err, r, nil), &e) {
+		return e
+	}
+	return &awsapi.Error{Status: http.StatusInternalServerError, Code: "InternalError", Message: "We encountered an internal error. Please try again."}
 }
 
 // controller is what the cloud's audit names as the caller's controller:

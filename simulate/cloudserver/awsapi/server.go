@@ -2,6 +2,7 @@ package awsapi
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/xml"
@@ -76,8 +77,9 @@ type Options struct {
 	Keys   KeyStore
 	Now    func() time.Time
 	// Gate, when set, may refuse a verified call before its action runs
-	// (the cloud's throttling, outages and denials).
-	Gate func(Call, Refusals) *Error
+	// (the cloud's throttling, outages and denials), unless the action
+	// Reaches the cloud, whose knobs then decide.
+	Gate func(context.Context, Call, Refusals) *Error
 	// Record, when set, is told of every call answered.
 	Record func(Record)
 }
@@ -202,8 +204,8 @@ func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
 	if err := decodeInput(svc.Protocol, form, body, in); err != nil {
 		return nil, call, err
 	}
-	if s.opts.Gate != nil {
-		if e := s.opts.Gate(call, svc.Refusals); e != nil {
+	if s.opts.Gate != nil && !act.Reaches {
+		if e := s.opts.Gate(r.Context(), call, svc.Refusals); e != nil {
 			return nil, call, e
 		}
 	}

@@ -65,7 +65,7 @@ func newTestServer(t *testing.T) *testServer {
 			return &elb.DescribeLoadBalancersOutput{LoadBalancerDescriptions: out}, nil
 		})}}
 	srv, err := NewServer(Options{Region: testRegion, Keys: Keys{testKey.ID: testKey},
-		Gate: func(c Call, r Refusals) *Error {
+		Gate: func(_ context.Context, c Call, r Refusals) *Error {
 			if ts.gate != nil {
 				return ts.gate(c, r)
 			}

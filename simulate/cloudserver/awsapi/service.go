@@ -61,6 +61,17 @@ type Action struct {
 	Name string
 	In   func() any
 	Do   func(context.Context, Call, any) (any, error)
+	// Reaches: Do asks the cloud before it answers or changes anything,
+	// and the cloud's knobs decide that call; the server's Gate leaves the
+	// action to them rather than deciding its faults twice.
+	Reaches bool
+}
+
+// Reaching marks an action whose every answer starts with a call to the
+// cloud (Reaches).
+func (a Action) Reaching() Action {
+	a.Reaches = true
+	return a
 }
 
 // Op makes an Action from a typed handler of an SDK input and output type.

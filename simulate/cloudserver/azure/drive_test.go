@@ -140,7 +140,7 @@ func checkCalls(t *testing.T, r *rig, principal string) {
 			reached[e.Operation] = true
 		}
 	}
-	for _, op := range []string{"CreateRoute", "DeleteRoute", "GetInstance", "ListLoadBalancers", "EnsureLoadBalancer", "UpdateLoadBalancer", "DeleteLoadBalancer"} {
+	for _, op := range []string{"CreateRoute", "DeleteRoute", "GetInstance", "arm:Microsoft.Network/loadBalancers/read", "EnsureLoadBalancer", "UpdateLoadBalancer", "DeleteLoadBalancer"} {
 		if !reached[op] {
 			t.Errorf("the cloud's audit has no %s by %s: %v", op, principal, reached)
 		}

@@ -51,9 +51,11 @@ func (f *Face) write(ctx context.Context, c *call, s stored, change func(*stateD
 	})
 }
 
-// gate passes a call through the cloud's knobs as its caller.
+// gate passes a call the face answers from its own state through the
+// cloud's knobs, as its caller and by its operation ("arm:" and ARM's
+// name, as the deny knob takes it).
 func (f *Face) gate(ctx context.Context, c *call) error {
-	if _, err := f.cloud(c.caller).LoadBalancers(ctx, c.action); err != nil {
+	if err := f.cloud(c.caller).FaceCall(ctx, c.action, "arm:"+c.action); err != nil {
 		return refusal(err, c.caller, c.action, nil)
 	}
 	return nil
