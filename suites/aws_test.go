@@ -97,9 +97,7 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		c := awsConfig("taskdoc", "")
 		c.Mistake = migrate.MistakeN1NoCredentials
 		res := negative(ctx, "aws-n1-no-credentials", c)
-		red := failed(res, checks.ImagePulls)
-		Expect(red).NotTo(BeEmpty(), "image-pulls did not fire; reports in %s", res.Dir)
-		Expect(red[0].Violations[0].Message).To(ContainSubstring("401 Unauthorized"), "the registry did not refuse the pull; reports in %s", res.Dir)
+		expectPullsRefused(res)
 	}, NodeTimeout(30*time.Minute))
 })
 
@@ -109,4 +107,13 @@ func awsConfig(procedure, flavour string) rehearsal.Config {
 	c := rehearsal.Default()
 	c.Procedure, c.Flavour, c.Provider, c.From, c.To = procedure, flavour, "aws", "v1.26.13", "v1.27.4"
 	return c
+}
+
+// expectPullsRefused: image-pulls went red, the registry refusing the
+// kubelet that came without credentials.
+func expectPullsRefused(res *rehearsal.Result) {
+	GinkgoHelper()
+	red := failed(res, checks.ImagePulls)
+	Expect(red).NotTo(BeEmpty(), "image-pulls did not fire; reports in %s", res.Dir)
+	Expect(red[0].Violations[0].Message).To(ContainSubstring("401 Unauthorized"), "the registry did not refuse the pull; reports in %s", res.Dir)
 }

@@ -58,9 +58,7 @@ var _ = Describe("Azure's own code", Label("azure"), func() {
 		c := azureConfig("rke2", "azure")
 		c.Mistake = migrate.MistakeN1NoCredentials
 		res := negative(ctx, "azure-n1-no-credentials", c)
-		red := failed(res, checks.ImagePulls)
-		Expect(red).NotTo(BeEmpty(), "image-pulls did not fire; reports in %s", res.Dir)
-		Expect(red[0].Violations[0].Message).To(ContainSubstring("401 Unauthorized"), "the registry did not refuse the pull; reports in %s", res.Dir)
+		expectPullsRefused(res)
 	}, NodeTimeout(40*time.Minute))
 })
 

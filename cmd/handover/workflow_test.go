@@ -9,30 +9,41 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The reusable workflow users call from their pipelines runs commands of
-// this binary: each flag it passes must be one the command has.
-func TestReusableWorkflowUsesRealFlags(t *testing.T) {
+// reusableWorkflow is the reusable workflow as YAML reads it: its inputs
+// and its rehearse job's steps. YAML 1.1 reads the key on as true.
+type reusableWorkflow struct {
+	On struct {
+		WorkflowCall struct {
+			Inputs map[string]struct {
+				Description string `json:"description"`
+			} `json:"inputs"`
+		} `json:"workflow_call"`
+	} `json:"true"`
+	Jobs map[string]struct {
+		Steps []struct {
+			Run string `json:"run"`
+		} `json:"steps"`
+	} `json:"jobs"`
+}
+
+func readReusableWorkflow(t *testing.T) reusableWorkflow {
+	t.Helper()
 	b, err := os.ReadFile("../../.github/workflows/rehearse.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wf struct {
-		// YAML 1.1 reads the key on as true.
-		On struct {
-			WorkflowCall struct {
-				Inputs map[string]any `json:"inputs"`
-			} `json:"workflow_call"`
-		} `json:"true"`
-		Jobs map[string]struct {
-			Steps []struct {
-				Run string `json:"run"`
-			} `json:"steps"`
-		} `json:"jobs"`
-	}
+	var wf reusableWorkflow
 	if err := yaml.Unmarshal(b, &wf); err != nil {
 		t.Fatal(err)
 	}
-	if wf.On.WorkflowCall.Inputs["rehearsal-file"] == nil {
+	return wf
+}
+
+// The reusable workflow users call from their pipelines runs commands of
+// this binary: each flag it passes must be one the command has.
+func TestReusableWorkflowUsesRealFlags(t *testing.T) {
+	wf := readReusableWorkflow(t)
+	if _, ok := wf.On.WorkflowCall.Inputs["rehearsal-file"]; !ok {
 		t.Fatal("no rehearsal-file input")
 	}
 	cmds := map[string]bool{}
@@ -65,22 +76,7 @@ func TestReusableWorkflowUsesRealFlags(t *testing.T) {
 // The workflow's inputs that are rehearse's flags name the flag and, where
 // it has one, its default, as the command has them.
 func TestReusableWorkflowInputsAreFlags(t *testing.T) {
-	b, err := os.ReadFile("../../.github/workflows/rehearse.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		On struct {
-			WorkflowCall struct {
-				Inputs map[string]struct {
-					Description string `json:"description"`
-				} `json:"inputs"`
-			} `json:"workflow_call"`
-		} `json:"true"`
-	}
-	if err := yaml.Unmarshal(b, &wf); err != nil {
-		t.Fatal(err)
-	}
+	wf := readReusableWorkflow(t)
 	c, _, err := newRootCommand().Find([]string{"rehearse"})
 	if err != nil {
 		t.Fatal(err)
