@@ -106,12 +106,39 @@ func (b *Builder) BuildPlan(ctx context.Context, plan []Planned) ([]string, erro
 func (b *Builder) step(title string, fn func() error) error {
 	b.Logger.V(0).Infof(" • %s ...", title)
 	start := time.Now()
-	if err := fn(); err != nil {
+	if err := b.beating(title, start, fn); err != nil {
 		b.Logger.V(0).Infof(" ✗ %s failed after %s", title, time.Since(start).Round(time.Second))
 		return err
 	}
 	b.Logger.V(0).Infof(" ✓ %s (%s)", title, time.Since(start).Round(100*time.Millisecond))
 	return nil
+}
+
+// heartbeatEvery is how often a long step says it is still at work: a
+// Kubernetes release compiles for minutes with nothing else to print.
+var heartbeatEvery = time.Minute
+
+// beating runs fn with the heartbeat on, stopped before fn's end is told.
+func (b *Builder) beating(title string, start time.Time, fn func() error) error {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() { defer close(stopped); b.heartbeat(title, start, done) }()
+	defer func() { close(done); <-stopped }()
+	return fn()
+}
+
+// heartbeat says, every heartbeatEvery until done, how long the step has
+// taken so far.
+func (b *Builder) heartbeat(title string, start time.Time, done <-chan struct{}) {
+	t := time.NewTicker(heartbeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			b.Logger.V(0).Infof("   … %s: %s so far", title, time.Since(start).Round(time.Second))
+		}
+	}
 }
 
 // repoPath joins parts under the source tree.
