@@ -18,7 +18,7 @@ type lines struct {
 }
 
 func (l *lines) V(log.Level) log.InfoLogger { return l }
-func (l *lines) Info(m string)             { l.Infof("%s", m) }
+func (l *lines) Info(m string)              { l.Infof("%s", m) }
 func (l *lines) Infof(f string, a ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
