@@ -72,6 +72,8 @@ var ErrChecksFailed = reports.ErrChecksFailed
 // by the phase that failed.
 func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	start := time.Now()
+	// Its own cost counts from here, whatever the process ran before.
+	mark := selfusage.Now()
 	res = &Result{Dir: p.Config.Out}
 	logger := o.Logger
 	// The rehearsal file's intervals: reach every package that waits.
@@ -93,7 +95,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 		res.Duration = time.Since(start)
 		logger.V(0).Infof("Rehearsal finished in %s", res.Duration.Round(time.Second))
 	}()
-	if err = rehearse(ctx, p, o, res); err != nil && res.Report == nil {
+	if err = rehearse(ctx, p, o, res, mark); err != nil && res.Report == nil {
 		err = stop(err)
 	}
 	return res, err
@@ -132,7 +134,7 @@ func nameInput(err error) error {
 	return err
 }
 
-func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
+func rehearse(ctx context.Context, p *Plan, o Options, res *Result, mark selfusage.Mark) error {
 	logger := o.Logger
 	path := filepath.Join(p.Config.Out, timelineFile)
 	_ = os.Remove(path) // a rehearsal starts a fresh timeline
@@ -146,12 +148,12 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result) error {
 			return phaseSetup.fail(err)
 		}
 	}
-	self := selfusage.Start(ctx, tl, 5*time.Second, func() []int {
+	self := selfusage.StartFrom(ctx, tl, 5*time.Second, func() []int {
 		if pid, ok := cloudcluster.ServerPID(p.Spec.Cluster); ok {
 			return []int{pid}
 		}
 		return nil
-	})
+	}, mark)
 	defer self.Stop()
 	kc, err := cloudcluster.Open(p.Spec.Cluster, logger)
 	if err != nil {

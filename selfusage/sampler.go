@@ -13,7 +13,7 @@ import (
 type Sampler struct {
 	tl     *timeline.Writer
 	pids   func() []int
-	start  time.Time
+	from   Mark
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
@@ -23,11 +23,27 @@ type Sampler struct {
 // variables are set before main runs.
 var processStart = time.Now()
 
+// Mark is a point the samples count from: when, and the CPU this process
+// had used by then.
+type Mark struct {
+	t   time.Time
+	cpu float64
+}
+
+// Now marks the present: a rehearsal counts from its own start, which in
+// a process that ran others before (a suite) is not the process's.
+func Now() Mark { return Mark{t: time.Now(), cpu: processCPU(0)} }
+
 // Start samples this process and the processes pids returns (handover's
-// others, such as the simulated cloud's server).
+// others, such as the simulated cloud's server) from the process's start.
 func Start(ctx context.Context, tl *timeline.Writer, every time.Duration, pids func() []int) *Sampler {
+	return StartFrom(ctx, tl, every, pids, Mark{t: processStart})
+}
+
+// StartFrom is Start counting from a mark.
+func StartFrom(ctx context.Context, tl *timeline.Writer, every time.Duration, pids func() []int, from Mark) *Sampler {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &Sampler{tl: tl, pids: pids, start: processStart, cancel: cancel}
+	s := &Sampler{tl: tl, pids: pids, from: from, cancel: cancel}
 	s.sample()
 	s.wg.Add(1)
 	go func() {
@@ -62,8 +78,8 @@ func (s *Sampler) sample() {
 	}
 	u := Read(pids...)
 	_ = s.tl.Write(timeline.Event{Source: "self", Kind: timeline.SelfUsage, Attrs: map[string]string{
-		"cpu_s":       strconv.FormatFloat(u.CPU, 'f', 2, 64),
-		"wall_s":      strconv.FormatFloat(time.Since(s.start).Seconds(), 'f', 2, 64),
+		"cpu_s":       strconv.FormatFloat(max(u.CPU-s.from.cpu, 0), 'f', 2, 64),
+		"wall_s":      strconv.FormatFloat(time.Since(s.from.t).Seconds(), 'f', 2, 64),
 		"pressure_us": strconv.FormatFloat(u.PressureUS, 'f', 0, 64),
 		"rss_bytes":   strconv.FormatInt(u.RSS, 10),
 	}})

@@ -124,3 +124,25 @@ func TestSummarizePeakMemory(t *testing.T) {
 		t.Fatalf("memory reported from samples without it: %s", s)
 	}
 }
+
+// A sampler started from a mark counts from it: the wall time since the
+// mark, and only the CPU used after it, as a rehearsal run after others in
+// one process (a suite) must.
+func TestSamplerCountsFromItsMark(t *testing.T) {
+	for before := processCPU(0); processCPU(0) < before+0.1; { // some CPU before the mark
+	}
+	mark := Now()
+	mark.t = mark.t.Add(-time.Minute)
+	var buf bytes.Buffer
+	s := StartFrom(t.Context(), timeline.NewWriter(&buf), time.Hour, nil, mark)
+	s.Stop()
+	evs, err := timeline.Read(&buf)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("%v %+v", err, evs)
+	}
+	wall, _ := strconv.ParseFloat(evs[1].Attrs["wall_s"], 64)
+	cpu, _ := strconv.ParseFloat(evs[1].Attrs["cpu_s"], 64)
+	if wall < 60 || cpu > processCPU(0)-0.1 || cpu < 0 {
+		t.Errorf("wall %.2f s (want ≥ 60, from the mark), cpu %.2f s of %.2f (want what came after the mark)", wall, cpu, processCPU(0))
+	}
+}
