@@ -20,6 +20,7 @@ require (
 	k8s.io/apimachinery v0.31.14
 	k8s.io/client-go v0.31.14
 	k8s.io/cloud-provider v0.31.14
+	k8s.io/kubelet v0.31.14
 	sigs.k8s.io/kind v0.33.0
 	sigs.k8s.io/yaml v1.6.0
 )
@@ -62,7 +63,6 @@ require (
 	gopkg.in/evanphx/json-patch.v4 v4.12.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	honnef.co/go/tools v0.6.1 // indirect
-	k8s.io/kubelet v0.31.14 // indirect
 )
 
 require (

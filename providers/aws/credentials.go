@@ -2,6 +2,7 @@ package aws
 
 import (
 	"github.com/handover-sh/handover/clusters/nodeimage"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // A kubelet from 1.27 on has no in-tree ECR provider: it pulls from ECR
@@ -33,13 +34,9 @@ func imageCredentials(version string) map[string]string {
 // ecrCredentialProvider is the plugin's name: its binary's.
 const ecrCredentialProvider = "ecr-credential-provider"
 
-// credentialProviderConfig is the kubelet's CredentialProviderConfig.
+// credentialProviderConfig is the kubelet's CredentialProviderConfig:
+// "0", as the docs give it, so the kubelet keeps what the plugin answers
+// for as long as the plugin says (the token's life).
 func credentialProviderConfig() string {
-	cfg := "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n- name: " + ecrCredentialProvider + "\n  matchImages:\n"
-	for _, m := range ecrMatchImages {
-		cfg += "  - \"" + m + "\"\n"
-	}
-	// "0", as the docs give it: the kubelet keeps what the plugin answers
-	// for as long as the plugin says (the token's life).
-	return cfg + "  defaultCacheDuration: \"0\"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n"
+	return cloudcluster.CredentialProviderConfig(cloudcluster.CredentialPlugin{Name: ecrCredentialProvider, MatchImages: ecrMatchImages, DefaultCacheDuration: "0"})
 }

@@ -46,12 +46,8 @@ var acrMatchImages = []string{"*.azurecr.io", "*.azurecr.cn", "*.azurecr.de", "*
 // (cloud-provider-azure v1.30.4 examples/out-of-tree/
 // credential-provider-config.yaml), its azure.json the node's.
 func credentialProviderConfig() string {
-	cfg := "kind: CredentialProviderConfig\napiVersion: kubelet.config.k8s.io/v1\nproviders:\n- name: " + acrCredentialProvider +
-		"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n  defaultCacheDuration: 10m\n  matchImages:\n"
-	for _, m := range acrMatchImages {
-		cfg += "  - \"" + m + "\"\n"
-	}
-	return cfg + "  args:\n  - " + CloudConfigPath + "\n"
+	return cloudcluster.CredentialProviderConfig(cloudcluster.CredentialPlugin{Name: acrCredentialProvider, MatchImages: acrMatchImages,
+		DefaultCacheDuration: "10m", Args: []string{CloudConfigPath}})
 }
 
 // imageCredentials are the flags that let a kubelet of version pull from

@@ -36,9 +36,8 @@ func imageCredentials(string) map[string]string {
 // credentialProviderYAML is the plugin's entry: the cloud's registry
 // only, the cloud configuration every node has.
 func credentialProviderYAML() string {
-	return "apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n- name: " + nodeimage.SimCredentialProvider +
-		"\n  matchImages:\n  - \"" + RegistryHost + "\"\n  defaultCacheDuration: \"0\"\n  apiVersion: credentialprovider.kubelet.k8s.io/v1\n" +
-		"  args:\n  - --cloud-config=" + cloudcluster.CloudConfigPath + "\n"
+	return cloudcluster.CredentialProviderConfig(cloudcluster.CredentialPlugin{Name: nodeimage.SimCredentialProvider, MatchImages: []string{RegistryHost},
+		DefaultCacheDuration: "0", Args: []string{"--cloud-config=" + cloudcluster.CloudConfigPath}})
 }
 
 func writeCredentialProviderConfig(cluster string) error {
