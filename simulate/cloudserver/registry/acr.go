@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
@@ -76,7 +77,7 @@ func (s *Server) serveACR(w http.ResponseWriter, r *http.Request) {
 			challenge += `,scope="repository:` + m[1] + `:pull"`
 		}
 		w.Header().Set("WWW-Authenticate", challenge)
-		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "authentication required, visit https://aka.ms/acr/authorization for more information.")
+		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", "authentication required")
 	})
 }
 
@@ -125,10 +126,6 @@ func (s *Server) accessKey() []byte {
 
 // bearer is a request's bearer token.
 func bearer(r *http.Request) (string, bool) {
-	const prefix = "Bearer "
-	h := r.Header.Get("Authorization")
-	if len(h) <= len(prefix) || h[:len(prefix)] != prefix {
-		return "", false
-	}
-	return h[len(prefix):], true
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return token, ok && token != ""
 }

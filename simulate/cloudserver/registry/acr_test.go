@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -47,9 +46,7 @@ func newACRRig(t *testing.T) *acrRig {
 	roots.AppendCertsFromPEM(ca.CertPEM)
 	r := &acrRig{seen: make(chan url.Values, 4)}
 	r.key, _ = ecrtoken.NewKey()
-	certPEM, keyPEM, _ := ca.Issue(nil, []net.IP{net.ParseIP("127.0.0.1")})
-	pair, _ := tls.X509KeyPair(certPEM, keyPEM)
-	cloud := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	cloud := tlsServer(t, ca, nil, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		_ = req.ParseForm()
 		r.seen <- req.PostForm
 		if req.URL.Path != ExchangePath || req.Host != acrHost || req.PostForm.Get("access_token") != "aad-ok" {
@@ -57,10 +54,7 @@ func newACRRig(t *testing.T) *acrRig {
 			return
 		}
 		_ = json.NewEncoder(w).Encode(map[string]string{"refresh_token": ecrtoken.Password(r.key, "kubelet@n1", time.Now().Add(time.Hour))})
-	}))
-	cloud.TLS = &tls.Config{Certificates: []tls.Certificate{pair}}
-	cloud.StartTLS()
-	t.Cleanup(cloud.Close)
+	}), net.ParseIP("127.0.0.1"))
 	r.srv, err = New(Options{Host: acrHost, Scheme: SchemeACR, APIUpstream: "https://" + cloud.Listener.Addr().String(), Roots: roots, TokenKey: r.key})
 	if err != nil {
 		t.Fatal(err)

@@ -68,9 +68,9 @@ func newRig(t *testing.T) *rig {
 	return r
 }
 
-func tlsServer(t *testing.T, ca *pki.CA, names []string, h http.Handler) *httptest.Server {
+func tlsServer(t *testing.T, ca *pki.CA, names []string, h http.Handler, ips ...net.IP) *httptest.Server {
 	t.Helper()
-	certPEM, keyPEM, err := ca.Issue(names, nil)
+	certPEM, keyPEM, err := ca.Issue(names, ips)
 	if err != nil {
 		t.Fatal(err)
 	}
