@@ -172,3 +172,19 @@ type NodeMetadataLag interface {
 type RouteBatching interface {
 	RouteBatch() time.Duration
 }
+
+// CloudNamed is a provider whose clusters name their cloud otherwise than
+// handover names the provider: the managers' --cloud-provider and the
+// ProviderIDs' scheme (a running cluster says its cloud so).
+type CloudNamed interface {
+	CloudName() string
+}
+
+// CloudName is the name a provider's clusters give their cloud: its
+// CloudName, else its profile's name.
+func CloudName(p Provider) string {
+	if c, ok := As[CloudNamed](p); ok {
+		return c.CloudName()
+	}
+	return ProfileName(p.Name())
+}

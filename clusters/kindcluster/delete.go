@@ -2,8 +2,11 @@ package kindcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	kexec "sigs.k8s.io/kind/pkg/exec"
@@ -22,6 +25,17 @@ func (c *Cluster) Delete(ctx context.Context, kubeconfigPath string) error {
 }
 
 func (c *Cluster) deleteNodes(kubeconfigPath string) error {
+	if _, err := os.Lstat(kubeconfigPath); kubeconfigPath != "" && errors.Is(err, fs.ErrNotExist) {
+		// No kubeconfig holds the cluster's entry (a create refused before
+		// kind wrote it): kind deletes the nodes with a throwaway one, and
+		// the path, maybe one handover may not write, is left alone.
+		tmp, err := os.MkdirTemp("", "handover-kubeconfig-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		kubeconfigPath = filepath.Join(tmp, "kubeconfig")
+	}
 	err := viaPrivateCopy(kubeconfigPath, func(kubeconfig string) error {
 		return c.provider.Delete(c.Name, kubeconfig)
 	})

@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/handover-sh/handover/internal/exitcode"
-	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/rehearsal/rancher"
 )
 
@@ -31,49 +29,85 @@ var rancherInputs = []rancherInput{
 
 func newDescribeCommand() *cobra.Command {
 	paths := map[string]*string{}
+	var lf liveFlags
 	c := &cobra.Command{
 		Use:   "describe",
-		Short: "Derive a rehearsal file from Rancher's YAML of your cluster, and place an edit of it in the runbook",
-		Long: `describe reads the YAML Rancher keeps of a cluster and prints a rehearsal file
-for it, which handover rehearse --config reads: Rancher's runbook (rke2 or rke)
-and its flavour from the cloud provider, the provider whose code runs that
-cloud on the versions, the Kubernetes versions (Rancher's +rke2rN, +k3sN or
--rancherN-M stripped), kube-controller-manager's flags, leader migration as
-the managers' flags enable it, and the cloud-controller-manager's form and
-flags from the chart in additionalManifest. Each field's comment says where it
-came from; the header lists what the files say that the rehearsal does not
-carry, or carries changed, and why. A version handover has no node image of
-is kept as the cluster's, and rehearse refuses it until you choose one.
+		Short: "Derive a rehearsal file from your running cluster, or from Rancher's YAML of it",
+		Long: `describe prints a rehearsal file for a cluster you have, which handover
+rehearse --config (or --like, on the versions handover builds) reads. Each
+field's comment says where it came from; the header lists what the rehearsal
+does not carry, or carries changed, and why.
+
+--kubeconfig reads a running cluster, read-only (every request is a GET;
+--print-rbac prints the roles it needs): the API server's version, the
+distribution (kubeadm, RKE2, K3s, RKE) and so the procedure, the cloud and
+its provider from the managers' --cloud-provider and the ProviderIDs, the
+control planes and workers, the cluster name, each manager's flags as it
+runs, leader migration as the flags enable it, and the
+cloud-controller-manager's form (static pod, DaemonSet, Deployment and its
+replicas). A leader-migration configuration a ConfigMap holds is written
+beside the file (--out); one on a node's disk, which the API cannot show, is
+named with the flag that gives it. A cloud-config is never read (it may hold
+a secret). Zones, node names, ProviderIDs and LoadBalancer Services are in
+the header.
 
 --rancher-cluster is an RKE2 or K3s cluster (kubectl get
 clusters.provisioning.cattle.io -n fleet-default NAME -o yaml);
 --rke-cluster-yml an RKE cluster.yml, or Rancher's YAML of an RKE cluster
-(rancher_kubernetes_engine_config). Given the same cluster after an edit too
+(rancher_kubernetes_engine_config). From those: Rancher's runbook (rke2 or
+rke) and its flavour, the provider whose code runs that cloud on the
+versions, the versions (+rke2rN, +k3sN or -rancherN-M stripped),
+kube-controller-manager's flags, leader migration, and the
+cloud-controller-manager's form and flags from the chart in
+additionalManifest. Given the same cluster after an edit too
 (--rancher-cluster-after, --rke-cluster-yml-after), describe says which step of
 Rancher's runbook the edit is and what it does out of the runbook's order, and
-the rehearsal goes from the version before to the version after.
+the rehearsal goes from the version before to the version after. Only the
+fields a rehearsal depends on are read, and each is checked.
 
-Only the fields a rehearsal depends on are read, and each is checked; the rest
-of Rancher's schema is left alone. Nothing is written but the file, to stdout.`,
-		Example: `  handover describe --rancher-cluster prod.yaml
+A version handover has no node image of is kept as the cluster's: rehearse
+--config refuses it, rehearse --like rehearses the nearest. Nothing is
+written but the files, to stdout or --out.`,
+		Example: `  handover describe --kubeconfig ~/.kube/prod --out prod-rehearsal
+  handover describe --print-rbac --rbac-subject user:ci@example.com
+  handover describe --rancher-cluster prod.yaml
   handover describe --rancher-cluster prod.yaml --rancher-cluster-after prod-step5.yaml
   handover describe --rke-cluster-yml cluster.yml --rke-cluster-yml-after cluster-step5.yml`,
 		Args: cobra.NoArgs,
 		// What describe refuses is in its input.
-		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
-			d, err := describeInput(paths)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			isLive, err := lf.given(cmd)
 			if err != nil {
-				return err
+				return exitcode.AsBadInput(err)
 			}
-			return printDescription(cmd.OutOrStdout(), d)
-		}),
+			if !isLive {
+				return exitcode.Wrap(exitcode.BadInput, describeRancher(cmd, paths))
+			}
+			for _, p := range paths {
+				if *p != "" {
+					return exitcode.AsBadInput(errLiveAndRancher)
+				}
+			}
+			return lf.run(cmd)
+		},
 	}
 	for _, in := range rancherInputs {
 		paths[in.flag], paths[in.after] = new(string), new(string)
 		c.Flags().StringVar(paths[in.flag], in.flag, "", in.what)
 		c.Flags().StringVar(paths[in.after], in.after, "", "the same cluster after an edit, as --"+in.flag)
 	}
+	lf.add(c)
 	return c
+}
+
+// describeRancher describes Rancher's YAML of a cluster: what it refuses
+// is in its input.
+func describeRancher(cmd *cobra.Command, paths map[string]*string) error {
+	d, err := describeInput(paths)
+	if err != nil {
+		return err
+	}
+	return printDescription(cmd.OutOrStdout(), d)
 }
 
 // describeInput reads the one kind of Rancher file given, and the file
@@ -127,17 +161,6 @@ func printDescription(w io.Writer, d *rancher.Description) error {
 	if err != nil {
 		return err
 	}
-	verdict := "# handover rehearse --config accepts this file here: "
-	cfg, err := d.Rehearsal()
-	var p *rehearsal.Plan
-	if err == nil {
-		p, err = cfg.Validate()
-	}
-	if err != nil {
-		verdict = "# handover rehearse --config refuses this file as it is: " + strings.Join(strings.Fields(err.Error()), " ")
-	} else {
-		verdict += p.String()
-	}
-	_, err = fmt.Fprintf(w, "%s\n%s\n", raw, verdict)
+	_, err = fmt.Fprintf(w, "%s\n%s\n", raw, d.File().Verdict("the derived rehearsal file"))
 	return err
 }

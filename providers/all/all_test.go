@@ -19,7 +19,7 @@ var builtReleases = map[string]string{
 	"v1.26.13": "f1274753394604e2",
 	"v1.27.4":  "91b8372d076a54e6",
 	"v1.28.15": "ebf9ff7293793b30",
-	"v1.29.15": "d924409c934caf6e",
+	"v1.29.15": "baf02813688ed45c", // cloud-provider-aws v1.29.6 preloaded
 	"v1.30.14": "96759e7f6030ff38",
 	"v1.31.4":  "de26a8b42a710b09",
 }

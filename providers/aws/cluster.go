@@ -2,6 +2,7 @@ package aws
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
@@ -50,7 +51,7 @@ func (Provider) Validate(in cloudcluster.ClusterInput) error {
 	if _, err := ccmOf(t.Kubernetes); err == nil {
 		return nil
 	}
-	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes v1.27.4", Name, t.Kubernetes)
+	return fmt.Errorf("--provider %s --cloud external: the %s node image carries no cloud-provider-aws manager: use --kubernetes %s", Name, t.Kubernetes, strings.Join(externalVersions(), " or "))
 }
 
 // KubeadmPatches point kubeadm, the kubelets and (in-tree) the
@@ -92,4 +93,16 @@ func (Provider) Manifests(in cloudcluster.ClusterInput) ([]string, error) {
 		return []string{secret}, nil
 	}
 	return []string{secret, chartManifest(t.Kubernetes, t.Name, t.PodSubnet)}, nil
+}
+
+// externalVersions are the node images that carry cloud-provider-aws's
+// manager, oldest first.
+func externalVersions() []string {
+	var out []string
+	for _, v := range nodeimage.Known() {
+		if _, ok := nodeImages[v]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -10,6 +10,9 @@ var nodeImages = map[string]nodeimage.ProviderCCM{
 	// cloud-provider-aws v1.27.2 is the newest 1.27 release the module proxy
 	// serves whole (providers/profiles: the aws profile of 1.27).
 	"v1.27.4": withECRCredentialProvider(cloudProviderAWS("v1.27.2")),
+	// A cluster already external on 1.29 (describe's round trip): v1.29.6
+	// is the newest 1.29 release the module proxy serves whole.
+	"v1.29.15": withECRCredentialProvider(cloudProviderAWS("v1.29.6")),
 }
 
 func init() {

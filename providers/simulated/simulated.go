@@ -8,6 +8,7 @@ package simulated
 import (
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
 
 // Name is the provider's name (--provider).
@@ -25,3 +26,7 @@ type Provider struct{}
 
 func (Provider) Name() string         { return Name }
 func (Provider) Runs() providers.Runs { return providers.HandoversCode }
+
+// CloudName is the simulated provider's name in its clusters: the
+// managers' --cloud-provider and the ProviderIDs' scheme.
+func (Provider) CloudName() string { return cloudcluster.ProviderName }

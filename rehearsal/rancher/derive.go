@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/migrate"
-	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/rehearsal/derived"
 )
 
 // Description is a rehearsal derived from one Rancher file or from two
@@ -177,7 +177,7 @@ func (d *Description) provider(ev cloudEvidence) {
 		return
 	}
 	var tried []string
-	for _, p := range byRuns(cloud) {
+	for _, p := range derived.ProvidersOf(cloud) {
 		s := migrate.DefaultSpec(d.Config.Procedure)
 		s.From, s.To, s.Flavour = d.Config.From, d.Config.To, d.Config.Flavour
 		err := s.SetCloudProfile(p.Name())
@@ -189,20 +189,6 @@ func (d *Description) provider(ev cloudEvidence) {
 	}
 	d.note(Where{Source: d.Before.Source}, "provider not set: no provider handover has runs %s on %s → %s (%s); the rehearsal runs handover's simulated provider",
 		cloud, d.Config.From, d.Config.To, strings.Join(tried, "; "))
-}
-
-// byRuns are the providers of a cloud, its own code first, then an
-// imitation.
-func byRuns(cloud string) []providers.Provider {
-	var out []providers.Provider
-	for _, runs := range []providers.Runs{providers.OwnCode, providers.Imitated} {
-		for _, p := range providers.All() {
-			if p.Runs() == runs && providers.ProfileName(p.Name()) == cloud {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
 }
 
 // leaderMigration is each side's leader migration as the files set it:

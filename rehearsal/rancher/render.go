@@ -1,92 +1,27 @@
 package rancher
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	yamlv3 "go.yaml.in/yaml/v3"
-
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/rehearsal/derived"
 )
 
 // YAML is the derived rehearsal file: a header of comments (the files,
 // the edit and its runbook step, what is not carried), then the fields,
 // each with where it came from. `handover rehearse --config` reads it.
-func (d *Description) YAML() ([]byte, error) {
-	raw, err := json.Marshal(d.Config)
-	if err != nil {
-		return nil, fmt.Errorf("the derived rehearsal: %w", err)
-	}
-	// JSON is YAML: parsed as a node tree, the fields keep the order of
-	// the rehearsal file's struct and can carry comments.
-	var doc yamlv3.Node
-	if err := yamlv3.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("the derived rehearsal: %w", err)
-	}
-	top := doc.Content[0]
-	blockStyle(top)
-	top.Content = dropEmpty(top.Content)
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		key := top.Content[i]
-		if from, ok := d.From[key.Value]; ok {
-			key.HeadComment = from
-		}
-		for sub, from := range d.From {
-			if k, side, ok := strings.Cut(sub, "."); ok && k == key.Value {
-				commentKey(top.Content[i+1], side, from)
-			}
-		}
-	}
-	doc.HeadComment = d.header()
-	var b bytes.Buffer
-	enc := yamlv3.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		return nil, fmt.Errorf("the derived rehearsal: %w", err)
-	}
-	return b.Bytes(), enc.Close()
+func (d *Description) YAML() ([]byte, error) { return d.File().YAML() }
+
+// File is the derived rehearsal file.
+func (d *Description) File() derived.File {
+	return derived.File{Config: d.Config, From: d.From, Header: d.header()}
 }
 
 // Rehearsal is the derived file as handover rehearse --config reads it:
 // over the defaults.
 func (d *Description) Rehearsal() (rehearsal.Config, error) {
-	raw, err := d.YAML()
-	if err != nil {
-		return rehearsal.Config{}, err
-	}
-	return rehearsal.Parse(raw, "the derived rehearsal file")
-}
-
-// blockStyle writes n in YAML's block style, quoting only where needed.
-func blockStyle(n *yamlv3.Node) {
-	n.Style = 0
-	for _, c := range n.Content {
-		blockStyle(c)
-	}
-}
-
-// dropEmpty leaves out the mapping's keys whose values are empty mappings
-// (the rehearsal file's sections that the files do not set).
-func dropEmpty(kv []*yamlv3.Node) []*yamlv3.Node {
-	var out []*yamlv3.Node
-	for i := 0; i+1 < len(kv); i += 2 {
-		if v := kv[i+1]; v.Kind == yamlv3.MappingNode && len(v.Content) == 0 {
-			continue
-		}
-		out = append(out, kv[i], kv[i+1])
-	}
-	return out
-}
-
-// commentKey puts a comment on key in the mapping m.
-func commentKey(m *yamlv3.Node, key, comment string) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content[i].LineComment = comment
-		}
-	}
+	return d.File().Rehearsal("the derived rehearsal file")
 }
 
 // header is the file's opening comment.

@@ -16,6 +16,8 @@ import (
 	"github.com/handover-sh/handover/clusters/kindcluster"
 	"github.com/handover-sh/handover/clusters/nodeimage"
 	"github.com/handover-sh/handover/clusters/topology"
+	"github.com/handover-sh/handover/internal/exitcode"
+	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
@@ -65,6 +67,13 @@ func Create(ctx context.Context, t topology.Topology, mode Mode, workload string
 	}
 	if err := kindcluster.Preflight(ctx, t); err != nil {
 		return nil, err
+	}
+	// A kubeconfig that cannot be written is refused before the claim: a
+	// cluster claimed with it would be removed through it.
+	if p := o.KubeconfigPath; p != "" {
+		if err := privatefs.MkdirAll(filepath.Dir(p)); err != nil {
+			return nil, exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", p, err))
+		}
 	}
 	if err := Claim(t.Name, commandLine(), o.KubeconfigPath); err != nil {
 		return nil, err

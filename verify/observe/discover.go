@@ -80,8 +80,18 @@ const firstTunnelPort = 30257
 // managerOf says which manager a pod runs, with its container's
 // arguments, or "" for none.
 func managerOf(p *corev1.Pod) (string, []string) {
-	for _, c := range p.Spec.Containers {
-		args := append(slices.Clone(c.Command), c.Args...)
+	m, c := ManagerContainer(p)
+	if c == nil {
+		return "", nil
+	}
+	return m, append(slices.Clone(c.Command), c.Args...)
+}
+
+// ManagerContainer is the manager a pod runs and the container that runs
+// it, or "" and nil for none.
+func ManagerContainer(p *corev1.Pod) (string, *corev1.Container) {
+	for i := range p.Spec.Containers {
+		c := &p.Spec.Containers[i]
 		// What names it: the executable, else (a chart that passes only
 		// args to its image's entrypoint) the container or the app label.
 		names := []string{c.Name, p.Labels["component"], p.Labels["k8s-app"], p.Labels["app.kubernetes.io/name"], p.Labels["app"]}
@@ -90,7 +100,7 @@ func managerOf(p *corev1.Pod) (string, []string) {
 		}
 		for _, m := range managers.Names() {
 			if slices.ContainsFunc(names, func(n string) bool { return n != "" && runs(n, m) }) {
-				return m, args
+				return m, c
 			}
 		}
 	}

@@ -15,29 +15,43 @@ import (
 // in kube-system alone). Never a write. Given subjects, a
 // ClusterRoleBinding and a RoleBinding per Role bind them to each.
 func RBAC(name string, subjects ...rbacv1.Subject) string {
+	return Roles{Name: name, Reader: "handover observe", Needs: Needs, URLs: NonResourceURLs}.YAML(subjects...)
+}
+
+// Roles are what a reader of a cluster needs, printed as RBAC prints the
+// observer's: never a write.
+type Roles struct {
+	Name   string // of every role and binding
+	Reader string // the command that reads, for the printed comment
+	Needs  []Need
+	URLs   []string // non-resource URLs it gets
+}
+
+// YAML is the roles, and their bindings to subjects when there are any.
+func (r Roles) YAML(subjects ...rbacv1.Subject) string {
 	byNS := map[string]map[string][]string{} // namespace, group: resources
-	for _, n := range Needs {
+	for _, n := range r.Needs {
 		if byNS[n.Namespace] == nil {
 			byNS[n.Namespace] = map[string][]string{}
 		}
 		byNS[n.Namespace][n.Group] = append(byNS[n.Namespace][n.Group], n.Resource)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# What handover observe reads; it never writes.\n")
+	fmt.Fprintf(&b, "# What %s reads; it never writes.\n", r.Reader)
 	if len(subjects) == 0 {
 		fmt.Fprintf(&b, "# Bind each role to the identity in the kubeconfig, or print the bindings too: --rbac-subject.\n")
 	}
-	fmt.Fprintf(&b, "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: %s\nrules:\n", name)
+	fmt.Fprintf(&b, "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: %s\nrules:\n", r.Name)
 	writeRules(&b, byNS[""])
-	fmt.Fprintf(&b, "- nonResourceURLs: [%s]\n  verbs: [get]\n", quoted(NonResourceURLs))
-	writeBinding(&b, "ClusterRole", name, "", subjects)
+	fmt.Fprintf(&b, "- nonResourceURLs: [%s]\n  verbs: [get]\n", quoted(r.URLs))
+	writeBinding(&b, "ClusterRole", r.Name, "", subjects)
 	for _, ns := range sortedKeys(byNS) {
 		if ns == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: %s\n  namespace: %s\nrules:\n", name, ns)
+		fmt.Fprintf(&b, "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: %s\n  namespace: %s\nrules:\n", r.Name, ns)
 		writeRules(&b, byNS[ns])
-		writeBinding(&b, "Role", name, ns, subjects)
+		writeBinding(&b, "Role", r.Name, ns, subjects)
 	}
 	return b.String()
 }

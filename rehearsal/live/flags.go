@@ -1,0 +1,74 @@
+package live
+
+import (
+	"strings"
+
+	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/migrate"
+)
+
+// longFlags are a container's command line as --name=value flags: the
+// executable and anything else that is no flag left out, "--name value"
+// joined.
+func longFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if _, _, ok := cmdline.Split(a); !ok {
+			continue
+		}
+		if !strings.Contains(a, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// kubeadmKCM are the flags kubeadm gives every kube-controller-manager, as
+// kind's kubeadm configuration sets them (cmd/kubeadm/app/phases/
+// controlplane/manifests.go, getControllerManagerCommand; kind's
+// enable-hostpath-provisioner): a rehearsal's kubeadm sets them too, so
+// they are carried only with another value.
+var kubeadmKCM = map[string]string{
+	"controllers":                     "*,bootstrapsigner,tokencleaner",
+	"leader-elect":                    "true",
+	"use-service-account-credentials": "true",
+	"allocate-node-cidrs":             "true",
+	"enable-hostpath-provisioner":     "true",
+}
+
+// topologyFlags are the cluster's address ranges: a rehearsal's cluster
+// has handover's own.
+var topologyFlags = map[string]bool{
+	"cluster-cidr": true, "service-cluster-ip-range": true,
+	"node-cidr-mask-size": true, "node-cidr-mask-size-ipv4": true, "node-cidr-mask-size-ipv6": true,
+}
+
+// readIntoFields are the flags the rehearsal file carries in its own
+// fields: name, provider and leaderMigration.
+var readIntoFields = map[string]bool{"cluster-name": true, "cloud-provider": true, "enable-leader-migration": true, "leader-migration-config": true}
+
+// kept is a manager's flags a rehearsal carries, and the notes on those it
+// leaves out: handover's own, the cluster's address ranges, files on the
+// node, the cluster name (the rehearsal's name) and, for the
+// kube-controller-manager, kubeadm's as kubeadm sets them.
+func kept(manager string, flags []string) (out []string, dropped []string) {
+	for _, f := range flags {
+		name, value, _ := cmdline.Split(f)
+		switch {
+		case readIntoFields[name]:
+		case migrate.OwnFlag(name) != "":
+			dropped = append(dropped, f+": "+migrate.OwnFlag(name))
+		case topologyFlags[name]:
+			dropped = append(dropped, f+": the rehearsal's cluster has handover's own pod and service ranges")
+		case strings.HasPrefix(value, "/"):
+			dropped = append(dropped, f+": a file on the node; the rehearsal's nodes have their own")
+		case manager == kcm && kubeadmKCM[name] == value:
+		default:
+			out = append(out, f)
+		}
+	}
+	return out, dropped
+}
