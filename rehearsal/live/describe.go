@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,7 +49,7 @@ func Describe(cl *Cluster) (*Description, error) {
 	if len(ccms) > 0 {
 		ccmFlags = longFlags(ccms[0].Args)
 	}
-	ccmName := d.name(kcmFlags, ccmFlags)
+	ccmName := d.name(kcmFlags, ccmFlags, len(ccms) > 0)
 	d.provider(cl, kcmFlags, ccmFlags)
 	c.KCMArgs = d.args(kcms[0], kcmFlags, "kcmArgs")
 	if len(ccms) > 0 {
@@ -228,11 +229,15 @@ func idForm(ids []string) string {
 	return strings.Join(parts, ", ")
 }
 
+// defaultClusterName is the managers' --cluster-name when none is given
+// (k8s.io/cloud-provider v0.31 config/v1alpha1/defaults.go).
+const defaultClusterName = "kubernetes"
+
 // name is the cluster name the managers run with: the rehearsal's name
 // (kubeadm gives it the kube-controller-manager as --cluster-name); a
-// cloud-controller-manager with another keeps its own as a flag, which
-// name returns.
-func (d *Description) name(kcmFlags, ccmFlags []string) []string {
+// cloud-controller-manager (ccmRuns) that runs with another, given or
+// the default, keeps its own as a flag, which name returns.
+func (d *Description) name(kcmFlags, ccmFlags []string, ccmRuns bool) []string {
 	c := &d.File.Config
 	kn, kok := cmdline.Value(kcmFlags, "cluster-name")
 	cn, cok := cmdline.Value(ccmFlags, "cluster-name")
@@ -242,9 +247,15 @@ func (d *Description) name(kcmFlags, ccmFlags []string) []string {
 	case cok:
 		c.Name, d.File.From["name"] = cn, "cloud-controller-manager's --cluster-name"
 	default:
-		c.Name, d.File.From["name"] = "kubernetes", "no manager gives --cluster-name: their default, kubernetes"
+		c.Name, d.File.From["name"] = defaultClusterName, "no manager gives --cluster-name: their default, "+defaultClusterName
 	}
-	if kok && cok && kn != cn {
+	switch {
+	case !ccmRuns || !kok:
+		return nil
+	case !cok && kn != defaultClusterName:
+		d.note("the cloud-controller-manager runs with no --cluster-name, so with the default %s, not the kube-controller-manager's %s: kept as its flag (the cloud's resources are named and tagged after it)", defaultClusterName, kn)
+		return []string{"--cluster-name=" + defaultClusterName}
+	case cok && kn != cn:
 		d.note("the cloud-controller-manager's --cluster-name=%s differs from the kube-controller-manager's %s: kept as its flag (the cloud's resources are named and tagged after it)", cn, kn)
 		return []string{"--cluster-name=" + cn}
 	}
@@ -291,8 +302,9 @@ func formOrigin(m Manager) string {
 // rehearsal file; a file the API cannot show is noted with the flag that
 // gives it.
 func (d *Description) leaderMigration(side string, m Manager, flags []string) {
-	on, _ := cmdline.Value(flags, "enable-leader-migration")
-	if on != "true" {
+	// A bool flag as pflag reads it: true, True, 1, t...
+	v, _ := cmdline.Value(flags, "enable-leader-migration")
+	if on, _ := strconv.ParseBool(v); !on {
 		return
 	}
 	c := &d.File.Config
