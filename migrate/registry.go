@@ -100,6 +100,9 @@ const (
 // migrates: the procedure uses leader migration at all.
 func (m Managers) migrates() bool { return m.Config != NoMigration }
 
+// Migrates says whether the procedure uses leader migration at all.
+func (m Managers) Migrates() bool { return m.migrates() }
+
 // Version is N or N+1 of a Spec.
 type Version int
 

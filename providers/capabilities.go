@@ -188,3 +188,18 @@ func CloudName(p Provider) string {
 	}
 	return ProfileName(p.Name())
 }
+
+// OfCloud are the providers of a cloud as its clusters name it (a
+// manager's --cloud-provider, a ProviderID's scheme): its own code first,
+// then handover's simulated provider, then an imitation of it.
+func OfCloud(cloud string) []Provider {
+	var out []Provider
+	for _, runs := range []Runs{OwnCode, HandoversCode, Imitated} {
+		for _, p := range All() {
+			if p.Runs() == runs && CloudName(p) == cloud {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

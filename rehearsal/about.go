@@ -15,7 +15,13 @@ func About(s migrate.Spec, handover string) reports.About {
 // About is what a rehearsal of c is, before it is validated: a run that
 // stops on its input still reports what it was asked to rehearse.
 func (c Config) About(handover string) reports.About {
-	return reports.About{Handover: handover, Procedure: c.Procedure, From: c.From, To: c.To, Provider: providerName(c.Provider)}
+	return c.like(reports.About{Handover: handover, Procedure: c.Procedure, From: c.From, To: c.To, Provider: providerName(c.Provider)})
+}
+
+// like adds to a what c approximated of a cluster's file (rehearse --like).
+func (c Config) like(a reports.About) reports.About {
+	a.Like, a.Approximated = c.Like, c.Approximated
+	return a
 }
 
 // providerName names the default provider ("") by its name.

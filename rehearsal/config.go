@@ -79,6 +79,10 @@ type Config struct {
 	Out        string            `json:"out,omitempty"`
 	Keep       bool              `json:"keep,omitempty"`
 	Force      bool              `json:"force,omitempty"`
+	// Like is the file of a cluster this rehearses on what handover
+	// builds, and Approximated what it changed of it (Like).
+	Like         string   `json:"-"`
+	Approximated []string `json:"-"`
 }
 
 // MachinesInput is the machines' shape as written.

@@ -83,7 +83,7 @@ func Run(ctx context.Context, p *Plan, o Options) (res *Result, err error) {
 	}
 	logger.V(0).Infof("Rehearsal: %s", p)
 	stop := func(err error) error {
-		return Stopped(p.Config.Out, About(p.Spec, o.Handover), stoppedIn(err), start, err, logger)
+		return Stopped(p.Config.Out, p.Config.like(About(p.Spec, o.Handover)), stoppedIn(err), start, err, logger)
 	}
 	kubeconfig := filepath.Join(p.Config.Out, "kubeconfig")
 	cluster, err := setUp(ctx, p, o, kubeconfig)
@@ -239,7 +239,7 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result, mark selfusa
 		return phaseChecks.fail(exitcode.AsInfrastructure(err))
 	}
 	var verdict strings.Builder
-	r, repErr := reports.Conclude(path, p.Config.Out, About(env.Spec, o.Handover), &verdict)
+	r, repErr := reports.Conclude(path, p.Config.Out, p.Config.like(About(env.Spec, o.Handover)), &verdict)
 	res.Report = r
 	if r == nil {
 		repErr = phaseChecks.fail(repErr)

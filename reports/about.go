@@ -11,6 +11,11 @@ type About struct {
 	Procedure string
 	From, To  string // Kubernetes versions N and N+1
 	Provider  string // whose provider code the cloud controllers ran
+	// Like is the rehearsal file of a cluster the run rehearsed on what
+	// handover builds (rehearse --like), and Approximated what it had to
+	// change of it, each a sentence.
+	Like         string
+	Approximated []string
 }
 
 // Property is one JUnit property.
@@ -21,7 +26,8 @@ type Property struct{ Name, Value string }
 func (a About) Properties() []Property {
 	var out []Property
 	for _, p := range []Property{{"handover-version", a.Handover}, {"procedure", a.Procedure},
-		{"from", a.From}, {"to", a.To}, {"provider", a.Provider}} {
+		{"from", a.From}, {"to", a.To}, {"provider", a.Provider}, {"like", a.Like},
+		{"approximated", strings.Join(a.Approximated, "; ")}} {
 		if p.Value != "" {
 			out = append(out, p)
 		}
@@ -54,4 +60,16 @@ func (a About) Line() string {
 		parts = append(parts, strings.Join(run, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Likeness says which cluster's rehearsal file the run rehearsed, and
+// what it approximated of it: "" for a run of no such file.
+func (a About) Likeness() string {
+	if a.Like == "" {
+		return ""
+	}
+	if len(a.Approximated) == 0 {
+		return "Rehearsed like " + a.Like + ", as the file says"
+	}
+	return "Rehearsed like " + a.Like + ", approximated: " + strings.Join(a.Approximated, "; ")
 }

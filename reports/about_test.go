@@ -122,3 +122,34 @@ func TestStoppedRunFailsInItsJUnit(t *testing.T) {
 		}
 	}
 }
+
+// A run of a cluster's file on what handover builds says so under the
+// verdict, with each approximation, and as JUnit properties.
+func TestALikeRunSaysWhatItApproximated(t *testing.T) {
+	a := sampleAbout
+	a.Like, a.Approximated = "prod/rehearsal.yaml", []string{"from v1.30.2 on v1.30.14", "workers 40 scaled down to 2"}
+	if got, want := a.Likeness(), "Rehearsed like prod/rehearsal.yaml, approximated: from v1.30.2 on v1.30.14; workers 40 scaled down to 2"; got != want {
+		t.Errorf("Likeness %q, want %q", got, want)
+	}
+	ps := a.Properties()
+	if !slices.Contains(ps, Property{"like", "prod/rehearsal.yaml"}) || !slices.Contains(ps, Property{"approximated", "from v1.30.2 on v1.30.14; workers 40 scaled down to 2"}) {
+		t.Errorf("properties %+v", ps)
+	}
+	r := sampleReport()
+	r.About = a
+	var md, page bytes.Buffer
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"summary": md.String(), "page": page.String()} {
+		if !strings.Contains(out, "Rehearsed like prod/rehearsal.yaml, approximated: from v1.30.2 on v1.30.14; workers 40 scaled down to 2.") {
+			t.Errorf("the %s does not say what was approximated:\n%s", name, out)
+		}
+	}
+	if (About{}).Likeness() != "" || sampleAbout.Likeness() != "" {
+		t.Error("a run of no cluster's file says it was like one")
+	}
+}

@@ -64,10 +64,13 @@ pre{background:#f6f6f6;padding:8px;font-size:12px}
 }
 
 func aboutHTML(r Report) string {
-	if about := r.About.Line(); about != "" {
-		return `<p class="about">` + html.EscapeString(about) + ".</p>\n"
+	var out string
+	for _, line := range []string{r.About.Line(), r.About.Likeness()} {
+		if line != "" {
+			out += `<p class="about">` + html.EscapeString(line) + ".</p>\n"
+		}
 	}
-	return ""
+	return out
 }
 
 func costHTML(r Report) string {

@@ -22,8 +22,10 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	fmt.Fprintf(&b, "# handover: %s\n\n**%s** — %s to %s (%s), %s\n\n",
 		r.Title, verdict, r.Start.UTC().Format("2006-01-02 15:04:05"), r.End.UTC().Format("15:04:05"),
 		r.End.Sub(r.Start).Round(1e9), counts(r.Results))
-	if about := r.About.Line(); about != "" {
-		fmt.Fprintf(&b, "%s.\n\n", about)
+	for _, line := range []string{r.About.Line(), r.About.Likeness()} {
+		if line != "" {
+			fmt.Fprintf(&b, "%s.\n\n", line)
+		}
 	}
 	ids := anchors(r.Results)
 	b.WriteString(headerOf(r.Results, ids).markdown() + "\n")

@@ -55,17 +55,27 @@ func (f *liveFlags) run(c *cobra.Command) error {
 	if f.printRBAC {
 		return f.printRoles(c.OutOrStdout())
 	}
+	d, err := f.describe(c)
+	if err != nil {
+		return err
+	}
+	return f.write(c.OutOrStdout(), d)
+}
+
+// describe reads the cluster of --kubeconfig, read-only, and derives its
+// rehearsal.
+func (f *liveFlags) describe(c *cobra.Command) (*live.Description, error) {
 	rc, err := readonly.Config(f.kubeconfig, f.context)
 	if err != nil {
-		return exitcode.AsBadInput(err)
+		return nil, exitcode.AsBadInput(err)
 	}
 	rc.UserAgent = "handover-describer"
 	if err := execPlugin(c.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
-		return exitcode.AsBadInput(err)
+		return nil, exitcode.AsBadInput(err)
 	}
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {
-		return exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", f.kubeconfig, err))
+		return nil, exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", f.kubeconfig, err))
 	}
 	source := f.kubeconfig
 	if f.context != "" {
@@ -73,13 +83,13 @@ func (f *liveFlags) run(c *cobra.Command) error {
 	}
 	cl, err := live.Read(c.Context(), client, source+" at "+rc.Host)
 	if err != nil {
-		return exitcode.Wrap(exitcode.Infrastructure, err)
+		return nil, exitcode.Wrap(exitcode.Infrastructure, err)
 	}
 	d, err := live.Describe(cl)
 	if err != nil {
-		return exitcode.AsBadInput(err)
+		return nil, exitcode.AsBadInput(err)
 	}
-	return f.write(c.OutOrStdout(), d)
+	return d, nil
 }
 
 // write prints the rehearsal file and, with --out, writes it and the

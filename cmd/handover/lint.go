@@ -23,6 +23,7 @@ func newLintCommand(g *globals) *cobra.Command {
 	var noCloud bool
 	var provider string
 	var afterSwitch bool
+	var lf liveFlags
 	c := &cobra.Command{
 		Use:   "lint",
 		Short: "Check LeaderMigrationConfiguration files against the managers that read them",
@@ -47,12 +48,30 @@ upstream's.
 
 --leader-migration-config takes kcm=FILE, ccm=FILE or a bare FILE (checked as
 read by both); only kcm= and ccm= name a side, so a=b.yaml is the file
-a=b.yaml. Errors exit non-zero.`,
+a=b.yaml. Errors exit non-zero.
+
+--kubeconfig lints a running cluster's next step, read-only (as handover
+describe reads it; describe --print-rbac prints the roles): each manager with
+the flags it runs with and the leader-migration configuration a ConfigMap
+holds, the kube-controller-manager at the cluster's version with leader
+migration on, the cloud-controller-manager at --to, its provider's profile
+from the cluster's cloud. A configuration on a node's disk is judged as the
+built-in default unless --leader-migration-config gives that side.`,
 		Example: "  handover lint --leader-migration-config /etc/leadermigration.conf\n" +
-			"  handover lint --leader-migration-config kcm=kcm.yaml --leader-migration-config ccm=ccm.yaml --from v1.30.14 --to v1.31.4",
+			"  handover lint --leader-migration-config kcm=kcm.yaml --leader-migration-config ccm=ccm.yaml --from v1.30.14 --to v1.31.4\n" +
+			"  handover lint --kubeconfig ~/.kube/prod --to v1.31.4",
 		Args: cobra.NoArgs,
 		// What lint finds wrong is in its input: every error is bad input.
 		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
+			if lf.kubeconfig != "" {
+				if changed := changedFlags(cmd.Flags(), "kubeconfig", "context", "no-exec", "to", "leader-migration-config", "verbosity"); len(changed) > 0 {
+					return fmt.Errorf("--kubeconfig and --%s contradict: the cluster says them", strings.Join(changed, ", --"))
+				}
+				if !cmd.Flags().Changed("to") {
+					return fmt.Errorf("--kubeconfig needs --to: the version the cluster's next step goes to")
+				}
+				return lintLive(cmd, &lf, to, files)
+			}
 			if len(files) == 0 {
 				return fmt.Errorf("--leader-migration-config is required")
 			}
@@ -97,6 +116,9 @@ a=b.yaml. Errors exit non-zero.`,
 	c.Flags().BoolVar(&afterSwitch, "ccm-after-switch", false, "the cloud-controller-manager starts only after every kube-controller-manager runs without the in-tree provider (it then never runs beside one)")
 	c.Flags().StringArrayVar(&kcmArgs, "kcm-arg", nil, "a kube-controller-manager flag as it runs (--kcm-arg=--cluster-name=prod; repeatable)")
 	c.Flags().StringArrayVar(&ccmArgs, "ccm-arg", nil, "a cloud-controller-manager flag as it runs (repeatable)")
+	c.Flags().StringVar(&lf.kubeconfig, "kubeconfig", "", "lint a running cluster's next step (to --to), read-only")
+	c.Flags().StringVar(&lf.context, "context", "", "with --kubeconfig: the kubeconfig's context (default: its current one)")
+	c.Flags().BoolVar(&lf.noExec, "no-exec", false, "with --kubeconfig: refuse a kubeconfig whose user runs an exec plugin for its credentials")
 	return c
 }
 
@@ -139,4 +161,46 @@ func lintSides(files []string, from, to string, noCloud bool) ([]lint.Side, erro
 		}
 	}
 	return sides, nil
+}
+
+// lintLive lints a running cluster's next step: its managers as they run,
+// the cloud-controller-manager at to; files given replace their sides'.
+func lintLive(cmd *cobra.Command, lf *liveFlags, to string, files []string) error {
+	d, err := lf.describe(cmd)
+	if err != nil {
+		return err
+	}
+	sides, notes, err := d.Sides(to)
+	if err != nil {
+		return err
+	}
+	for _, arg := range files {
+		who, path := migrate.CutSide(arg)
+		if who == "" {
+			return fmt.Errorf("--leader-migration-config %s with --kubeconfig: write kcm=FILE or ccm=FILE, the side it replaces", arg)
+		}
+		cfg, err := lmconfig.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("--leader-migration-config %s: %w", arg, err)
+		}
+		for i := range sides {
+			if sides[i].Component == map[string]string{migrate.SideKCM: lmconfig.KCM, migrate.SideCCM: lmconfig.CCM}[who] {
+				sides[i].Config, sides[i].ConfigPath = cfg, path
+			}
+		}
+	}
+	out := cmd.OutOrStdout()
+	for _, n := range notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+	fs := append(lint.Lint(sides...), migrate.CheckSideFlags(cmd.Context(), sides, nodeimage.DefaultCacheDir(), nil)...)
+	fmt.Fprint(out, fs.Head(lint.Shown))
+	if bothSides(sides) {
+		fmt.Fprintf(out, "prediction: %s", lint.Predict(lint.Migratable, sides...))
+	}
+	if fs.Errors() > 0 {
+		return fmt.Errorf("%d error(s)", fs.Errors())
+	}
+	fmt.Fprintf(out, "ok: the cluster's next step to %s, %d warning(s)\n", to, len(fs))
+	return nil
 }

@@ -83,10 +83,20 @@ every way it ends leaves junit.xml there: one that stops before its checks,
 with one failed case naming the phase it stopped in. One refused as bad
 input leaves an earlier run's reports in --out as they were, and says so.
 
+--like FILE rehearses a file handover describe derived from your cluster on
+what handover builds: each version on the nearest node image (its minor's
+build, else the nearest minor's), the provider's own code where it runs on
+those versions, else another provider of its cloud, else handover's simulated
+provider at the cluster's versions, and the cluster scaled down to 3 control
+planes and 2 workers. It says what it changed before it starts, and the
+reports' header and the JUnit properties (like, approximated) say it too.
+Beside it only --out, --force, --keep and --verbosity may be given.
+
 With no flags it rehearses the upstream task doc on 3 control planes and 2
 workers, v1.30.14 to v1.31.4, under moderate load.`,
 		Example: "  handover rehearse\n  handover rehearse --procedure rke2 --flavour azure --out _output/rke2\n" +
-			"  handover rehearse --faults leader-kill --load heavy\n  handover rehearse --config rehearsal.yaml",
+			"  handover rehearse --faults leader-kill --load heavy\n  handover rehearse --config rehearsal.yaml\n" +
+			"  handover rehearse --like prod-rehearsal/rehearsal.yaml   # handover describe --kubeconfig ... --out prod-rehearsal",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.rehearse(cmd, g)
@@ -94,6 +104,7 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	}
 	fs := c.Flags()
 	fs.StringVar(&f.file, "config", "", "rehearsal file (YAML); other rehearsal flags then contradict it")
+	fs.StringVar(&f.like, "like", "", "a rehearsal file handover describe derived from your cluster, rehearsed on the nearest versions and providers handover builds (it says what it approximates); beside it only --out, --force and --keep")
 	fs.StringVar(&cfg.Procedure, "procedure", cfg.Procedure, "procedure: "+strings.Join(migrate.Names(), ", "))
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "cluster name")
 	fs.StringVar(&cfg.From, "from", cfg.From, "Kubernetes version N (in-tree cloud provider)")

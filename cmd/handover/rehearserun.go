@@ -20,7 +20,7 @@ import (
 // those read into them once parsed.
 type rehearseFlags struct {
 	cfg                    rehearsal.Config
-	file                   string
+	file, like             string
 	cfgFiles, cloudConfigs []string
 	scaleServices          int
 	scaleThrottle          float64
@@ -46,6 +46,9 @@ func (f *rehearseFlags) rehearse(cmd *cobra.Command, g *globals) error {
 		return stop(out, about, "input", exitcode.AsBadInput(err))
 	}
 	about := cfg.About(handover)
+	for _, a := range cfg.Approximated {
+		g.logger.V(0).Infof("like %s: %s", cfg.Like, a)
+	}
 	p, err := cfg.Validate()
 	if err != nil {
 		return stop(cfg.Out, about, "input", exitcode.AsBadInput(err))
@@ -77,6 +80,9 @@ func (f *rehearseFlags) knownOut(fs *pflag.FlagSet) (string, reports.About) {
 // config is the rehearsal the file, or the flags, ask for.
 func (f *rehearseFlags) config(fs *pflag.FlagSet) (rehearsal.Config, error) {
 	cfg := f.cfg
+	if f.like != "" {
+		return f.likeConfig(fs)
+	}
 	if f.file != "" {
 		// Where the reports go is not part of the rehearsal: --out
 		// may place a file's reports (a CI job does).
@@ -104,6 +110,27 @@ func (f *rehearseFlags) config(fs *pflag.FlagSet) (rehearsal.Config, error) {
 		return cfg, err
 	}
 	return cfg, addSides(&cfg.CloudConfig, "--cloud-config", f.cloudConfigs, true)
+}
+
+// likeConfig is the rehearsal of --like's file on what handover builds;
+// --out, --force and --keep may place and govern it.
+func (f *rehearseFlags) likeConfig(fs *pflag.FlagSet) (rehearsal.Config, error) {
+	if changed := changedFlags(fs, "like", "verbosity", "out", "force", "keep"); len(changed) > 0 {
+		return f.cfg, fmt.Errorf("--like %s and --%s contradict: --like rehearses the file as your cluster is (edit a copy, or give it with --config)", f.like, strings.Join(changed, ", --"))
+	}
+	cfg, err := rehearsal.ReadFile(f.like)
+	if err != nil {
+		return cfg, err
+	}
+	for _, o := range []struct {
+		name string
+		set  func()
+	}{{"out", func() { cfg.Out = f.cfg.Out }}, {"force", func() { cfg.Force = f.cfg.Force }}, {"keep", func() { cfg.Keep = f.cfg.Keep }}} {
+		if fs.Changed(o.name) {
+			o.set()
+		}
+	}
+	return rehearsal.Like(cfg, f.like), nil
 }
 
 // runOptions are what a rehearsal needs of this process: its binary, which

@@ -27,6 +27,11 @@ type Description struct {
 	Beside map[string]string
 	facts  []string
 	notes  []string
+	// The managers' flags as they run, and the files leader migration
+	// reads (content, "" for the built-in default, absent when the API
+	// cannot show it), by side: what the lint judges (Sides).
+	flags   map[string][]string
+	lmFiles map[string]string
 }
 
 // Describe derives the rehearsal of cl: its versions, procedure, cloud
@@ -35,7 +40,7 @@ type Description struct {
 // kube-controller-manager pod is an error: there is nothing to derive
 // the procedure from.
 func Describe(cl *Cluster) (*Description, error) {
-	d := &Description{File: derived.File{From: map[string]string{}}, Beside: map[string]string{}}
+	d := &Description{File: derived.File{From: map[string]string{}}, Beside: map[string]string{}, flags: map[string][]string{}, lmFiles: map[string]string{}}
 	kcms, ccms := cl.managers(kcm), cl.managers(ccm)
 	if len(kcms) == 0 {
 		return nil, fmt.Errorf("%s: no kube-controller-manager among kube-system's pods: describe reads a cluster whose managers run as pods (static pods, a DaemonSet or a Deployment)", cl.Source)
@@ -49,6 +54,7 @@ func Describe(cl *Cluster) (*Description, error) {
 	if len(ccms) > 0 {
 		ccmFlags = longFlags(ccms[0].Args)
 	}
+	d.flags[migrate.SideKCM], d.flags[migrate.SideCCM] = kcmFlags, ccmFlags
 	ccmName := d.name(kcmFlags, ccmFlags, len(ccms) > 0)
 	d.provider(cl, kcmFlags, ccmFlags)
 	c.KCMArgs = d.args(kcms[0], kcmFlags, "kcmArgs")
@@ -315,6 +321,7 @@ func (d *Description) leaderMigration(side string, m Manager, flags []string) {
 	file, ok := cmdline.Value(flags, "leader-migration-config")
 	if !ok || file == "" {
 		c.LeaderMigration[side], d.File.From[key] = migrate.BuiltInDefault, m.Name+" --enable-leader-migration without a file: the built-in default"
+		d.lmFiles[side] = ""
 		return
 	}
 	f, read := m.Files[file]
@@ -324,7 +331,7 @@ func (d *Description) leaderMigration(side string, m Manager, flags []string) {
 		return
 	}
 	name := "leader-migration-" + side + ".yaml"
-	d.Beside[name] = f.Content
+	d.Beside[name], d.lmFiles[side] = f.Content, f.Content
 	c.LeaderMigration[side], d.File.From[key] = name, m.Name+" --leader-migration-config="+file+": "+f.From
 }
 

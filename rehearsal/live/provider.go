@@ -6,7 +6,6 @@ import (
 
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/providers"
-	"github.com/handover-sh/handover/rehearsal/derived"
 )
 
 // evidence is one thing that names the cluster's cloud.
@@ -48,7 +47,7 @@ func (d *Description) provider(cl *Cluster, kcmFlags, ccmFlags []string) {
 			d.note("%s, but %s: the rehearsal follows the first", first.what, e.what)
 		}
 	}
-	ps := derived.ProvidersOf(first.cloud)
+	ps := providers.OfCloud(first.cloud)
 	if len(ps) == 0 {
 		d.note("%s: handover has no provider of %s; the rehearsal runs its simulated provider", first.what, first.cloud)
 		return

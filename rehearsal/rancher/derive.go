@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
-	"github.com/handover-sh/handover/rehearsal/derived"
 )
 
 // Description is a rehearsal derived from one Rancher file or from two
@@ -177,7 +177,7 @@ func (d *Description) provider(ev cloudEvidence) {
 		return
 	}
 	var tried []string
-	for _, p := range derived.ProvidersOf(cloud) {
+	for _, p := range providers.OfCloud(cloud) {
 		s := migrate.DefaultSpec(d.Config.Procedure)
 		s.From, s.To, s.Flavour = d.Config.From, d.Config.To, d.Config.Flavour
 		err := s.SetCloudProfile(p.Name())

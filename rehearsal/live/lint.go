@@ -1,0 +1,56 @@
+package live
+
+import (
+	"fmt"
+
+	"github.com/handover-sh/handover/internal/cmdline"
+	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/migrate/lmconfig"
+	"github.com/handover-sh/handover/providers"
+)
+
+// Sides are the cluster's managers as the lint judges its next step: the
+// kube-controller-manager as it runs, at the cluster's version, with
+// leader migration on (the procedure's first step), and the
+// cloud-controller-manager at to, each with the flags it runs with and
+// the leader-migration file the API showed. A side whose file the API
+// cannot show takes the built-in default, and the returned notes say so;
+// a cluster with no cloud-controller-manager yet gives the kcm side alone.
+func (d *Description) Sides(to string) ([]lint.Side, []string, error) {
+	c := d.File.Config
+	var notes []string
+	var sides []lint.Side
+	for _, side := range []struct{ name, component, version string }{
+		{migrate.SideKCM, lmconfig.KCM, c.From}, {migrate.SideCCM, lmconfig.CCM, to},
+	} {
+		flags := d.flags[side.name]
+		if side.name == migrate.SideCCM && len(flags) == 0 {
+			notes = append(notes, "no cloud-controller-manager runs yet: the kube-controller-manager is judged alone (give the one you will deploy with --leader-migration-config ccm=FILE and --ccm-arg)")
+			continue
+		}
+		s := lint.Side{Component: side.component, Version: side.version, LeaderMigration: true, Args: flags}
+		s.CloudProvider, _ = cmdline.Value(flags, "cloud-provider")
+		s.Controllers, _ = cmdline.Value(flags, "controllers")
+		s.ClusterName, _ = cmdline.Value(flags, "cluster-name")
+		cidrs, _ := cmdline.Value(flags, "allocate-node-cidrs")
+		s.AllocateNodeCIDRs = cidrs == "true"
+		s.FeatureGates, _ = cmdline.Value(flags, "feature-gates")
+		if side.name == migrate.SideCCM {
+			s.Provider = providers.ProfileName(c.Provider)
+		}
+		content, read := d.lmFiles[side.name]
+		switch {
+		case !read:
+			notes = append(notes, fmt.Sprintf("%s's leader-migration configuration is not one the API shows: judged with the built-in default (give the file with --leader-migration-config %s=FILE)", side.component, side.name))
+		case content != "":
+			cfg, err := lmconfig.Parse([]byte(content))
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s's leader-migration configuration: %w", side.component, err)
+			}
+			s.Config, s.ConfigPath = cfg, d.File.Config.LeaderMigration[side.name]
+		}
+		sides = append(sides, s)
+	}
+	return sides, notes, nil
+}
