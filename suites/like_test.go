@@ -44,7 +44,7 @@ var _ = Describe("a rehearsal like your cluster", Label("aws", "like"), Ordered,
 		Expect(err).NotTo(HaveOccurred())
 		want := rehearsal.Default()
 		want.Name, want.Provider, want.From, want.To = name, "aws", "v1.29.15", "v1.29.15"
-		want.ControlPlanes, want.Workers = 1, 1
+		want.ControlPlanes, want.Workers, want.InPlace = 1, 1, true
 		want.LeaderMigration = map[string]string{"ccm": filepath.Join(dir, "leader-migration-ccm.yaml")}
 		want.CCMArgs = []string{"--v=2", "--allocate-node-cidrs=true", "--configure-cloud-routes=true"}
 		want.CCM.Form = "daemonset"

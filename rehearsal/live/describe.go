@@ -66,6 +66,7 @@ func Describe(cl *Cluster) (*Description, error) {
 	if len(ccms) > 0 {
 		d.leaderMigration(migrate.SideCCM, ccms[0], ccmFlags)
 	}
+	d.inPlace()
 	d.consistent(kcms, ccms)
 	d.File.Header = d.header(cl)
 	return d, nil
@@ -118,6 +119,21 @@ func (d *Description) procedure(cl *Cluster) {
 	}
 	c.Procedure = migrate.TaskDoc
 	d.File.From["procedure"] = "no node carries a distribution's annotation (kubeadm's, RKE2's, K3s's, RKE's): the upstream task doc's procedure"
+}
+
+// inPlace: a single control plane is upgraded in place where the
+// procedure can: replacing it would take etcd through two members, whose
+// majority is two, then remove one of them (etcd's op-guide,
+// runtime-configuration: "It is unsafe to remove a member from a two
+// member cluster. The majority of a two member cluster is also two.").
+func (d *Description) inPlace() {
+	c := &d.File.Config
+	reg, err := migrate.Lookup(c.Procedure)
+	if err != nil || c.ControlPlanes != 1 || !reg.Variants.InPlace {
+		return
+	}
+	c.InPlace = true
+	d.File.From["inPlace"] = "one control plane: its static pods upgraded in place (replacing it takes etcd through two members, whose majority is two: etcd's runtime-configuration guide)"
 }
 
 var upstream = regexp.MustCompile(`^v?(\d+)\.(\d+)\.(\d+)`)

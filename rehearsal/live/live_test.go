@@ -18,7 +18,7 @@ import (
 // derives.
 func awsRehearsal() rehearsal.Config {
 	return rehearsal.Config{Name: "lmx", Procedure: "taskdoc", Provider: "aws", From: "v1.29.15", To: "v1.29.15",
-		ControlPlanes: 1, Workers: 1, LeaderMigration: map[string]string{"ccm": "leader-migration-ccm.yaml"},
+		ControlPlanes: 1, Workers: 1, InPlace: true, LeaderMigration: map[string]string{"ccm": "leader-migration-ccm.yaml"},
 		CCMArgs: []string{"--v=2", "--allocate-node-cidrs=true", "--configure-cloud-routes=true"},
 		CCM:     rehearsal.CCMInput{Form: live.DaemonSet}}
 }
@@ -76,6 +76,7 @@ func assertReadsBack(t *testing.T, d *live.Description, derived rehearsal.Config
 	want := rehearsal.Default()
 	want.Name, want.Procedure, want.Provider, want.From, want.To = derived.Name, derived.Procedure, derived.Provider, derived.From, derived.To
 	want.ControlPlanes, want.Workers, want.KCMArgs, want.CCMArgs, want.CCM = derived.ControlPlanes, derived.Workers, derived.KCMArgs, derived.CCMArgs, derived.CCM
+	want.InPlace = derived.InPlace
 	for side, p := range derived.LeaderMigration {
 		if want.LeaderMigration == nil {
 			want.LeaderMigration = map[string]string{}
@@ -225,7 +226,7 @@ func TestDescribeAClusterOnTheSimulatedProvider(t *testing.T) {
 	tc.kcm.Spec.Containers[0].Command = append(slices.Clone(kcmCommand), "--cloud-provider=kind")
 	tc.ccm = nil
 	d := tc.describe(t)
-	want := rehearsal.Config{Name: "lmx", Procedure: "taskdoc", From: "v1.29.15", To: "v1.29.15", ControlPlanes: 1, Workers: 1}
+	want := rehearsal.Config{Name: "lmx", Procedure: "taskdoc", From: "v1.29.15", To: "v1.29.15", ControlPlanes: 1, Workers: 1, InPlace: true}
 	if !reflect.DeepEqual(d.File.Config, want) {
 		t.Errorf("config:\n got %+v\nwant %+v", d.File.Config, want)
 	}
