@@ -78,8 +78,9 @@ scale: images ## the scale suite (simulated fleets of 100, 250 and 500 nodes)
 # and v1.27.4, take about 25 minutes to build cold): clusters whose kubelets
 # and managers run the aws provider's own code (in-tree in v1.26, the
 # cloud-provider-aws manager in v1.27) against the simulated EC2, ELB and
-# instance metadata service.
-AWS_VERSIONS ?= v1.26.13 v1.27.4
+# instance metadata service. v1.29.15's (cloud-provider-aws v1.29.6) is the
+# cluster describe reads and rehearse --like rehearses (suites/like_test.go).
+AWS_VERSIONS ?= v1.26.13 v1.27.4 v1.29.15
 aws: host ## the AWS profile: its clusters' integration tests and rehearsals (builds its node images on demand)
 	$(BIN) images build $(AWS_VERSIONS)
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run 'AWSCloud' ./providers/aws/

@@ -2,7 +2,6 @@ package suites_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/handover-sh/handover/clusters/kindcluster"
@@ -54,7 +53,14 @@ var _ = Describe("a rehearsal like your cluster", Label("aws", "like"), Ordered,
 		Expect(os.ReadFile(filepath.Join(dir, "leader-migration-ccm.yaml"))).To(Equal(given))
 	})
 
-	It("rehearses it like it, green", func(ctx context.Context) {
+	// Green but for one finding of a single control plane: its one
+	// kube-controller-manager restarts twice (leader migration on, then
+	// the upgrade), each time waiting out its own lease; a Service whose
+	// load balancer the first one made just before the second restart
+	// has no EndpointSlice (that controller is the same manager's) until
+	// it leads again, and its load balancer resets connections meanwhile
+	// (lb-availability on a churn Service; 1 run of 3 at 10af26b).
+	It("rehearses it like it, green but for a single control plane's finding", func(ctx context.Context) {
 		path := filepath.Join(dir, "rehearsal.yaml")
 		c, err := rehearsal.ReadFile(path)
 		Expect(err).NotTo(HaveOccurred())
@@ -63,7 +69,10 @@ var _ = Describe("a rehearsal like your cluster", Label("aws", "like"), Ordered,
 		Expect(c.Approximated).To(ConsistOf(
 			ContainSubstring("provider aws as handover's simulated provider, at the cluster's versions"),
 			ContainSubstring("ccm.form daemonset as static-pod")))
-		rehearse(ctx, "like-aws", c)
+		rehearseFinding(ctx, "like-aws", c, func(r checks.Result) {
+			Expect(r.Check).To(Equal(checks.LBAvailability), "%s %s failed: %s", r.Check, r.Subject, r.Summary)
+			Expect(r.Subject).To(HavePrefix("handover-load/churn-"), "a load balancer kept for the whole run failed: %s", r.Summary)
+		})
 	}, NodeTimeout(30*time.Minute))
 })
 
@@ -138,8 +147,8 @@ func describerToken(ctx context.Context, c kubernetes.Interface) string {
 
 // giveCCMLeaderMigration does what a user does to give the
 // cloud-controller-manager DaemonSet a leader-migration configuration: a
-// ConfigMap of the file, mounted, and the two flags; then waits for the
-// rollout.
+// ConfigMap of the file, mounted, and the two flags (after its args, or
+// its command when it has none); then waits for the rollout.
 func giveCCMLeaderMigration(ctx context.Context, c kubernetes.Interface, file string) {
 	const ns, cm, mount = "kube-system", "ccm-leader-migration", "/etc/kubernetes/leader-migration"
 	raw, err := os.ReadFile(file)
@@ -149,22 +158,25 @@ func giveCCMLeaderMigration(ctx context.Context, c kubernetes.Interface, file st
 	Expect(err).NotTo(HaveOccurred())
 	dss, err := c.AppsV1().DaemonSets(ns).List(ctx, metav1.ListOptions{})
 	Expect(err).NotTo(HaveOccurred())
-	ds := ""
-	for _, d := range dss.Items {
-		if strings.HasSuffix(d.Name, "cloud-controller-manager") {
-			ds = d.Name
+	var d *appsv1.DaemonSet
+	for i := range dss.Items {
+		if strings.HasSuffix(dss.Items[i].Name, "cloud-controller-manager") {
+			d = &dss.Items[i]
 		}
 	}
-	Expect(ds).NotTo(BeEmpty(), "no cloud-controller-manager DaemonSet in kube-system")
-	patch := []map[string]any{
-		{"op": "add", "path": "/spec/template/spec/containers/0/args/-", "value": "--enable-leader-migration"},
-		{"op": "add", "path": "/spec/template/spec/containers/0/args/-", "value": "--leader-migration-config=" + mount + "/leader-migration.yaml"},
-		{"op": "add", "path": "/spec/template/spec/volumes/-", "value": map[string]any{"name": "lm", "configMap": map[string]any{"name": cm}}},
-		{"op": "add", "path": "/spec/template/spec/containers/0/volumeMounts/-", "value": map[string]any{"name": "lm", "mountPath": mount, "readOnly": true}},
+	Expect(d).NotTo(BeNil(), "no cloud-controller-manager DaemonSet in kube-system")
+	ds := d.Name
+	pod := &d.Spec.Template.Spec
+	ctr := &pod.Containers[0]
+	flags := []string{"--enable-leader-migration", "--leader-migration-config=" + mount + "/leader-migration.yaml"}
+	if len(ctr.Args) > 0 {
+		ctr.Args = append(ctr.Args, flags...)
+	} else { // a manager given its flags in its command
+		ctr.Command = append(ctr.Command, flags...)
 	}
-	js, err := json.Marshal(patch)
-	Expect(err).NotTo(HaveOccurred())
-	_, err = c.AppsV1().DaemonSets(ns).Patch(ctx, ds, types.JSONPatchType, js, metav1.PatchOptions{})
+	pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "lm", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: cm}}}})
+	ctr.VolumeMounts = append(ctr.VolumeMounts, corev1.VolumeMount{Name: "lm", MountPath: mount, ReadOnly: true})
+	_, err = c.AppsV1().DaemonSets(ns).Update(ctx, d, metav1.UpdateOptions{})
 	Expect(err).NotTo(HaveOccurred())
 	Eventually(func(g Gomega) {
 		d, err := c.AppsV1().DaemonSets(ns).Get(ctx, ds, metav1.GetOptions{})

@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -245,7 +246,7 @@ func idForm(ids []string) string {
 		schemes[s]++
 	}
 	var parts []string
-	for _, s := range sortedKeys(schemes) {
+	for _, s := range slices.Sorted(maps.Keys(schemes)) {
 		parts = append(parts, fmt.Sprintf("%s on %d node(s)", s, schemes[s]))
 	}
 	return strings.Join(parts, ", ")
@@ -396,13 +397,4 @@ func firstFew(ss []string) string {
 		return strings.Join(ss, ", ")
 	}
 	return strings.Join(ss[:n], ", ") + ", …"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

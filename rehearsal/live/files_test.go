@@ -108,3 +108,17 @@ func TestDescribeFindsTheConfigMapKey(t *testing.T) {
 		})
 	}
 }
+
+// A cloud-config is never read, and the header says how to give a copy.
+func TestDescribeNamesTheCloudConfigItDoesNotRead(t *testing.T) {
+	d := awsCluster().describe(t)
+	want := "cloud-controller-manager --cloud-config=/etc/kubernetes/aws/cloud-ccm.conf: a file on the node, never read (it may hold a secret): give a copy with handover rehearse --cloud-config ccm=FILE"
+	if !strings.Contains(d.File.Header, want) {
+		t.Errorf("header does not say %q:\n%s", want, d.File.Header)
+	}
+	for name := range d.Beside {
+		if strings.Contains(name, "cloud") {
+			t.Errorf("a cloud-config was written beside the file: %s", name)
+		}
+	}
+}

@@ -50,6 +50,10 @@ var topologyFlags = map[string]bool{
 // fields: name, provider and leaderMigration.
 var readIntoFields = map[string]bool{"cluster-name": true, "cloud-provider": true, "enable-leader-migration": true, "leader-migration-config": true}
 
+// side is each manager's side, as --cloud-config and
+// --leader-migration-config name it.
+var side = map[string]string{kcm: migrate.SideKCM, ccm: migrate.SideCCM}
+
 // kept is a manager's flags a rehearsal carries, and the notes on those it
 // leaves out: handover's own, the cluster's address ranges, files on the
 // node, the cluster name (the rehearsal's name) and, for the
@@ -59,6 +63,8 @@ func kept(manager string, flags []string) (out []string, dropped []string) {
 		name, value, _ := cmdline.Split(f)
 		switch {
 		case readIntoFields[name]:
+		case name == "cloud-config":
+			dropped = append(dropped, f+": a file on the node, never read (it may hold a secret): give a copy with handover rehearse --cloud-config "+side[manager]+"=FILE (--provider aws reads it)")
 		case migrate.OwnFlag(name) != "":
 			dropped = append(dropped, f+": "+migrate.OwnFlag(name))
 		case topologyFlags[name]:

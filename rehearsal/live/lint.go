@@ -40,7 +40,10 @@ func (d *Description) Sides(to string) ([]lint.Side, []string, error) {
 			s.Provider = providers.ProfileName(c.Provider)
 		}
 		content, read := d.lmFiles[side.name]
+		on, _ := cmdline.Value(flags, "enable-leader-migration")
 		switch {
+		case !read && on != "true":
+			notes = append(notes, fmt.Sprintf("%s runs without leader migration: judged with it on (the procedure turns it on), with the built-in default (give the file you will use with --leader-migration-config %s=FILE)", side.component, side.name))
 		case !read:
 			notes = append(notes, fmt.Sprintf("%s's leader-migration configuration is not one the API shows: judged with the built-in default (give the file with --leader-migration-config %s=FILE)", side.component, side.name))
 		case content != "":
