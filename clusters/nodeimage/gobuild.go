@@ -38,13 +38,17 @@ func (b *Builder) buildGo(ctx context.Context, gb goBuild) (string, error) {
 	}
 	dir, hit, err := cachedDir(b.CacheDir, "bin", gb.Name+"-"+key.String(), func(dir string) error {
 		return b.step(fmt.Sprintf("Building %s (%s)", gb.Name, strings.Join(names, ", ")), func() error {
+			start := time.Now()
 			if err := downloadModules(ctx, gb.ModuleDir); err != nil {
 				return err
 			}
-			for _, out := range names {
+			b.done(gb.Name, "modules downloaded", start, 0, len(names))
+			for i, out := range names {
+				start := time.Now()
 				if err := goBuildOne(ctx, gb, out, filepath.Join(dir, out)); err != nil {
 					return err
 				}
+				b.done(gb.Name, out, start, i+1, len(names))
 			}
 			return nil
 		})
@@ -53,6 +57,13 @@ func (b *Builder) buildGo(ctx context.Context, gb goBuild) (string, error) {
 		b.Logger.V(1).Infof("cached: %s", dir)
 	}
 	return dir, err
+}
+
+// done says one part of a long build is done, with how long it took and
+// how many of the build's binaries are: a first build of Kubernetes takes
+// many minutes, and a line per binary shows it moving.
+func (b *Builder) done(build, part string, start time.Time, n, of int) {
+	b.Logger.V(0).Infof("     %s: %s (%s; %d of %d binaries built)", build, part, time.Since(start).Round(time.Second), n, of)
 }
 
 func goBuildOne(ctx context.Context, gb goBuild, out, dest string) error {

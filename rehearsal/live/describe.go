@@ -129,6 +129,9 @@ func (d *Description) procedure(cl *Cluster) {
 // member cluster. The majority of a two member cluster is also two.").
 func (d *Description) inPlace() {
 	c := &d.File.Config
+	if c.ControlPlanes == 1 {
+		d.note("one control plane, so one kube-controller-manager: each restart of it stops the endpoint and service controllers until its own lease runs out, and a Service made meanwhile has no endpoints (a rehearsal may show it on lb-availability)")
+	}
 	reg, err := migrate.Lookup(c.Procedure)
 	if err != nil || c.ControlPlanes != 1 || !reg.Variants.InPlace {
 		return

@@ -123,3 +123,29 @@ func TestTheSecurityGroup(t *testing.T) {
 		t.Errorf("another group: %d %s", other.status, other.raw)
 	}
 }
+
+// ARM takes no new Basic public IP: one of the Basic SKU, or of none (a
+// PUT without a sku is Basic), is refused as ARM refuses it, and the cloud
+// makes no load balancer for it; a Standard one is made.
+func TestBasicPublicIPsAreRefused(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	tok := r.token(t, ccmClient)
+	for name, sku := range map[string]map[string]any{"no sku": nil, "basic": {"name": "Basic"}, "basic, lower case": {"name": "basic"}} {
+		body := map[string]any{"location": location, "properties": map[string]any{"publicIPAllocationMethod": "Static"}}
+		if sku != nil {
+			body["sku"] = sku
+		}
+		got := r.arm(t, tok, http.MethodPut, pipPath, "2022-07-01", nil, body)
+		if got.status != http.StatusBadRequest || got.code() != "IPv4BasicSkuPublicIpCountLimitReached" ||
+			!strings.Contains(string(got.raw), "Cannot create more than 0 IPv4 Basic SKU public IP addresses for this subscription in this region.") {
+			t.Errorf("%s: %d %s", name, got.status, got.raw)
+		}
+		if _, ok := r.back.lb("c-a0123"); ok {
+			t.Errorf("%s: the cloud made a load balancer for a refused public IP", name)
+		}
+	}
+	if ok := r.arm(t, tok, http.MethodPut, pipPath, "2022-07-01", nil, map[string]any{"location": location,
+		"sku": map[string]any{"name": "Standard"}, "properties": map[string]any{"publicIPAllocationMethod": "Static"}}); ok.status != http.StatusCreated {
+		t.Errorf("a Standard public IP: %d %s", ok.status, ok.raw)
+	}
+}

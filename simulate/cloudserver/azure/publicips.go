@@ -33,8 +33,14 @@ func (f *Face) deletePublicIP(ctx context.Context, c *call) (int, error) {
 
 // preparePublicIP keeps the address an existing public IP has (a new one
 // gets its carrier's when the cloud has made it); the version and
-// allocation default to ARM's (IPv4, Dynamic).
+// allocation default to ARM's (IPv4, Dynamic). A new Basic one is refused
+// (basicRetired).
 func (f *Face) preparePublicIP(_ *stateData, res, old resource) error {
+	if old == nil {
+		if err := basicRetired(res); err != nil {
+			return err
+		}
+	}
 	p := props(res)
 	if _, ok := p["publicIPAddressVersion"]; !ok {
 		p["publicIPAddressVersion"] = "IPv4"
@@ -51,6 +57,31 @@ func (f *Face) preparePublicIP(_ *stateData, res, old resource) error {
 		if addr, ok := props(old)["ipAddress"].(string); ok {
 			p["ipAddress"] = addr
 		}
+	}
+	return nil
+}
+
+// basicRetired refuses a new IPv4 public IP of the Basic SKU, or of none
+// (ARM takes a PUT without a sku as Basic), as ARM has since Basic public
+// IPs were retired ("you'll no longer be able to create new ones after 31
+// March 2025", Azure Updates): a subscription's quota of them is 0. The
+// code and message are ARM's as captured in real responses
+// (daveprowse/tac-course#5, 2025-09-10, through go-autorest:
+// "StatusCode=400 -- Original Error: Code=\"IPv4BasicSkuPublicIpCountLimitReached\"
+// Message=\"Cannot create more than 0 IPv4 Basic SKU public IP addresses
+// for this subscription in this region.\""; the same for a template with
+// no sku, MicrosoftLearning/AZ-801-...#75, 2025-07-22). The in-tree azure
+// provider with an empty loadBalancerSku makes exactly such a PUT
+// (legacy-cloud-providers v0.29.x azure/azure_loadbalancer.go: the sku is
+// set only for a standard load balancer). TestBasicPublicIPsAreRefused
+// holds it.
+func basicRetired(res resource) error {
+	sku, _ := res["sku"].(map[string]any)
+	name, _ := sku["name"].(string)
+	version, _ := props(res)["publicIPAddressVersion"].(string)
+	if (name == "" || strings.EqualFold(name, "Basic")) && (version == "" || strings.EqualFold(version, "IPv4")) {
+		return errorf(http.StatusBadRequest, "IPv4BasicSkuPublicIpCountLimitReached",
+			"Cannot create more than 0 IPv4 Basic SKU public IP addresses for this subscription in this region.")
 	}
 	return nil
 }
