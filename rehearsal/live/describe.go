@@ -293,7 +293,7 @@ func (d *Description) name(kcmFlags, ccmFlags []string, ccmRuns bool) []string {
 func (d *Description) args(m Manager, flags []string, field string) []string {
 	out, dropped := kept(m.Name, flags)
 	if len(out) > 0 {
-		d.File.From[field] = m.Name + "'s flags as it runs (" + m.Pod + "), but those below"
+		d.File.From[field] = m.Name + "'s flags as it runs (" + m.Pod + "), less those the header lists"
 	}
 	for _, why := range dropped {
 		d.note("%s %s", m.Name, why)
