@@ -28,13 +28,20 @@ const (
 // in Approximated, each a sentence, and the reports say it.
 func Like(c Config, path string) Config {
 	c.Like, c.Approximated = path, nil
+	upgrade := c.From != c.To
 	c.From = c.nearest("from", c.From)
 	c.To = c.nearest("to", c.To)
 	c.pairUp()
+	if upgrade && c.From == c.To && c.From != "" {
+		c.approximate("the upgrade itself is not rehearsed: both versions fall on %s", c.From)
+	}
 	c.likeProvider()
 	c.likeForm()
 	c.scaleDown("controlPlanes", &c.ControlPlanes, likeControlPlanes)
 	c.scaleDown("workers", &c.Workers, likeWorkers)
+	if c.CCM.Replicas > 0 && c.ControlPlanes > 0 {
+		c.scaleDown("ccm.replicas", &c.CCM.Replicas, c.ControlPlanes)
+	}
 	return c
 }
 
@@ -108,17 +115,23 @@ func (c *Config) likeProvider() {
 		if other.Name() != c.Provider && c.runs(other.Name()) == nil {
 			c.approximate("provider %s as %s, which runs %s on %s → %s (%s)", c.Provider, other.Name(), other.Runs(), c.From, c.To, why)
 			c.Provider = other.Name()
+			c.dropUnread(other)
 			return
 		}
 	}
 	c.approximate("provider %s as handover's simulated provider, at the cluster's versions (%s)", c.Provider, why)
 	c.Provider = ""
-	if len(c.CloudConfig) > 0 {
-		c.approximate("cloudConfig left out: only a provider's own code reads it")
+	c.dropUnread(providers.Default())
+}
+
+// dropUnread leaves out the settings p's code does not read.
+func (c *Config) dropUnread(p providers.Provider) {
+	if _, reads := providers.As[providers.CloudConfigs](p); !reads && len(c.CloudConfig) > 0 {
+		c.approximate("cloudConfig left out: the %s provider's code reads none", p.Name())
 		c.CloudConfig = nil
 	}
-	if c.Machines != (MachinesInput{}) {
-		c.approximate("machines left out: only a provider's own code reads them")
+	if _, reads := providers.As[providers.MachineShapes](p); !reads && c.Machines != (MachinesInput{}) {
+		c.approximate("machines left out: the %s provider's code reads no machine shapes", p.Name())
 		c.Machines = MachinesInput{}
 	}
 }

@@ -21,7 +21,7 @@ func TestLikeApproximatesAndSaysSo(t *testing.T) {
 			[]string{"from v1.30.2 on v1.30.14, handover's build of its minor", "to v1.31.1 on v1.31.4, handover's build of its minor"}},
 		{"a minor handover does not build", func(c *Config) { c.From, c.To = "v1.25.3", "v1.26.1" },
 			func(c *Config) { c.From, c.To = "v1.26.13", "v1.26.13" },
-			[]string{"from v1.25.3 on v1.26.13, the nearest minor", "to v1.26.1 on v1.26.13, handover's build"}},
+			[]string{"from v1.25.3 on v1.26.13, the nearest minor", "to v1.26.1 on v1.26.13, handover's build", "the upgrade itself is not rehearsed"}},
 		{"aws where its own code cannot run the versions", func(c *Config) { c.Provider, c.From, c.To = "aws", "v1.29.15", "v1.29.15" },
 			func(c *Config) { c.Provider, c.From, c.To = "", "v1.29.15", "v1.29.15" },
 			[]string{"provider aws as handover's simulated provider, at the cluster's versions (--provider aws: Kubernetes v1.29.15 has no in-tree aws provider"}},
@@ -35,6 +35,10 @@ func TestLikeApproximatesAndSaysSo(t *testing.T) {
 			[]string{"ccm.form deployment as static-pod: taskdoc runs the cloud-controller-manager as static-pod"}},
 		{"a cluster larger than a rehearsal", func(c *Config) { c.ControlPlanes, c.Workers = 5, 40 },
 			func(c *Config) {}, []string{"controlPlanes 5 scaled down to 3", "workers 40 scaled down to 2"}},
+		{"a manager on every one of its control planes", func(c *Config) {
+			c.Procedure, c.ControlPlanes, c.CCM = "rke2", 5, CCMInput{Form: "deployment", Replicas: 5}
+		}, func(c *Config) { c.CCM = CCMInput{Form: "deployment", Replicas: 3} },
+			[]string{"controlPlanes 5 scaled down to 3", "ccm.replicas 5 scaled down to 3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, want := Default(), Default()

@@ -40,16 +40,18 @@ does not carry, or carries changed, and why.
 
 --kubeconfig reads a running cluster, read-only (every request is a GET;
 --print-rbac prints the roles it needs): the API server's version, the
-distribution (kubeadm, RKE2, K3s, RKE) and so the procedure, the cloud and
+distribution (kubeadm or RKE2: a cluster whose managers run as pods; K3s runs
+them in its own process and RKE as containers, which the API does not show)
+and so the procedure, the cloud and
 its provider from the managers' --cloud-provider and the ProviderIDs, the
 control planes and workers, the cluster name, each manager's flags as it
 runs, leader migration as the flags enable it, and the
 cloud-controller-manager's form (static pod, DaemonSet, Deployment and its
 replicas). A leader-migration configuration a ConfigMap holds is written
 beside the file (--out); one on a node's disk, which the API cannot show, is
-named with the flag that gives it. A cloud-config is never read (it may hold
-a secret). Zones, node names, ProviderIDs and LoadBalancer Services are in
-the header.
+named with the field that carries it. A cloud-config is never read (it may
+hold a secret). The number of zones, the node names' and ProviderIDs' forms
+and the LoadBalancer Services by count are in the header.
 
 --rancher-cluster is an RKE2 or K3s cluster (kubectl get
 clusters.provisioning.cattle.io -n fleet-default NAME -o yaml);

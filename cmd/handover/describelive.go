@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -38,12 +39,26 @@ func (f *liveFlags) add(c *cobra.Command) {
 // given says whether the flags ask for a running cluster, refusing those
 // that need one without it.
 func (f *liveFlags) given(c *cobra.Command) (bool, error) {
-	if f.kubeconfig != "" || f.printRBAC {
+	if f.printRBAC {
+		for _, name := range []string{"kubeconfig", "context", "out", "no-exec"} {
+			if c.Flags().Changed(name) {
+				return false, fmt.Errorf("--print-rbac and --%s: --print-rbac prints the roles and reads no cluster", name)
+			}
+		}
 		return true, nil
 	}
-	for _, name := range []string{"context", "out", "no-exec", "rbac-subject"} {
+	if c.Flags().Changed("rbac-subject") {
+		return false, errors.New("--rbac-subject needs --print-rbac: it binds the printed roles")
+	}
+	if f.kubeconfig != "" {
+		return true, nil
+	}
+	if c.Flags().Changed("rbac-subject") && !f.printRBAC {
+		return false, errors.New("--rbac-subject needs --print-rbac: it binds the printed roles")
+	}
+	for _, name := range []string{"context", "out", "no-exec"} {
 		if c.Flags().Changed(name) {
-			return false, fmt.Errorf("--%s needs --kubeconfig (or, --rbac-subject, --print-rbac)", name)
+			return false, fmt.Errorf("--%s needs --kubeconfig", name)
 		}
 	}
 	return false, nil
@@ -70,6 +85,9 @@ func (f *liveFlags) describe(c *cobra.Command) (*live.Description, error) {
 		return nil, exitcode.AsBadInput(err)
 	}
 	rc.UserAgent = "handover-describer"
+	// A cluster that stops answering fails a read, not the process: each
+	// request is bounded (observe's preflight bounds its own the same way).
+	rc.Timeout = describeTimeout
 	if err := execPlugin(c.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
 		return nil, exitcode.AsBadInput(err)
 	}
@@ -106,22 +124,22 @@ func (f *liveFlags) write(w io.Writer, d *live.Description) error {
 		}
 		for name, content := range d.Beside {
 			if err := privatefs.WriteFile(filepath.Join(f.out, name), []byte(content)); err != nil {
-				return err
+				return exitcode.AsInfrastructure(fmt.Errorf("--out: %w", err))
 			}
 		}
 	}
 	raw, err := d.File.YAML()
 	if err != nil {
-		return err
+		return exitcode.AsInfrastructure(err)
 	}
 	full := fmt.Appendf(nil, "%s\n%s\n", raw, d.File.Verdict(path))
 	if f.out != "" {
 		if err := privatefs.WriteFile(path, full); err != nil {
-			return err
+			return exitcode.AsInfrastructure(fmt.Errorf("--out: %w", err))
 		}
 	}
 	_, err = w.Write(full)
-	return err
+	return exitcode.AsInfrastructure(err)
 }
 
 // printRoles prints the roles describe needs, bound to the subjects given.
@@ -135,7 +153,10 @@ func (f *liveFlags) printRoles(w io.Writer) error {
 		subjects = append(subjects, sub)
 	}
 	_, err := fmt.Fprint(w, live.Roles().YAML(subjects...))
-	return err
+	return exitcode.AsInfrastructure(err)
 }
+
+// describeTimeout bounds each request describe sends.
+const describeTimeout = 30 * time.Second
 
 var errLiveAndRancher = errors.New("--kubeconfig and a Rancher file: describe one cluster, running or as Rancher's YAML")

@@ -63,6 +63,11 @@ built-in default unless --leader-migration-config gives that side.`,
 		Args: cobra.NoArgs,
 		// What lint finds wrong is in its input: every error is bad input.
 		RunE: failsAs(exitcode.BadInput, func(cmd *cobra.Command, _ []string) error {
+			for _, name := range []string{"context", "no-exec"} {
+				if lf.kubeconfig == "" && cmd.Flags().Changed(name) {
+					return fmt.Errorf("--%s needs --kubeconfig", name)
+				}
+			}
 			if lf.kubeconfig != "" {
 				if changed := changedFlags(cmd.Flags(), "kubeconfig", "context", "no-exec", "to", "leader-migration-config", "verbosity"); len(changed) > 0 {
 					return fmt.Errorf("--kubeconfig and --%s contradict: the cluster says them", strings.Join(changed, ", --"))
@@ -170,24 +175,19 @@ func lintLive(cmd *cobra.Command, lf *liveFlags, to string, files []string) erro
 	if err != nil {
 		return err
 	}
-	sides, notes, err := d.Sides(to)
+	paths, err := migrate.CutSides("--leader-migration-config", files, false)
 	if err != nil {
 		return err
 	}
-	for _, arg := range files {
-		who, path := migrate.CutSide(arg)
-		if who == "" {
-			return fmt.Errorf("--leader-migration-config %s with --kubeconfig: write kcm=FILE or ccm=FILE, the side it replaces", arg)
+	given := map[string]*lmconfig.Config{}
+	for side, path := range paths {
+		if given[side], err = lmconfig.ReadFile(path); err != nil {
+			return fmt.Errorf("--leader-migration-config %s=%s: %w", side, path, err)
 		}
-		cfg, err := lmconfig.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("--leader-migration-config %s: %w", arg, err)
-		}
-		for i := range sides {
-			if sides[i].Component == map[string]string{migrate.SideKCM: lmconfig.KCM, migrate.SideCCM: lmconfig.CCM}[who] {
-				sides[i].Config, sides[i].ConfigPath = cfg, path
-			}
-		}
+	}
+	sides, notes, err := d.Sides(to, given)
+	if err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	for _, n := range notes {

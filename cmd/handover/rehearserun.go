@@ -69,10 +69,10 @@ func (f *rehearseFlags) rehearse(cmd *cobra.Command, g *globals) error {
 // ("" when not given: the file may say).
 func (f *rehearseFlags) knownOut(fs *pflag.FlagSet) (string, reports.About) {
 	switch {
-	case f.file == "":
+	case f.file == "" && f.like == "":
 		return f.cfg.Out, f.cfg.About("")
 	case fs.Changed("out"):
-		return f.cfg.Out, reports.About{}
+		return f.cfg.Out, reports.About{Like: f.like}
 	}
 	return "", reports.About{}
 }

@@ -33,6 +33,7 @@ type Description struct {
 	// cannot show it), by side: what the lint judges (Sides).
 	flags   map[string][]string
 	lmFiles map[string]string
+	lmFrom  map[string]string // where the API showed each file
 }
 
 // Describe derives the rehearsal of cl: its versions, procedure, cloud
@@ -41,7 +42,7 @@ type Description struct {
 // kube-controller-manager pod is an error: there is nothing to derive
 // the procedure from.
 func Describe(cl *Cluster) (*Description, error) {
-	d := &Description{File: derived.File{From: map[string]string{}}, Beside: map[string]string{}, flags: map[string][]string{}, lmFiles: map[string]string{}}
+	d := &Description{File: derived.File{From: map[string]string{}}, Beside: map[string]string{}, flags: map[string][]string{}, lmFiles: map[string]string{}, lmFrom: map[string]string{}}
 	kcms, ccms := cl.managers(kcm), cl.managers(ccm)
 	if len(kcms) == 0 {
 		return nil, fmt.Errorf("%s: no kube-controller-manager among kube-system's pods: describe reads a cluster whose managers run as pods (static pods, a DaemonSet or a Deployment)", cl.Source)
@@ -201,6 +202,11 @@ func (d *Description) shape(cl *Cluster) {
 		d.note("%d nodes kwok simulates (annotation %s): not counted; a rehearsal's --scale simulates a fleet beside the cluster", kwok, simulated)
 	}
 	d.fact("%d control planes, %d workers, in %d zone(s)", c.ControlPlanes, c.Workers, len(zones))
+	if c.Workers == 0 {
+		// 0 is the rehearsal file's unset value: the default's workers run
+		// (the load's backends need one).
+		d.note("no worker nodes: the rehearsal runs the default's %d (its load's backends run on workers)", rehearsal.Default().Workers)
+	}
 	d.fact("node names: %s", nameForm(names))
 	d.fact("ProviderIDs: %s", idForm(ids))
 }
@@ -267,16 +273,15 @@ func (d *Description) name(kcmFlags, ccmFlags []string, ccmRuns bool) []string {
 	c := &d.File.Config
 	kn, kok := cmdline.Value(kcmFlags, "cluster-name")
 	cn, cok := cmdline.Value(ccmFlags, "cluster-name")
-	switch {
-	case kok:
+	if kok {
 		c.Name, d.File.From["name"] = kn, "kube-controller-manager's --cluster-name"
-	case cok:
-		c.Name, d.File.From["name"] = cn, "cloud-controller-manager's --cluster-name"
-	default:
-		c.Name, d.File.From["name"] = defaultClusterName, "no manager gives --cluster-name: their default, "+defaultClusterName
+	} else {
+		// It runs as the default: a CCM with another name differs from it.
+		kn = defaultClusterName
+		c.Name, d.File.From["name"] = kn, "kube-controller-manager gives no --cluster-name: its default, "+kn
 	}
 	switch {
-	case !ccmRuns || !kok:
+	case !ccmRuns:
 		return nil
 	case !cok && kn != defaultClusterName:
 		d.note("the cloud-controller-manager runs with no --cluster-name, so with the default %s, not the kube-controller-manager's %s: kept as its flag (the cloud's resources are named and tagged after it)", defaultClusterName, kn)
@@ -346,12 +351,12 @@ func (d *Description) leaderMigration(side string, m Manager, flags []string) {
 	}
 	f, read := m.Files[file]
 	if !read {
-		d.note("%s --leader-migration-config=%s: %s, which the API cannot show: give it with handover rehearse --leader-migration-config %s=FILE (a copy of the file)", m.Name, file, m.Unread[file], side)
+		d.note("%s --leader-migration-config=%s: %s, which the API cannot show: copy it beside the rehearsal file and set leaderMigration.%s to its name", m.Name, file, m.Unread[file], side)
 		delete(c.LeaderMigration, side)
 		return
 	}
 	name := "leader-migration-" + side + ".yaml"
-	d.Beside[name], d.lmFiles[side] = f.Content, f.Content
+	d.Beside[name], d.lmFiles[side], d.lmFrom[side] = f.Content, f.Content, f.From
 	c.LeaderMigration[side], d.File.From[key] = name, m.Name+" --leader-migration-config="+file+": "+f.From
 }
 

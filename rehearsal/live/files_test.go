@@ -24,15 +24,15 @@ func TestDescribeTheKCMsLeaderMigration(t *testing.T) {
 		{name: "a file on the node", mount: true,
 			flags: []string{"--enable-leader-migration", "--leader-migration-config=" + onNode},
 			says: []string{"kube-controller-manager --leader-migration-config=" + onNode + ": a file on the node (hostPath /etc/kubernetes/kcm-lm.yaml)",
-				"--leader-migration-config kcm=FILE"}},
+				"set leaderMigration.kcm"}},
 		{name: "a file in the image",
 			flags: []string{"--enable-leader-migration", "--leader-migration-config", onNode},
-			says:  []string{onNode + ": in the container's image or file system", "--leader-migration-config kcm=FILE"}},
+			says:  []string{onNode + ": in the container's image or file system", "set leaderMigration.kcm"}},
 		{name: "no file", flags: []string{"--enable-leader-migration"}, kcm: "default",
-			notSays: "kcm=FILE"},
+			notSays: "leaderMigration.kcm"},
 		{name: "enabled as pflag reads a bool", flags: []string{"--enable-leader-migration=True"}, kcm: "default"},
 		{name: "disabled", flags: []string{"--enable-leader-migration=false", "--leader-migration-config=" + onNode}, mount: true,
-			notSays: "kcm=FILE"},
+			notSays: "leaderMigration.kcm"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := awsCluster()
@@ -94,7 +94,7 @@ func TestDescribeFindsTheConfigMapKey(t *testing.T) {
 				if _, ok := d.File.Config.LeaderMigration["ccm"]; ok || len(d.Beside) > 0 {
 					t.Errorf("leaderMigration %q, beside %q: want none", d.File.Config.LeaderMigration, d.Beside)
 				}
-				if !strings.Contains(d.File.Header, c.says) || !strings.Contains(d.File.Header, "--leader-migration-config ccm=FILE") {
+				if !strings.Contains(d.File.Header, c.says) || !strings.Contains(d.File.Header, "set leaderMigration.ccm") {
 					t.Errorf("the header does not say %q with the flag:\n%s", c.says, d.File.Header)
 				}
 				return
@@ -112,7 +112,7 @@ func TestDescribeFindsTheConfigMapKey(t *testing.T) {
 // A cloud-config is never read, and the header says how to give a copy.
 func TestDescribeNamesTheCloudConfigItDoesNotRead(t *testing.T) {
 	d := awsCluster().describe(t)
-	want := "cloud-controller-manager --cloud-config=/etc/kubernetes/aws/cloud-ccm.conf: a file on the node, never read (it may hold a secret): give a copy with handover rehearse --cloud-config ccm=FILE"
+	want := "cloud-controller-manager --cloud-config=/etc/kubernetes/aws/cloud-ccm.conf: a file on the node, never read (it may hold a secret): copy it beside the rehearsal file and set cloudConfig.ccm to its name"
 	if !strings.Contains(d.File.Header, want) {
 		t.Errorf("header does not say %q:\n%s", want, d.File.Header)
 	}

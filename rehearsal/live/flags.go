@@ -64,7 +64,7 @@ func kept(manager string, flags []string) (out []string, dropped []string) {
 		switch {
 		case readIntoFields[name]:
 		case name == "cloud-config":
-			dropped = append(dropped, f+": a file on the node, never read (it may hold a secret): give a copy with handover rehearse --cloud-config "+side[manager]+"=FILE (--provider aws reads it)")
+			dropped = append(dropped, f+": a file on the node, never read (it may hold a secret): copy it beside the rehearsal file and set cloudConfig."+side[manager]+" to its name (for a provider whose own code reads one: --provider aws)")
 		case migrate.OwnFlag(name) != "":
 			dropped = append(dropped, f+": "+migrate.OwnFlag(name))
 		case topologyFlags[name]:

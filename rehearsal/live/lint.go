@@ -17,7 +17,9 @@ import (
 // the leader-migration file the API showed. A side whose file the API
 // cannot show takes the built-in default, and the returned notes say so;
 // a cluster with no cloud-controller-manager yet gives the kcm side alone.
-func (d *Description) Sides(to string) ([]lint.Side, []string, error) {
+// given are the user's files by side (kcm, ccm), read instead of the
+// cluster's; one for a side the cluster does not run is refused.
+func (d *Description) Sides(to string, given map[string]*lmconfig.Config) ([]lint.Side, []string, error) {
 	c := d.File.Config
 	var notes []string
 	var sides []lint.Side
@@ -26,7 +28,10 @@ func (d *Description) Sides(to string) ([]lint.Side, []string, error) {
 	} {
 		flags := d.flags[side.name]
 		if side.name == migrate.SideCCM && len(flags) == 0 {
-			notes = append(notes, "no cloud-controller-manager runs yet: the kube-controller-manager is judged alone (give the one you will deploy with --leader-migration-config ccm=FILE and --ccm-arg)")
+			if given[side.name] != nil {
+				return nil, nil, fmt.Errorf("--leader-migration-config ccm=FILE: no cloud-controller-manager runs in the cluster to read it; lint the file without --kubeconfig (handover lint --leader-migration-config ccm=FILE --to %s)", to)
+			}
+			notes = append(notes, "no cloud-controller-manager runs yet: the kube-controller-manager is judged alone (lint the one you will deploy without --kubeconfig)")
 			continue
 		}
 		s := lint.Side{Component: side.component, Version: side.version, LeaderMigration: true, Args: flags}
@@ -42,6 +47,8 @@ func (d *Description) Sides(to string) ([]lint.Side, []string, error) {
 		content, read := d.lmFiles[side.name]
 		on, _ := cmdline.Value(flags, "enable-leader-migration")
 		switch {
+		case given[side.name] != nil:
+			s.Config, s.ConfigPath = given[side.name], "--leader-migration-config "+side.name
 		case !read && on != "true":
 			notes = append(notes, fmt.Sprintf("%s runs without leader migration: judged with it on (the procedure turns it on), with the built-in default (give the file you will use with --leader-migration-config %s=FILE)", side.component, side.name))
 		case !read:
@@ -51,7 +58,7 @@ func (d *Description) Sides(to string) ([]lint.Side, []string, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s's leader-migration configuration: %w", side.component, err)
 			}
-			s.Config, s.ConfigPath = cfg, d.File.Config.LeaderMigration[side.name]
+			s.Config, s.ConfigPath = cfg, d.lmFrom[side.name]
 		}
 		sides = append(sides, s)
 	}

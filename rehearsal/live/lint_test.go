@@ -14,7 +14,7 @@ import (
 // provider's profile, its flags and the ConfigMap's configuration.
 func TestSidesAreTheManagersAsTheyRun(t *testing.T) {
 	d := awsCluster().describe(t)
-	sides, notes, err := d.Sides("v1.30.14")
+	sides, notes, err := d.Sides("v1.30.14", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,8 +127,8 @@ func TestDescribeADeployedCCM(t *testing.T) {
 
 // A CCM whose cluster name is not the KCM's keeps it as a flag: given,
 // or the managers' default (kubernetes) when it gives none. The
-// rehearsal's name is the KCM's, else the CCM's, and the header says
-// when they differ.
+// rehearsal's name is the KCM's, its default when it gives none, and the
+// header says when they differ.
 func TestDescribeKeepsTheCCMsOwnClusterName(t *testing.T) {
 	for _, c := range []struct {
 		name       string
@@ -141,8 +141,9 @@ func TestDescribeKeepsTheCCMsOwnClusterName(t *testing.T) {
 			"--cluster-name=lmx-ccm differs from the kube-controller-manager's lmx"},
 		{"none on the CCM", "lmx", "", "lmx", "kube-controller-manager", "--cluster-name=kubernetes",
 			"runs with no --cluster-name, so with the default kubernetes, not the kube-controller-manager's lmx"},
-		{"none on the KCM", "", "lmx", "lmx", "cloud-controller-manager", "", ""},
-		{"none on either", "", "", "kubernetes", "their default", "", ""},
+		{"none on the KCM", "", "lmx", "kubernetes", "kube-controller-manager gives no --cluster-name", "--cluster-name=lmx",
+			"--cluster-name=lmx differs from the kube-controller-manager's kubernetes"},
+		{"none on either", "", "", "kubernetes", "its default", "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := awsCluster()
@@ -151,7 +152,7 @@ func TestDescribeKeepsTheCCMsOwnClusterName(t *testing.T) {
 			d := tc.describe(t)
 			cfg := d.File.Config
 			if cfg.Name != c.want || !strings.Contains(d.File.From["name"], c.from) {
-				t.Errorf("name %q from %q, want %q from the %s", cfg.Name, d.File.From["name"], c.want, c.from)
+				t.Errorf("name %q from %q, want %q from %q", cfg.Name, d.File.From["name"], c.want, c.from)
 			}
 			want := awsRehearsal().CCMArgs
 			if c.kept != "" {
