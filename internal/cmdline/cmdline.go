@@ -25,6 +25,25 @@ func Split(a string) (name, value string, ok bool) {
 	return strings.ReplaceAll(name, "_", "-"), value, name != ""
 }
 
+// Long is a container's command line as --name=value flags: the
+// executable and anything else that is no flag left out, "--name value"
+// joined (a manager's pod may write either form).
+func Long(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if _, _, ok := Split(a); !ok {
+			continue
+		}
+		if !strings.Contains(a, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // Value is the value of --name among args: the last one given.
 func Value(args []string, name string) (string, bool) {
 	value, found := "", false

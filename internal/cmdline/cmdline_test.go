@@ -1,6 +1,7 @@
 package cmdline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,5 +19,14 @@ func TestMergeFeatureGates(t *testing.T) {
 	again := strings.Join(Merge(strings.Fields(got), []string{"--feature-gates=Other=false,New=true", "--v=4", "--profiling"}), " ")
 	if again != got {
 		t.Errorf("not idempotent:\n%s\n%s", got, again)
+	}
+}
+
+// A pod's command line reads the same whichever form its flags take.
+func TestLongJoinsTheTwoTokenForm(t *testing.T) {
+	got := Long([]string{"kube-controller-manager", "--secure-port", "10257", "--leader-elect", "--v=2", "--cluster-name", "prod"})
+	want := []string{"--secure-port=10257", "--leader-elect", "--v=2", "--cluster-name=prod"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Long: %q, want %q", got, want)
 	}
 }

@@ -51,10 +51,10 @@ func Describe(cl *Cluster) (*Description, error) {
 	d.procedure(cl)
 	d.versions(cl)
 	d.shape(cl)
-	kcmFlags := longFlags(kcms[0].Args)
+	kcmFlags := cmdline.Long(kcms[0].Args)
 	var ccmFlags []string
 	if len(ccms) > 0 {
-		ccmFlags = longFlags(ccms[0].Args)
+		ccmFlags = cmdline.Long(ccms[0].Args)
 	}
 	d.flags[migrate.SideKCM], d.flags[migrate.SideCCM] = kcmFlags, ccmFlags
 	ccmName := d.name(kcmFlags, ccmFlags, len(ccms) > 0)
@@ -365,7 +365,7 @@ func (d *Description) leaderMigration(side string, m Manager, flags []string) {
 func (d *Description) consistent(groups ...[]Manager) {
 	for _, ms := range groups {
 		for _, m := range ms[min(1, len(ms)):] {
-			if !slices.Equal(longFlags(m.Args), longFlags(ms[0].Args)) {
+			if !slices.Equal(cmdline.Long(m.Args), cmdline.Long(ms[0].Args)) {
 				d.note("%s %s runs with other flags than %s: the rehearsal carries %s's", m.Name, m.Pod, ms[0].Pod, ms[0].Pod)
 			}
 			if m.Image != ms[0].Image {

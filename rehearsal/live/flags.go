@@ -7,25 +7,6 @@ import (
 	"github.com/handover-sh/handover/migrate"
 )
 
-// longFlags are a container's command line as --name=value flags: the
-// executable and anything else that is no flag left out, "--name value"
-// joined.
-func longFlags(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if _, _, ok := cmdline.Split(a); !ok {
-			continue
-		}
-		if !strings.Contains(a, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-			a += "=" + args[i+1]
-			i++
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
 // kubeadmKCM are the flags kubeadm gives every kube-controller-manager, as
 // kind's kubeadm configuration sets them (cmd/kubeadm/app/phases/
 // controlplane/manifests.go, getControllerManagerCommand; kind's

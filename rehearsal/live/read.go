@@ -108,7 +108,7 @@ func (m *Manager) readForm(ctx context.Context, c kubernetes.Interface, p *corev
 // the container holds, and says why the others cannot be read. The flags
 // are read as Describe reads them ("--name value" too).
 func (m *Manager) readFiles(ctx context.Context, c kubernetes.Interface, p *corev1.Pod, ctr *corev1.Container) error {
-	flags := longFlags(m.Args)
+	flags := cmdline.Long(m.Args)
 	for _, flag := range fileFlags {
 		file, ok := cmdline.Value(flags, flag)
 		if !ok || file == "" {

@@ -116,12 +116,7 @@ func runs(exe, m string) bool {
 
 // flagValue is --name's value, given as --name=value or --name value.
 func flagValue(args []string, name string) (string, bool) {
-	for i, a := range args {
-		if a == "--"+name && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-			args = append(slices.Clone(args[:i]), "--"+name+"="+args[i+1])
-		}
-	}
-	return cmdline.Value(args, name)
+	return cmdline.Value(cmdline.Long(args), name)
 }
 
 // internalIP is a node's first InternalIP, "" when it has none or cannot
