@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/handover-sh/handover/internal/exitcode"
 	"github.com/handover-sh/handover/internal/privatefs"
@@ -80,20 +80,14 @@ func (f *liveFlags) run(c *cobra.Command) error {
 // describe reads the cluster of --kubeconfig, read-only, and derives its
 // rehearsal.
 func (f *liveFlags) describe(c *cobra.Command) (*live.Description, error) {
-	rc, err := readonly.Config(f.kubeconfig, f.context)
+	rc, client, err := openReadOnly(c.ErrOrStderr(), f.kubeconfig, f.context, f.noExec, func(rc *rest.Config) {
+		rc.UserAgent = "handover-describer"
+		// A cluster that stops answering fails a read, not the process:
+		// each request is bounded (observe's preflight bounds its own).
+		rc.Timeout = describeTimeout
+	})
 	if err != nil {
-		return nil, exitcode.AsBadInput(err)
-	}
-	rc.UserAgent = "handover-describer"
-	// A cluster that stops answering fails a read, not the process: each
-	// request is bounded (observe's preflight bounds its own the same way).
-	rc.Timeout = describeTimeout
-	if err := execPlugin(c.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
-		return nil, exitcode.AsBadInput(err)
-	}
-	client, err := kubernetes.NewForConfig(rc)
-	if err != nil {
-		return nil, exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", f.kubeconfig, err))
+		return nil, err
 	}
 	source := f.kubeconfig
 	if f.context != "" {

@@ -199,6 +199,28 @@ func discoverManagers(ctx context.Context, g *globals, c kubernetes.Interface) (
 	return found, nil
 }
 
+// openReadOnly opens a kubeconfig's context as a client whose every
+// request is a read (readonly.Config), after tune (nil: none) and after
+// its exec plugin is refused with noExec or announced; what fails is the
+// input's.
+func openReadOnly(w io.Writer, kubeconfig, context string, noExec bool, tune func(*rest.Config)) (*rest.Config, kubernetes.Interface, error) {
+	rc, err := readonly.Config(kubeconfig, context)
+	if err != nil {
+		return nil, nil, exitcode.AsBadInput(err)
+	}
+	if tune != nil {
+		tune(rc)
+	}
+	if err := execPlugin(w, kubeconfig, rc, noExec); err != nil {
+		return nil, nil, exitcode.AsBadInput(err)
+	}
+	client, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		return nil, nil, exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", kubeconfig, err))
+	}
+	return rc, client, nil
+}
+
 // rediscoverManagers finds the managers again while observing (their pods
 // changed: a cloud-controller-manager deployed, a manager moved), naming
 // once each new one it cannot reach, as discovery does before the window.
@@ -230,20 +252,13 @@ const preflightTimeout = 10 * time.Second
 // observeForeign records a cluster handover did not create, read-only,
 // then checks it and writes the reports.
 func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.Spec, out string, from int64, duration time.Duration) error {
-	rc, err := readonly.Config(f.kubeconfig, f.context)
+	rc, client, err := openReadOnly(cmd.ErrOrStderr(), f.kubeconfig, f.context, f.noExec, nil)
 	if err != nil {
-		return exitcode.AsBadInput(err)
-	}
-	if err := execPlugin(cmd.ErrOrStderr(), f.kubeconfig, rc, f.noExec); err != nil {
-		return exitcode.AsBadInput(err)
+		return err
 	}
 	o, err := f.options(rc)
 	if err != nil {
 		return exitcode.AsBadInput(err)
-	}
-	client, err := kubernetes.NewForConfig(rc)
-	if err != nil {
-		return exitcode.AsBadInput(fmt.Errorf("kubeconfig %s: %w", f.kubeconfig, err))
 	}
 	pc := rest.CopyConfig(rc)
 	pc.Timeout = preflightTimeout
