@@ -148,7 +148,7 @@ func writeCloudConfigs(b *strings.Builder, s Spec) {
 			with = append(with, v[0]+" = "+v[1])
 		}
 		if len(with) == 0 {
-			with = []string{"none of its [Global] variables"}
+			with = []string{"none of its variables"}
 		}
 		fmt.Fprintf(b, "    a rehearsal runs with: %s\n", strings.Join(with, "; "))
 		for _, l := range left {

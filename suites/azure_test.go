@@ -9,6 +9,7 @@ import (
 
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/rehearsal"
+	"github.com/handover-sh/handover/reports"
 	"github.com/handover-sh/handover/verify/checks"
 )
 
@@ -59,6 +60,21 @@ var _ = Describe("Azure's own code", Label("azure"), func() {
 		c.Mistake = migrate.MistakeN1NoCredentials
 		res := negative(ctx, "azure-n1-no-credentials", c)
 		expectPullsRefused(res)
+	}, NodeTimeout(40*time.Minute))
+
+	// Negative case 22: one azure.json for both sides without
+	// loadBalancerSku, as cloud-provider-azure's own sample writes it. The
+	// in-tree provider reads it as basic, and Azure creates no Basic SKU
+	// public IP any more: the in-tree service controller's PUT of the first
+	// Service's public IP is refused, the Service gets no address, and the
+	// rehearsal stops at setup quoting the refusal (the lint warned first).
+	It("22: azure.json without loadBalancerSku", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/azure-cloud-configs/no-sku.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "azure-no-sku", c)
+		red := failed(res, reports.SetupCheck)
+		Expect(red).NotTo(BeEmpty(), "the rehearsal did not stop at setup; reports in %s", res.Dir)
+		Expect(red[0].Summary).To(ContainSubstring("IPv4BasicSkuPublicIpCountLimitReached"), "the refusal was not quoted; reports in %s", res.Dir)
 	}, NodeTimeout(40*time.Minute))
 })
 

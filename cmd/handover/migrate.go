@@ -15,6 +15,7 @@ import (
 	"github.com/handover-sh/handover/internal/version"
 	"github.com/handover-sh/handover/migrate"
 	"github.com/handover-sh/handover/migrate/lint"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/providers/profiles"
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/reports"
@@ -96,7 +97,10 @@ func ccmFormHelp() string {
 	return "how the cloud-controller-manager runs: " + strings.Join(each, "; ") + " (default: the procedure's chart, or its static pod)"
 }
 
-const cloudConfigFlagHelp = "--provider aws: your own cloud-config, kcm=FILE (the in-tree provider's: kube-controller-manager N and its kubelets), ccm=FILE (the cloud-controller-manager's) or FILE (both); read as each side's provider code reads it, compared by the lint, and rehearsed with (plan says which variables)"
+// cloudConfigFlagHelp() names the providers whose code reads a cloud-config.
+func cloudConfigFlagHelp() string {
+	return "--provider " + strings.Join(providers.NamesWith[providers.CloudConfigs](), " or ") + ": your own cloud-config (aws's INI, azure's azure.json), kcm=FILE (the in-tree provider's: kube-controller-manager N and its kubelets), ccm=FILE (the cloud-controller-manager's) or FILE (both); read as each side's provider code reads it, compared by the lint, and rehearsed with (plan says which variables)"
+}
 
 const configFlagHelp = "your own configuration for a side, installed as given: kcm=FILE or ccm=FILE, FILE \"default\" for the built-in default (repeatable; the lint runs first)"
 
@@ -165,7 +169,7 @@ and exits non-zero when the lint finds errors (migrate and rehearse would stop).
 	c.Flags().IntVar(&f.spec.ControlPlanes, "control-planes", 3, "number of control planes N")
 	// plan and rehearse only: migrate and observe work on a cluster whose
 	// cloud-configs are on its nodes since it was made.
-	c.Flags().StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
+	c.Flags().StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp())
 	return c
 }
 

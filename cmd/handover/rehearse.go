@@ -118,7 +118,7 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.BoolVar(&cfg.CCMLast, "ccm-last", false, ccmLastHelp())
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.cfgFiles, "leader-migration-config", nil, configFlagHelp)
-	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp)
+	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp())
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp())

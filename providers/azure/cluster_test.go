@@ -26,7 +26,7 @@ import (
 // and the cluster's registry, whose token key the cloud is given.
 func TestPrepareAzure(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	flags, err := prepare("c", endpoints{gateway: "172.18.0.1", armPort: 4443, imdsPort: 8080, nodeNetwork: "172.18.0.0/16"})
+	flags, err := prepare("c", endpoints{gateway: "172.18.0.1", armPort: 4443, imdsPort: 8080, nodeNetwork: "172.18.0.0/16"}, cloudcluster.CloudConfigVars{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,5 +173,34 @@ func TestRouteBatchHoldsInItsSource(t *testing.T) {
 	}
 	if b := (Provider{}).RouteBatch(); b != 30*time.Second {
 		t.Errorf("RouteBatch %s, the sources say 30s", b)
+	}
+}
+
+// A side given the user's azure.json runs with its carried fields: the
+// in-tree side's file sets no loadBalancerSku, so its azure.json and
+// kcm.json have none (basic, as the in-tree provider reads it) and its
+// rate limit; the cloud-controller-manager's keeps handover's own. The
+// rehearsal's endpoint and identities stay.
+func TestPrepareCarriesAUsersFile(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	own := cloudcluster.CloudConfigVars{KCM: [][2]string{{"cloudProviderRateLimit", "true"}}}
+	if _, err := prepare("c", endpoints{gateway: "172.18.0.1", armPort: 4443, imdsPort: 8080, nodeNetwork: "172.18.0.0/16"}, own); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]struct {
+		sku       string
+		rateLimit any
+	}{"azure.json": {"", true}, "kcm.json": {"", true}, "ccm.json": {"standard", nil}} {
+		var cfg map[string]any
+		raw, err := os.ReadFile(filepath.Join(stateDir("c"), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		if cfg["loadBalancerSku"] != want.sku || cfg["cloudProviderRateLimit"] != want.rateLimit || cfg["resourceManagerEndpoint"] != "https://172.18.0.1:4443/" {
+			t.Errorf("%s: %v", file, cfg)
+		}
 	}
 }

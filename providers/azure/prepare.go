@@ -3,7 +3,7 @@ package azure
 import (
 	"context"
 	_ "embed"
-	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strconv"
@@ -44,9 +44,6 @@ func (e endpoints) imds() string { return net.JoinHostPort(e.gateway, strconv.It
 // serves ARM over TLS and the metadata service at the address Azure's is
 // at.
 func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (cloudcluster.Served, error) {
-	if in.Vars.KCM != nil || in.Vars.CCM != nil {
-		return cloudcluster.Served{}, errors.New("--provider " + Name + " does not take a cloud-config of your own yet: handover writes each side's azure.json")
-	}
 	subnet, err := cloudcluster.KindSubnet(ctx)
 	if err != nil {
 		return cloudcluster.Served{}, err
@@ -56,7 +53,7 @@ func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (clou
 		return cloudcluster.Served{}, err
 	}
 	e := endpoints{gateway: in.Gateway, armPort: ports[0], imdsPort: ports[1], nodeNetwork: subnet}
-	flags, err := prepare(in.Cluster, e)
+	flags, err := prepare(in.Cluster, e, in.Vars)
 	if err != nil {
 		return cloudcluster.Served{}, err
 	}
@@ -65,7 +62,7 @@ func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (clou
 
 // prepare writes every file the nodes and the cloud need; it returns the
 // cloud's extra serve flags.
-func prepare(cluster string, e endpoints) ([]string, error) {
+func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars) ([]string, error) {
 	dir := stateDir(cluster)
 	if err := privatefs.MkdirAll(dir); err != nil {
 		return nil, err
@@ -86,8 +83,12 @@ func prepare(cluster string, e endpoints) ([]string, error) {
 	files := map[string][]byte{"ca.crt": ca.CertPEM, "arm.crt": cert, "arm.key": key, "token.key": tokenKey,
 		"credential-provider.yaml": []byte(credentialProviderConfig())}
 	network := faceNetwork(cluster, e.nodeNetwork)
+	sides := map[string][][2]string{"azure.json": own.KCM, "kcm.json": own.KCM, "ccm.json": own.CCM}
 	for name, principal := range map[string]string{"azure.json": "", "kcm.json": principals["kcm.json"], "ccm.json": principals["ccm.json"]} {
-		cfg := azureface.ProviderConfig{Network: network, ARM: "https://" + e.arm() + "/", LoadBalancerSku: "standard"}
+		cfg, err := withOwn(azureface.ProviderConfig{Network: network, ARM: "https://" + e.arm() + "/", LoadBalancerSku: "standard"}, sides[name])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		if principal != "" {
 			cfg.ClientID = azureface.ClientID(cluster, principal)
 		}

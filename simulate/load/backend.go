@@ -99,7 +99,7 @@ func waitIngress(ctx context.Context, c kubernetes.Interface, names []string, ti
 			return fmt.Errorf("waiting for the Service %s/%s's load balancer: %w", Namespace, n, ctx.Err()) // stopped, not slow
 		}
 		if err != nil {
-			return fmt.Errorf("the Service %s/%s got no load balancer in %s (is a manager running service-lb-controller?): %w", Namespace, n, timeout, err)
+			return fmt.Errorf("the Service %s/%s got no load balancer in %s (is a manager running service-lb-controller?)%s: %w", Namespace, n, timeout, lastWarning(ctx, c, n), err)
 		}
 	}
 	return nil
