@@ -12,6 +12,9 @@ type Cluster struct {
 	Managers []Manager
 	// LoadBalancers counts the Services of type LoadBalancer.
 	LoadBalancers int
+	// Gone are manager pods not read, each with why: finished or being
+	// deleted, their flags may be a rollout's old ones.
+	Gone []string
 }
 
 // Manager is one pod of a controller manager as it runs.

@@ -385,6 +385,9 @@ func (d *Description) header(cl *Cluster) string {
 		b.WriteString("  - " + f + "\n")
 	}
 	fmt.Fprintf(&b, "  - %d Service(s) of type LoadBalancer\n", cl.LoadBalancers)
+	for _, g := range cl.Gone {
+		b.WriteString("  - not read: " + g + "\n")
+	}
 	if len(d.notes) > 0 {
 		b.WriteString("\nNot carried, or carried changed:\n")
 		for _, n := range d.notes {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/handover-sh/handover/rehearsal"
 	"github.com/handover-sh/handover/rehearsal/live"
@@ -257,5 +258,30 @@ func TestDescribeAClusterOfNoCloud(t *testing.T) {
 	}
 	if !strings.Contains(d.File.Header, "none on 2 node(s)") {
 		t.Errorf("the header does not count the nodes without a ProviderID:\n%s", d.File.Header)
+	}
+}
+
+// A manager's pod that finished or is being deleted (a rollout's old
+// one, an evicted one) keeps flags the cluster no longer runs: it is not
+// read, and the header says so.
+func TestDescribeLeavesOutPodsThatAreGone(t *testing.T) {
+	tc := awsCluster()
+	old := tc.ccm.DeepCopy()
+	old.Name, old.Status.Phase = "aws-cloud-controller-manager-old", corev1.PodFailed
+	old.Spec.Containers[0].Args = append(slices.Clone(old.Spec.Containers[0].Args), "--concurrent-service-syncs=9")
+	leaving := tc.ccm.DeepCopy()
+	leaving.Name, leaving.DeletionTimestamp = "aws-cloud-controller-manager-leaving", &metav1.Time{}
+	leaving.Finalizers = []string{"test"}
+	leaving.Spec.Containers[0].Args = old.Spec.Containers[0].Args
+	tc.others = append(tc.others, old, leaving)
+	d := tc.describe(t)
+	if want := awsRehearsal(); !reflect.DeepEqual(d.File.Config, want) {
+		t.Errorf("config:\n got %+v\nwant %+v\n%s", d.File.Config, want, d.File.Header)
+	}
+	for _, w := range []string{"not read: cloud-controller-manager's pod kube-system/aws-cloud-controller-manager-old (Failed)",
+		"not read: cloud-controller-manager's pod kube-system/aws-cloud-controller-manager-leaving (being deleted)"} {
+		if !strings.Contains(d.File.Header, w) {
+			t.Errorf("header lacks %q:\n%s", w, d.File.Header)
+		}
 	}
 }

@@ -54,6 +54,10 @@ func Read(ctx context.Context, c kubernetes.Interface, source string) (*Cluster,
 		if ctr == nil {
 			continue
 		}
+		if why := gone(p); why != "" {
+			cl.Gone = append(cl.Gone, fmt.Sprintf("%s's pod %s/%s (%s)", name, p.Namespace, p.Name, why))
+			continue
+		}
 		m := Manager{Name: name, Pod: p.Namespace + "/" + p.Name, Node: p.Spec.NodeName, Image: ctr.Image,
 			Args: append(slices.Clone(ctr.Command), ctr.Args...), Files: map[string]File{}, Unread: map[string]string{}}
 		if err := m.readForm(ctx, c, p); err != nil {
@@ -193,4 +197,18 @@ func volume(p *corev1.Pod, name string) *corev1.Volume {
 		}
 	}
 	return nil
+}
+
+// gone is why a manager's pod does not run as the cluster runs it: it
+// finished (Succeeded or Failed: an evicted or replaced pod keeps its old
+// flags) or is being deleted (a rollout's old pod); "" for a pod that
+// runs or is starting.
+func gone(p *corev1.Pod) string {
+	switch {
+	case p.DeletionTimestamp != nil:
+		return "being deleted"
+	case p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed:
+		return string(p.Status.Phase)
+	}
+	return ""
 }
