@@ -2,6 +2,8 @@ package suites_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -71,10 +73,12 @@ var _ = Describe("Azure's own code", Label("azure"), func() {
 	It("22: azure.json without loadBalancerSku", func(ctx context.Context) {
 		c, err := rehearsal.ReadFile("../examples/azure-cloud-configs/no-sku.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		res := negative(ctx, "azure-no-sku", c)
-		red := failed(res, reports.SetupCheck)
-		Expect(red).NotTo(BeEmpty(), "the rehearsal did not stop at setup; reports in %s", res.Dir)
-		Expect(red[0].Summary).To(ContainSubstring("IPv4BasicSkuPublicIpCountLimitReached"), "the refusal was not quoted; reports in %s", res.Dir)
+		res, err := run(ctx, "neg-azure-no-sku", "negative/azure-no-sku", c)
+		Expect(err).To(MatchError(ContainSubstring("IPv4BasicSkuPublicIpCountLimitReached")), "the refusal was not quoted; reports in %s", res.Dir)
+		junit, err := os.ReadFile(filepath.Join(res.Dir, reports.JUnitFile))
+		Expect(err).NotTo(HaveOccurred(), "a stopped rehearsal wrote no junit.xml")
+		Expect(string(junit)).To(And(ContainSubstring(`type="`+reports.SetupCheck+`"`), ContainSubstring("IPv4BasicSkuPublicIpCountLimitReached")),
+			"the gate's junit.xml does not carry the setup failure; reports in %s", res.Dir)
 	}, NodeTimeout(40*time.Minute))
 })
 
