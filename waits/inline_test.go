@@ -27,6 +27,7 @@ var notWaits = map[string]string{
 	"verify/observe/managercheck.go: case <-time.After(2 * time.Second):":                                                "the pause before asking a refusing manager again",
 	"verify/observe/kube.go: cctx, cancel := context.WithTimeout(ctx, 2*time.Second)":                                    "one question to the cloud about a deleted Node's instance",
 	"verify/observe/observer.go: ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)":               "the end snapshot's two lists",
+	"simulate/load/warnings.go: ctx, cancel := context.WithTimeout(ctx, 5*time.Second)":                                  "one list of a Service's events, to say why it got no address",
 }
 
 // Every wait is a row of the table: a duration literal where a wait's
