@@ -3,6 +3,7 @@ package rehearsal
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/simulate/cloudserver"
@@ -50,7 +51,7 @@ func (v simCloudView) LoadBalancers(ctx context.Context) ([]observe.CloudLB, err
 	lbs, err := v.c.LoadBalancers(ctx, "")
 	out := make([]observe.CloudLB, 0, len(lbs))
 	for _, lb := range lbs {
-		out = append(out, observe.CloudLB{Name: lb.Name, IP: lb.IP, Service: lb.Spec.Service, Backends: lb.Spec.Nodes})
+		out = append(out, observe.CloudLB{Name: lb.Name, IP: lb.IP, Service: lb.Spec.Service, Backends: lb.Spec.Nodes, Health: lbHealth(lb.Spec.HealthCheck)})
 	}
 	return out, err
 }
@@ -93,4 +94,15 @@ func (v simCloudView) ResolveLB(ctx context.Context, hostname string) (string, e
 		return "", fmt.Errorf("%s: the simulated cloud has no load balancer %s", hostname, name)
 	}
 	return lb.IP, nil
+}
+
+// lbHealth is a cloud load balancer's health check as the observers
+// record it; nil for the simulated provider's own.
+func lbHealth(hc *api.HealthCheck) *observe.LBHealth {
+	if hc == nil {
+		return nil
+	}
+	target := fmt.Sprintf("%s:%d%s", hc.Protocol, hc.Port, hc.Path)
+	return &observe.LBHealth{Target: target, Interval: time.Duration(hc.Interval) * time.Second, Timeout: time.Duration(hc.Timeout) * time.Second,
+		Healthy: int(hc.Healthy), Unhealthy: int(hc.Unhealthy)}
 }

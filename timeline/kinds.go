@@ -176,3 +176,16 @@ const ProviderCode = "provider.code"
 // "action", "calls", "refused" (answered with an error) and
 // "unimplemented" ("true" for an action the face does not serve).
 const CloudAPIAction = "cloud.api.action"
+
+// A load balancer's health check, as lb.created and lb.changed carry it
+// when the cloud's load balancer checks its backends as a cloud's does (a
+// classic ELB's): the target (PROTOCOL:PORT[/PATH]), the interval and
+// timeout (Go durations), and the thresholds in and out of service (whole
+// numbers). checks/availability.go judges its probes by them.
+const (
+	HealthCheck        = "healthCheck"
+	HealthInterval     = "healthInterval"
+	HealthTimeout      = "healthTimeout"
+	HealthyThreshold   = "healthyThreshold"
+	UnhealthyThreshold = "unhealthyThreshold"
+)

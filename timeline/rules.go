@@ -54,6 +54,13 @@ var (
 	endOutcomes = []string{OK, Failed, Interrupted} // migrate's outcome()
 )
 
+// lbHealthAttrs are a load balancer's health check, when it has one.
+var lbHealthAttrs = []attrRule{{HealthCheck, false, reason}, {HealthInterval, false, period}, {HealthTimeout, false, period},
+	{HealthyThreshold, false, positive}, {UnhealthyThreshold, false, positive}}
+
+// positive is a whole number above zero.
+var positive = valueRule{what: "a whole number above zero", ok: func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n > 0 }}
+
 // kindRules: one row per kind handover writes.
 var kindRules = map[string]kindRule{
 	RunStart:    {},
@@ -82,10 +89,12 @@ var kindRules = map[string]kindRule{
 	NodeChanged:  {},
 	// verify/observe/kube.go; read by checks/nodes.go.
 	NodeDeleted: {attrs: []attrRule{{"instance", false, oneOf("exists", "gone")}}},
-	LBCreated:   {},
-	LBChanged:   {},
-	LBDeleted:   {},
-	Snapshot:    {},
+	// verify/observe/cloud.go; the health check read by
+	// checks/availability.go.
+	LBCreated: {attrs: lbHealthAttrs},
+	LBChanged: {attrs: lbHealthAttrs},
+	LBDeleted: {},
+	Snapshot:  {},
 	// verify/observe/observer.go declare(); read by checks/unproven.go,
 	// checks/evidence.go and checks/exclusion.go.
 	ObserverStart: {attrs: []attrRule{{CloudOutOfReach, false, flag}, {MetricsOutOfReach, false, reason},

@@ -21,6 +21,12 @@ type Config struct {
 	UnhealthyThreshold int
 	HealthyThreshold   int
 	Check              Checker // nil: a TCP connect check
+	// Strict sends each connection to one healthy backend only, as a
+	// cloud's load balancer does: with none healthy the connection is
+	// closed, and a backend that refuses it is not replaced by another.
+	// Unset, a connection tries each healthy backend in turn, and every
+	// backend when none is healthy (better a try than a certain refusal).
+	Strict bool
 }
 
 func (c *Config) defaults() {
@@ -58,6 +64,7 @@ type backend struct {
 	fails     int
 	successes int
 	stop      context.CancelFunc
+	kick      chan struct{} // check now: the health check changed
 }
 
 // Proxy relays connections to a replaceable set of backends.
@@ -91,7 +98,7 @@ func (p *Proxy) SetBackends(addresses []string) {
 			delete(old, a)
 			continue
 		}
-		b := &backend{address: a}
+		b := &backend{address: a, kick: make(chan struct{}, 1)}
 		ctx, cancel := context.WithCancel(p.ctx)
 		b.stop = cancel
 		go p.watch(ctx, b)
@@ -133,11 +140,35 @@ func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
 	}
 }
 
+// Reconfigure changes health checking: each backend keeps its state and
+// is checked at once, then at the new interval.
+func (p *Proxy) Reconfigure(cfg Config) {
+	cfg.defaults()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg = cfg
+	for _, b := range p.backends {
+		select {
+		case b.kick <- struct{}{}:
+		default: // a check is due already
+		}
+	}
+}
+
+// config is the current configuration.
+func (p *Proxy) config() Config {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cfg
+}
+
 // candidates orders backends for one connection: healthy ones round robin;
-// if none is healthy, every backend (better a try than a certain refusal).
+// if none is healthy, every backend unless Strict. Strict, only the first
+// is tried.
 func (p *Proxy) candidates() []*backend {
 	p.mu.Lock()
 	all := append([]*backend(nil), p.backends...)
+	strict := p.cfg.Strict
 	p.mu.Unlock()
 	var healthy []*backend
 	for _, b := range all {
@@ -145,20 +176,25 @@ func (p *Proxy) candidates() []*backend {
 			healthy = append(healthy, b)
 		}
 	}
-	if len(healthy) == 0 {
+	if len(healthy) == 0 && !strict {
 		healthy = all
 	}
 	if len(healthy) == 0 {
 		return nil
 	}
 	start := int(p.next.Add(1) % uint64(len(healthy)))
-	return append(healthy[start:], healthy[:start]...)
+	ordered := append(healthy[start:], healthy[:start]...)
+	if strict {
+		return ordered[:1]
+	}
+	return ordered
 }
 
 func (p *Proxy) relay(client net.Conn) {
 	defer client.Close()
+	timeout := p.config().ConnectTimeout
 	for _, b := range p.candidates() {
-		upstream, err := net.DialTimeout("tcp", b.address, p.cfg.ConnectTimeout)
+		upstream, err := net.DialTimeout("tcp", b.address, timeout)
 		if err != nil {
 			continue
 		}
@@ -196,27 +232,30 @@ func (p *Proxy) watch(ctx context.Context, b *backend) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-b.kick:
+			t.Stop()
 		}
-		cctx, cancel := context.WithTimeout(ctx, p.cfg.CheckTimeout)
-		err := p.cfg.Check(cctx, b.address)
+		cfg := p.config()
+		cctx, cancel := context.WithTimeout(ctx, cfg.CheckTimeout)
+		err := cfg.Check(cctx, b.address)
 		cancel()
-		p.record(b, err == nil)
-		t.Reset(p.cfg.CheckInterval)
+		p.record(b, err == nil, cfg)
+		t.Reset(cfg.CheckInterval)
 	}
 }
 
-func (p *Proxy) record(b *backend, ok bool) {
+func (p *Proxy) record(b *backend, ok bool, cfg Config) {
 	if ok {
 		b.fails = 0
 		b.successes++
-		if b.successes >= p.cfg.HealthyThreshold {
+		if b.successes >= cfg.HealthyThreshold {
 			b.healthy.Store(true)
 		}
 		return
 	}
 	b.successes = 0
 	b.fails++
-	if b.fails >= p.cfg.UnhealthyThreshold {
+	if b.fails >= cfg.UnhealthyThreshold {
 		b.healthy.Store(false)
 	}
 }

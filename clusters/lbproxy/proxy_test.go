@@ -137,3 +137,61 @@ func TestOpenConnectionSurvivesRemoval(t *testing.T) {
 		t.Fatalf("open connection broken by removal: %q %v", l, err)
 	}
 }
+
+// tryAsk is ask without failing: the backend's answer, or "" when the
+// connection was closed without one.
+func tryAsk(t *testing.T, addr string) string {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
+	fmt.Fprintln(c, "hi")
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	return strings.TrimSpace(line)
+}
+
+// Strict, as a cloud's load balancer: with no backend in service a
+// connection is closed rather than tried on the failing ones, and a
+// backend in service that refuses it is not replaced by another.
+func TestStrictSendsOnlyToOneHealthyBackend(t *testing.T) {
+	a := echoServer(t, "a")
+	dead := deadAddress(t)
+	never := func(context.Context, string) error { return fmt.Errorf("failing") }
+	cfg := Config{CheckInterval: 50 * time.Millisecond, Check: never, Strict: true}
+	p, addr := startProxy(t, cfg, a)
+	time.Sleep(200 * time.Millisecond)
+	if got := tryAsk(t, addr); got != "" {
+		t.Fatalf("no backend in service, yet %q answered", got)
+	}
+	// Every backend passes its check, the dead one too (its check port
+	// answers while its traffic port does not): about half the
+	// connections reach it and fail, none is retried on a.
+	cfg.Check = func(context.Context, string) error { return nil }
+	p.Reconfigure(cfg)
+	p.SetBackends([]string{a, dead})
+	waitHealthy(t, p, 2)
+	failed := 0
+	for i := 0; i < 10; i++ {
+		if tryAsk(t, addr) == "" {
+			failed++
+		}
+	}
+	if failed == 0 || failed == 10 {
+		t.Errorf("%d of 10 connections failed: want those sent to the dead backend alone", failed)
+	}
+}
+
+// deadAddress is an address nothing listens on.
+func deadAddress(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}

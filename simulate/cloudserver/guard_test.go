@@ -161,3 +161,29 @@ func TestTheTokensGoTogetherAndDiffer(t *testing.T) {
 		}
 	}
 }
+
+// A health check the load balancer cannot run is refused with why, and
+// nothing is made.
+func TestUnrunnableHealthChecksAreRefused(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ccm := r.client("cloud-controller-manager")
+	ok := api.HealthCheck{Protocol: "TCP", Port: 30080, Interval: 10, Timeout: 5, Healthy: 2, Unhealthy: 6}
+	for _, bad := range []func(*api.HealthCheck){
+		func(h *api.HealthCheck) { h.Protocol = "UDP" },
+		func(h *api.HealthCheck) { h.Port = 0 },
+		func(h *api.HealthCheck) { h.Path = "/healthz" },
+		func(h *api.HealthCheck) { h.Protocol = "HTTP" },
+		func(h *api.HealthCheck) { h.Interval = 0 },
+	} {
+		hc := ok
+		bad(&hc)
+		spec := api.LoadBalancerSpec{Service: "default/web", Ports: []api.Port{{Port: 80, NodePort: 30080, Protocol: "TCP"}}, Nodes: []string{"172.18.0.4"}, HealthCheck: &hc}
+		var se *api.StatusError
+		if _, err := ccm.EnsureLoadBalancer(context.Background(), "service-lb-controller", "lb", spec); !errors.As(err, &se) || se.Code != http.StatusBadRequest || !strings.Contains(se.Message, "health check") {
+			t.Errorf("%+v: %v, want 400", hc, err)
+		}
+	}
+	if len(r.fakes.lbs) != 0 {
+		t.Fatalf("load balancers made: %v", r.fakes.lbs)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -159,4 +160,69 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// With a cloud's health check the load balancer sends traffic to a node
+// only while that node passes the check on its own port and path, and
+// closes a connection it has no node in service for.
+func TestLBServerHonoursTheHealthCheck(t *testing.T) {
+	traffic := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") }))
+	defer traffic.Close()
+	var healthy atomicBool
+	health := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/healthz" || !healthy.get() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer health.Close()
+	_, hcPort, _ := net.SplitHostPort(strings.TrimPrefix(health.URL, "http://"))
+	port := freePort(t)
+	path := filepath.Join(t.TempDir(), "config.json")
+	var hp int32
+	fmt.Sscan(hcPort, &hp)
+	raw, _ := json.Marshal(LBConfig{Listeners: []LBListener{{Port: int32(port), Protocol: "TCP", Backends: []string{strings.TrimPrefix(traffic.URL, "http://")}}},
+		HealthCheck: &api.HealthCheck{Protocol: "HTTP", Port: hp, Path: "/healthz", Interval: 1, Timeout: 1, Healthy: 1, Unhealthy: 1}})
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go (&LBServer{Path: path, Logf: t.Logf}).Run(ctx, 20*time.Millisecond)
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Second}
+	answers := func() bool {
+		resp, err := client.Get(url)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+	waitFor(t, "the listener", func() bool { return dials(fmt.Sprintf("127.0.0.1:%d", port)) })
+	time.Sleep(1500 * time.Millisecond)
+	if answers() {
+		t.Fatal("relayed to a node that never passed its health check")
+	}
+	healthy.set(true)
+	waitFor(t, "the node in service", answers)
+	healthy.set(false)
+	waitFor(t, "the node out of service", func() bool { return !answers() })
+}
+
+type atomicBool struct {
+	mu sync.Mutex
+	v  bool
+}
+
+func (b *atomicBool) get() bool  { b.mu.Lock(); defer b.mu.Unlock(); return b.v }
+func (b *atomicBool) set(v bool) { b.mu.Lock(); defer b.mu.Unlock(); b.v = v }
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }

@@ -15,6 +15,9 @@ import (
 // LBConfig is what a load-balancer container serves.
 type LBConfig struct {
 	Listeners []LBListener `json:"listeners"`
+	// HealthCheck, when set, judges every listener's backends by their
+	// node, as a cloud's load balancer checks its instances.
+	HealthCheck *api.HealthCheck `json:"healthCheck,omitempty"`
 }
 
 // LBListener relays one port to the node port on every backend node.
@@ -26,7 +29,7 @@ type LBListener struct {
 
 // LBConfigFor translates a load balancer spec.
 func LBConfigFor(spec api.LoadBalancerSpec) LBConfig {
-	var cfg LBConfig
+	cfg := LBConfig{HealthCheck: spec.HealthCheck}
 	for _, p := range spec.Ports {
 		l := LBListener{Port: p.Port, Protocol: strings.ToUpper(p.Protocol)}
 		for _, n := range spec.Nodes {

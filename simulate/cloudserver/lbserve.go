@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/clusters/lbproxy"
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
 
 // LBServer runs inside a load-balancer container: one TCP listener per
@@ -25,6 +26,7 @@ type LBServer struct {
 
 	proxies map[int32]*served
 	last    [32]byte
+	health  lbproxy.Config // the listeners' health checking
 }
 
 // served is one port's proxy, and what stops its listener.
@@ -64,6 +66,10 @@ func (s *LBServer) reload(ctx context.Context) error {
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return fmt.Errorf("%s: %w", s.Path, err)
 	}
+	s.health = healthConfig(cfg.HealthCheck)
+	for _, p := range s.proxies {
+		p.proxy.Reconfigure(s.health)
+	}
 	kept := map[int32]bool{}
 	for _, l := range cfg.Listeners {
 		if l.Protocol != "TCP" && l.Protocol != "" {
@@ -88,7 +94,7 @@ func (s *LBServer) apply(ctx context.Context, l LBListener) error {
 			return fmt.Errorf("listening on %d: %w", l.Port, err)
 		}
 		pctx, stop := context.WithCancel(ctx)
-		p = &served{proxy: lbproxy.New(pctx, lbproxy.Config{CheckInterval: time.Second}), stop: stop}
+		p = &served{proxy: lbproxy.New(pctx, s.health), stop: stop}
 		s.proxies[l.Port] = p
 		go func() {
 			if err := p.proxy.Serve(pctx, ln); err != nil {
@@ -109,5 +115,32 @@ func (s *LBServer) closeAllBut(kept map[int32]bool) {
 			delete(s.proxies, port)
 			s.Logf("port %d closed", port)
 		}
+	}
+}
+
+// healthConfig is how the listeners check their backends: the simulated
+// provider's quick TCP check of each backend (every second, two failures
+// out, one pass in, a connection tried on each backend in turn), or, with
+// a cloud's health check, that check of each backend's node as configured
+// and traffic only to nodes in service (lbproxy.Config.Strict).
+func healthConfig(hc *api.HealthCheck) lbproxy.Config {
+	if hc == nil {
+		return lbproxy.Config{CheckInterval: time.Second}
+	}
+	port := strconv.Itoa(int(hc.Port))
+	check := lbproxy.TCPCheck
+	if hc.Protocol == "HTTP" {
+		check = lbproxy.HTTPCheck(hc.Path, false)
+	}
+	return lbproxy.Config{
+		CheckInterval: time.Duration(hc.Interval) * time.Second, CheckTimeout: time.Duration(hc.Timeout) * time.Second,
+		HealthyThreshold: int(hc.Healthy), UnhealthyThreshold: int(hc.Unhealthy), Strict: true,
+		Check: func(ctx context.Context, backend string) error {
+			host, _, err := net.SplitHostPort(backend)
+			if err != nil {
+				return err
+			}
+			return check(ctx, net.JoinHostPort(host, port))
+		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sort"
+	"strings"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
@@ -182,6 +183,24 @@ func validateSpec(spec api.LoadBalancerSpec) error {
 		if net.ParseIP(n) == nil {
 			return badRequest("backend node %q is not an IP address", n)
 		}
+	}
+	return validateHealthCheck(spec.HealthCheck)
+}
+
+// validateHealthCheck: a check the load balancer can run, at most once a
+// second.
+func validateHealthCheck(hc *api.HealthCheck) error {
+	switch {
+	case hc == nil:
+		return nil
+	case hc.Protocol != "TCP" && hc.Protocol != "HTTP":
+		return badRequest("health check protocol %q: TCP or HTTP", hc.Protocol)
+	case hc.Port <= 0 || hc.Port > 65535:
+		return badRequest("health check port %d", hc.Port)
+	case (hc.Protocol == "HTTP") != strings.HasPrefix(hc.Path, "/"):
+		return badRequest("health check path %q: an HTTP check needs one, a TCP check none", hc.Path)
+	case hc.Interval < 1 || hc.Timeout < 1 || hc.Healthy < 1 || hc.Unhealthy < 1:
+		return badRequest("health check interval %ds, timeout %ds, thresholds %d and %d: each at least 1", hc.Interval, hc.Timeout, hc.Healthy, hc.Unhealthy)
 	}
 	return nil
 }

@@ -20,7 +20,11 @@ func CheckAPIAvailability(evs []timeline.Event, cfg Config) []Result {
 // moment the load balancer is in service (it answered for lbInService
 // without fail) until its Service's deletion was asked for. Failures within
 // lbDrain of an announced instance termination are the load balancer's own
-// health checks at work, not an outage.
+// health checks at work, not an outage. A load balancer that recorded a
+// cloud's health check (a classic ELB's) keeps sending to a dead backend
+// as long as that check takes to fail it (lbHealth.drain): its failures
+// then are not counted in the share, but an outage among them still is
+// (the other backends must answer).
 func CheckLBAvailability(evs []timeline.Event, cfg Config) []Result {
 	return availability(evs, cfg, "lb", LBAvailability)
 }
@@ -38,6 +42,7 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 	excluded := disruptions(evs)
 	deleted := serviceDeletions(evs)
 	terminations := removalWindows(evs, lbDrain)
+	health, drains := lbHealthChecks(evs), windowsByLength{}
 	byTarget := map[string][]timeline.Event{}
 	for _, e := range evs {
 		if e.Kind != timeline.Probe || e.Attrs["kind"] != kind {
@@ -47,8 +52,12 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 			continue
 		}
 		if kind == "lb" {
-			if at, ok := deleted[e.Attrs["target"]]; (ok && !probeEnd(e).Before(at)) || within(terminations, e.Time) {
+			h, checked := health[e.Attrs["target"]]
+			if at, ok := deleted[e.Attrs["target"]]; (ok && !probeEnd(e).Before(at)) || (!checked && within(terminations, e.Time)) {
 				continue
+			}
+			if checked && e.Attrs["ok"] != "true" && within(drains.of(evs, h.drain()), e.Time) {
+				e = excuse(e)
 			}
 		}
 		byTarget[e.Attrs["target"]] = append(byTarget[e.Attrs["target"]], e)
@@ -264,7 +273,7 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 				len(ps), ps[len(ps)-1].Time.Sub(ps[0].Time).Round(10*time.Millisecond), cfg.MaxOutage),
 			map[string]float64{"requests": float64(len(ps))})
 	}
-	ok, outages := 0, 0
+	ok, outages, excused := 0, 0, 0
 	var longest time.Duration
 	var worst [2]time.Time
 	var worstErr string
@@ -274,6 +283,11 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 			continue
 		}
 		outages++
+		for k := i; k < len(ps) && ps[k].Attrs["ok"] != "true"; k++ {
+			if ps[k].Attrs[excusedAttr] == "true" {
+				excused++
+			}
+		}
 		j := i
 		for j+1 < len(ps) && ps[j+1].Attrs["ok"] != "true" {
 			j++
@@ -287,7 +301,10 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 		}
 		i = j
 	}
-	ratio := float64(ok) / float64(len(ps))
+	ratio := 0.0
+	if judged := len(ps) - excused; judged > 0 {
+		ratio = float64(ok) / float64(judged)
+	}
 	var vs []Violation
 	// The share judges repeated failures; one outage that ended is judged
 	// by its length. A target observed for less than
@@ -302,8 +319,11 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 				100*ratio, len(ps), 100*cfg.MinAvailability, longest.Round(10*time.Millisecond), cfg.MaxOutage),
 			Evidence: []string{"first failure of the longest outage: " + worstErr}})
 	}
-	return result(check, target, vs,
-		fmt.Sprintf("%.2f%% of %d requests; longest outage %s", 100*ratio, len(ps), longest.Round(10*time.Millisecond)),
-		map[string]float64{"availability": ratio, "requests": float64(len(ps)), "longest_outage_seconds": longest.Seconds(),
+	summary := fmt.Sprintf("%.2f%% of %d requests; longest outage %s", 100*ratio, len(ps), longest.Round(10*time.Millisecond))
+	if excused > 0 {
+		summary += fmt.Sprintf("; %d failed while a dead backend was still in service by the load balancer's health check (not in the share)", excused)
+	}
+	return result(check, target, vs, summary,
+		map[string]float64{"availability": ratio, "requests": float64(len(ps)), "excused": float64(excused), "longest_outage_seconds": longest.Seconds(),
 			"min_availability": cfg.MinAvailability, "max_outage_seconds": cfg.MaxOutage.Seconds()})
 }

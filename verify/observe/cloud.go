@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -60,10 +61,11 @@ func (ob *Observer) diffLBs(ctx context.Context, known map[string]CloudLB) {
 		before, ok := known[lb.Name]
 		known[lb.Name] = lb
 		attrs := map[string]string{"name": lb.Name, "service": lb.Service, "ip": lb.IP, "backends": backendsAttr(lb.Backends)}
+		lb.Health.attrs(attrs)
 		switch {
 		case !ok:
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: attrs})
-		case !slices.Equal(before.Backends, lb.Backends):
+		case !slices.Equal(before.Backends, lb.Backends) || !reflect.DeepEqual(before.Health, lb.Health):
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBChanged, Attrs: attrs})
 		}
 	}

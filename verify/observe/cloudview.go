@@ -2,7 +2,10 @@ package observe
 
 import (
 	"context"
+	"strconv"
 	"time"
+
+	"github.com/handover-sh/handover/timeline"
 )
 
 // Cloud is what the observers read from the cloud the managers call, in
@@ -43,4 +46,29 @@ type CloudLB struct {
 	Name, IP string
 	Service  string   // namespace/name of the Service it stands for
 	Backends []string // the addresses it sends traffic to
+	// Health is how it checks its backends when the cloud's load balancer
+	// does as a cloud's does (a classic ELB's); nil otherwise.
+	Health *LBHealth
+}
+
+// LBHealth is a load balancer's health check as configured: a backend is
+// in service after Healthy passes in a row, out after Unhealthy
+// failures, one check every Interval given Timeout.
+type LBHealth struct {
+	Target             string // PROTOCOL:PORT[/PATH]
+	Interval, Timeout  time.Duration
+	Healthy, Unhealthy int
+}
+
+// attrs are h as a load-balancer event's attributes (timeline.HealthCheck
+// and the rest; checks/availability.go reads them).
+func (h *LBHealth) attrs(into map[string]string) {
+	if h == nil {
+		return
+	}
+	into[timeline.HealthCheck] = h.Target
+	into[timeline.HealthInterval] = h.Interval.String()
+	into[timeline.HealthTimeout] = h.Timeout.String()
+	into[timeline.HealthyThreshold] = strconv.Itoa(h.Healthy)
+	into[timeline.UnhealthyThreshold] = strconv.Itoa(h.Unhealthy)
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -240,5 +241,33 @@ func TestLBHost(t *testing.T) {
 		if got := ob.lbHost(context.Background(), c.in); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A cloud's health check rides on the load balancer's events, and a new
+// one is a change.
+func TestDiffLBsRecordsTheHealthCheck(t *testing.T) {
+	cloud := &lbCloud{}
+	var buf bytes.Buffer
+	ob := &Observer{o: Options{Cloud: cloud, Timeline: timeline.NewWriter(&buf)}}
+	lb := func(target string) CloudLB {
+		return CloudLB{Name: "a1", IP: "172.18.0.10", Service: "ns/web", Backends: []string{"10.0.0.1"},
+			Health: &LBHealth{Target: target, Interval: 10 * time.Second, Timeout: 5 * time.Second, Healthy: 2, Unhealthy: 6}}
+	}
+	known := map[string]CloudLB{}
+	for _, now := range [][]CloudLB{{lb("TCP:80")}, {lb("TCP:80")}, {lb("TCP:31000")}} {
+		cloud.lbs = now
+		ob.diffLBs(context.Background(), known)
+	}
+	evs, err := timeline.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, e.Kind+" "+e.Attrs[timeline.HealthCheck]+" "+e.Attrs[timeline.HealthInterval]+" "+e.Attrs[timeline.UnhealthyThreshold])
+	}
+	if want := []string{"lb.created TCP:80 10s 6", "lb.changed TCP:31000 10s 6"}; !slices.Equal(got, want) {
+		t.Fatalf("events = %q, want %q", got, want)
 	}
 }

@@ -52,6 +52,25 @@ type LoadBalancerSpec struct {
 	Group string   `json:"group,omitempty"`
 	Ports []Port   `json:"ports"`
 	Nodes []string `json:"nodes"` // backend node addresses
+	// HealthCheck, when set, is how the load balancer judges its nodes,
+	// as a cloud's load balancer does (a classic ELB's): only nodes that
+	// pass it get traffic, and none is tried in another's place. Unset,
+	// the simulated provider's own: a quick TCP check of each backend.
+	HealthCheck *HealthCheck `json:"healthCheck,omitempty"`
+}
+
+// HealthCheck is a load balancer's check of its nodes: a TCP connect to
+// Port, or an HTTP GET of Path there wanting a 200; each check given
+// Timeout, one every Interval; a node takes traffic after Healthy passes
+// in a row and stops after Unhealthy failures in a row.
+type HealthCheck struct {
+	Protocol  string `json:"protocol"` // TCP or HTTP
+	Port      int32  `json:"port"`
+	Path      string `json:"path,omitempty"`
+	Interval  int32  `json:"intervalSeconds"`
+	Timeout   int32  `json:"timeoutSeconds"`
+	Healthy   int32  `json:"healthyThreshold"`
+	Unhealthy int32  `json:"unhealthyThreshold"`
 }
 
 // LoadBalancer is a load balancer as the cloud keeps it.

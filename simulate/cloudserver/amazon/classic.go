@@ -67,6 +67,9 @@ func (f *Face) push(ctx context.Context, c awsapi.Call, lb *classicLB, create bo
 		return err
 	}
 	spec.Nodes = addrs
+	if spec.HealthCheck, err = healthCheck(lb.Description.HealthCheck); err != nil {
+		return err
+	}
 	name := *lb.Description.LoadBalancerName
 	cloud := f.cloud(c).UpdateLoadBalancer
 	if create {

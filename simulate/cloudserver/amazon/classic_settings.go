@@ -60,7 +60,14 @@ func (f *Face) applySecurityGroups(ctx context.Context, c awsapi.Call, in *elb.A
 }
 
 func (f *Face) configureHealthCheck(ctx context.Context, c awsapi.Call, in *elb.ConfigureHealthCheckInput) (*elb.ConfigureHealthCheckOutput, error) {
-	_, err := f.modify(ctx, c, in.LoadBalancerName, false, func(lb *classicLB) error {
+	if in.HealthCheck == nil {
+		return nil, awsapi.Errorf("ValidationError", "HealthCheck is required")
+	}
+	if _, err := healthCheck(in.HealthCheck); err != nil {
+		return nil, err
+	}
+	// The cloud's load balancer checks its instances as configured from now.
+	_, err := f.modify(ctx, c, in.LoadBalancerName, true, func(lb *classicLB) error {
 		lb.Description.HealthCheck = in.HealthCheck
 		return nil
 	})

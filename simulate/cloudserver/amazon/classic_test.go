@@ -127,6 +127,24 @@ func TestClassicLoadBalancerSettingsReadBack(t *testing.T) {
 	if *d.HealthCheck.Target != "TCP:30080" || len(d.BackendServerDescriptions) != 1 || *d.BackendServerDescriptions[0].PolicyNames[0] != "k8s-proxyprotocol-enabled" {
 		t.Errorf("described: %v", d)
 	}
+	// The cloud's load balancer checks its instances as configured.
+	want := api.HealthCheck{Protocol: "TCP", Port: 30080, Interval: 10, Timeout: 5, Healthy: 2, Unhealthy: 6}
+	if got := r.cloudLB(t, "a1").Spec.HealthCheck; got == nil || *got != want {
+		t.Errorf("the cloud's load balancer checks %+v, want %+v", got, want)
+	}
+	hc.Target = aws.String("HTTP:30081/healthz")
+	if _, err := c.ConfigureHealthCheck(&elb.ConfigureHealthCheckInput{LoadBalancerName: name, HealthCheck: hc}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.cloudLB(t, "a1").Spec.HealthCheck; got == nil || got.Protocol != "HTTP" || got.Port != 30081 || got.Path != "/healthz" {
+		t.Errorf("after a new target the cloud's load balancer checks %+v", got)
+	}
+	for _, bad := range []string{"TCP", "TCP:0", "UDP:30080", "HTTP:30080", "TCP:30080/x"} {
+		hc.Target = aws.String(bad)
+		if _, err := c.ConfigureHealthCheck(&elb.ConfigureHealthCheckInput{LoadBalancerName: name, HealthCheck: hc}); code(t, err) != "ValidationError" {
+			t.Errorf("target %q: %v, want ValidationError", bad, err)
+		}
+	}
 }
 
 // The cloud's deny knob on EnsureLoadBalancer reaches the ELB caller as

@@ -1,0 +1,47 @@
+package checks
+
+import (
+	"testing"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// A load balancer that records a cloud's health check (a classic ELB's:
+// 6 failures 10 s apart, 5 s each) sends to a terminated backend until
+// that check fails it, 65 s: every other request failing then is ELB
+// behaving as ELB, not counted in the share. Past it, or with every
+// request failing (the other backend must answer), it is an outage; and
+// without a recorded check the simulated load balancer's 10 s apply.
+func TestLBAvailabilityWithACloudsHealthCheck(t *testing.T) {
+	const web = "default/web"
+	created := timeline.Event{Time: at(0), Source: "cloud", Kind: timeline.LBCreated, Attrs: map[string]string{"service": web,
+		timeline.HealthCheck: "TCP:31000", timeline.HealthInterval: "10s", timeline.HealthTimeout: "5s",
+		timeline.HealthyThreshold: "2", timeline.UnhealthyThreshold: "6"}}
+	terminated := timeline.Event{Time: at(50), Source: "load", Kind: timeline.NodeRemove, Node: "w3"}
+	// alternating: one request in two goes to the dead backend.
+	alternating := func(from, to float64) []timeline.Event {
+		var out []timeline.Event
+		for i, s := 0, from; s <= to+1e-9; i, s = i+1, s+0.25 {
+			out = append(out, probe(s, "lb", web, "", i%2 == 0))
+		}
+		return out
+	}
+	lb := func(from, to float64, ok bool) []timeline.Event { return probes(from, to, "lb", web, "", ok) }
+	for _, tc := range []struct {
+		name  string
+		evs   []timeline.Event
+		fires bool
+	}{
+		{"a dead backend in service until its check fails it", join([]timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), false},
+		{"still sent to past its check", join([]timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 160), lb(160.25, 200, true)), true},
+		{"every request failing is an outage all the same", join([]timeline.Event{created, terminated}, lb(0, 50, true), lb(50.25, 60, false), lb(60.25, 200, true)), true},
+		{"without a recorded check, the simulated load balancer's drain", join([]timeline.Event{terminated}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := one(t, CheckLBAvailability(tc.evs, cfg), web)
+			if r.Passed == tc.fires {
+				t.Fatalf("fired=%t, want %t: %+v", !r.Passed, tc.fires, r)
+			}
+		})
+	}
+}
