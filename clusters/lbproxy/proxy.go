@@ -236,11 +236,15 @@ func (p *Proxy) watch(ctx context.Context, b *backend) {
 			t.Stop()
 		}
 		cfg := p.config()
+		start := time.Now()
 		cctx, cancel := context.WithTimeout(ctx, cfg.CheckTimeout)
 		err := cfg.Check(cctx, b.address)
 		cancel()
 		p.record(b, err == nil, cfg)
-		t.Reset(cfg.CheckInterval)
+		// The interval runs from one check's start to the next's (ELB's
+		// "interval between health checks of an individual instance"): a
+		// check waiting out its timeout does not push the next one back.
+		t.Reset(max(0, cfg.CheckInterval-time.Since(start)))
 	}
 }
 

@@ -21,10 +21,11 @@ func CheckAPIAvailability(evs []timeline.Event, cfg Config) []Result {
 // without fail) until its Service's deletion was asked for. Failures within
 // lbDrain of an announced instance termination are the load balancer's own
 // health checks at work, not an outage. A load balancer that recorded a
-// cloud's health check (a classic ELB's) keeps sending to a dead backend
-// as long as that check takes to fail it (lbHealth.drain): its failures
-// then are not counted in the share, but an outage among them still is
-// (the other backends must answer).
+// cloud's health check (a classic ELB's) keeps sending to a backend whose
+// node was removed as long as that check takes to fail it
+// (lbHealth.drain): its failures then are not counted in the share, but an
+// outage among them still is (the other backends must answer); the
+// removal of a node it never sent to excuses nothing.
 func CheckLBAvailability(evs []timeline.Event, cfg Config) []Result {
 	return availability(evs, cfg, "lb", LBAvailability)
 }
@@ -42,7 +43,8 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 	excluded := disruptions(evs)
 	deleted := serviceDeletions(evs)
 	terminations := removalWindows(evs, lbDrain)
-	health, drains := lbHealthChecks(evs), windowsByLength{}
+	health := lbHealthChecks(evs)
+	drains := newDrainWindows(evs, health)
 	byTarget := map[string][]timeline.Event{}
 	for _, e := range evs {
 		if e.Kind != timeline.Probe || e.Attrs["kind"] != kind {
@@ -52,11 +54,11 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 			continue
 		}
 		if kind == "lb" {
-			h, checked := health[e.Attrs["target"]]
+			_, checked := health[e.Attrs["target"]]
 			if at, ok := deleted[e.Attrs["target"]]; (ok && !probeEnd(e).Before(at)) || (!checked && within(terminations, e.Time)) {
 				continue
 			}
-			if checked && e.Attrs["ok"] != "true" && within(drains.of(evs, h.drain()), e.Time) {
+			if checked && e.Attrs["ok"] != "true" && within(drains.of(e.Attrs["target"]), e.Time) {
 				e = excuse(e)
 			}
 		}

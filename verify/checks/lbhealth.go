@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/handover-sh/handover/timeline"
@@ -60,13 +62,48 @@ func excuse(e timeline.Event) timeline.Event {
 	return e
 }
 
-// windowsByLength are the removal windows of each length asked for,
-// made once.
-type windowsByLength map[time.Duration][][2]time.Time
+// drainWindows are, for each Service's load balancer with a health
+// check, the windows after the removal of a node it sent traffic to
+// (by the node's InternalIPs and the backends its events list), each as
+// long as that check takes to fail it. A list of backends cut short (a
+// load balancer of many nodes) counts every removal.
+type drainWindows struct {
+	evs    []timeline.Event
+	ips    map[string][]string // node → its InternalIPs, as ever recorded
+	byLB   map[string][][2]time.Time
+	health map[string]lbHealth
+}
 
-func (w windowsByLength) of(evs []timeline.Event, d time.Duration) [][2]time.Time {
-	if _, ok := w[d]; !ok {
-		w[d] = removalWindows(evs, d)
+func newDrainWindows(evs []timeline.Event, health map[string]lbHealth) *drainWindows {
+	d := &drainWindows{evs: evs, ips: map[string][]string{}, byLB: map[string][][2]time.Time{}, health: health}
+	for _, e := range evs {
+		if e.Kind == timeline.NodeAdded || e.Kind == timeline.NodeChanged {
+			d.ips[e.Node] = append(d.ips[e.Node], internalIPs(e.Attrs["addresses"])...)
+		}
 	}
-	return w[d]
+	return d
+}
+
+// of are service's windows.
+func (d *drainWindows) of(service string) [][2]time.Time {
+	if w, ok := d.byLB[service]; ok {
+		return w
+	}
+	backends, all := map[string]bool{}, false
+	for _, e := range d.evs {
+		if (e.Kind == timeline.LBCreated || e.Kind == timeline.LBChanged) && e.Attrs["service"] == service {
+			for _, b := range strings.Split(e.Attrs["backends"], ",") {
+				backends[b] = true
+				all = all || strings.HasPrefix(b, "…")
+			}
+		}
+	}
+	var w [][2]time.Time
+	for _, e := range d.evs {
+		if e.Kind == timeline.NodeRemove && (all || slices.ContainsFunc(d.ips[e.Node], func(ip string) bool { return backends[ip] })) {
+			w = append(w, [2]time.Time{e.Time, e.Time.Add(d.health[service].drain())})
+		}
+	}
+	d.byLB[service] = w
+	return w
 }

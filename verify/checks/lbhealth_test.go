@@ -16,8 +16,13 @@ func TestLBAvailabilityWithACloudsHealthCheck(t *testing.T) {
 	const web = "default/web"
 	created := timeline.Event{Time: at(0), Source: "cloud", Kind: timeline.LBCreated, Attrs: map[string]string{"service": web,
 		timeline.HealthCheck: "TCP:31000", timeline.HealthInterval: "10s", timeline.HealthTimeout: "5s",
-		timeline.HealthyThreshold: "2", timeline.UnhealthyThreshold: "6"}}
+		timeline.HealthyThreshold: "2", timeline.UnhealthyThreshold: "6", "backends": "10.0.0.3,10.0.0.4"}}
+	nodes := []timeline.Event{
+		{Time: at(0), Source: "kube", Kind: timeline.NodeAdded, Node: "w3", Attrs: map[string]string{"addresses": "Hostname=w3,InternalIP=10.0.0.3"}},
+		{Time: at(0), Source: "kube", Kind: timeline.NodeAdded, Node: "cp1", Attrs: map[string]string{"addresses": "Hostname=cp1,InternalIP=10.0.0.9"}},
+	}
 	terminated := timeline.Event{Time: at(50), Source: "load", Kind: timeline.NodeRemove, Node: "w3"}
+	notABackend := timeline.Event{Time: at(50), Source: "runner", Kind: timeline.NodeRemove, Node: "cp1"}
 	// alternating: one request in two goes to the dead backend.
 	alternating := func(from, to float64) []timeline.Event {
 		var out []timeline.Event
@@ -32,9 +37,10 @@ func TestLBAvailabilityWithACloudsHealthCheck(t *testing.T) {
 		evs   []timeline.Event
 		fires bool
 	}{
-		{"a dead backend in service until its check fails it", join([]timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), false},
-		{"still sent to past its check", join([]timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 160), lb(160.25, 200, true)), true},
-		{"every request failing is an outage all the same", join([]timeline.Event{created, terminated}, lb(0, 50, true), lb(50.25, 60, false), lb(60.25, 200, true)), true},
+		{"a dead backend in service until its check fails it", join(nodes, []timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), false},
+		{"a node removed that was no backend excuses nothing", join(nodes, []timeline.Event{created, notABackend}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), true},
+		{"still sent to past its check", join(nodes, []timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 160), lb(160.25, 200, true)), true},
+		{"every request failing is an outage all the same", join(nodes, []timeline.Event{created, terminated}, lb(0, 50, true), lb(50.25, 60, false), lb(60.25, 200, true)), true},
 		{"without a recorded check, the simulated load balancer's drain", join([]timeline.Event{terminated}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
