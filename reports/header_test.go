@@ -287,3 +287,15 @@ func TestHeaderLinksReachTheirEvidence(t *testing.T) {
 		}
 	}
 }
+
+// Failures the share left out (a removed node still in service by its
+// load balancer's health check) are said, and never read as every
+// request answered.
+func TestExcusedFailuresAreSaid(t *testing.T) {
+	web := checks.Result{Check: checks.LBAvailability, Subject: "default/web", Passed: true,
+		Metrics: map[string]float64{"availability": 1, "requests": 200, "excused": 12, "longest_outage_seconds": 0, "min_availability": 0.99, "max_outage_seconds": 5}}
+	a := answers([]checks.Result{web})[4]
+	if a.Headline == "every request answered" || !strings.Contains(a.Detail, "12 failed while a removed node was still in service") {
+		t.Errorf("%+v", a)
+	}
+}

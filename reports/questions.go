@@ -94,14 +94,27 @@ func availabilityAnswer(rs []checks.Result, check, q, evidence string) answer {
 	if len(t.failed) > 0 {
 		a.Standing, a.Detail = broken, "failed on "+subjects(t.failed)+"; "+limits(t.failed[0])
 	}
+	if n := excused(measured); n > 0 {
+		a.Detail += fmt.Sprintf("; %d failed while a removed node was still in service by its load balancer's health check (not in the share)", n)
+	}
 	return t.settle(a)
+}
+
+// excused counts the failed requests the share left out (checks'
+// "excused" metric).
+func excused(rs []checks.Result) int {
+	n := 0
+	for _, r := range rs {
+		n += int(r.Metrics["excused"])
+	}
+	return n
 }
 
 // worstOf is the lowest share answered and the longest outage, with the
 // targets they were seen on.
 func worstOf(measured []checks.Result) string {
 	worst, outage := extreme(measured, "availability", false), extreme(measured, "longest_outage_seconds", true)
-	if worst.Metrics["availability"] == 1 && outage.Metrics["longest_outage_seconds"] == 0 {
+	if worst.Metrics["availability"] == 1 && outage.Metrics["longest_outage_seconds"] == 0 && excused(measured) == 0 {
 		return "every request answered"
 	}
 	return fmt.Sprintf("%.2f %% at worst (%s), longest outage %s (%s)", 100*worst.Metrics["availability"], worst.Subject,

@@ -77,9 +77,38 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 	}
 	var out []Result
 	for _, t := range targets {
-		out = append(out, probeResult(check, t, byTarget[t], cfg))
+		ps := byTarget[t]
+		if h, ok := health[t]; ok && kind == "lb" {
+			rest, waiting := notInServiceYet(ps, h.inServiceBy())
+			if waiting {
+				out = append(out, result(check, t, nil,
+					fmt.Sprintf("not judged: %d requests as observation ended, none answered yet, before its health check (%s, %d passes %s apart) could put a backend in service (%s)",
+						len(ps), h.target, h.healthy, h.interval, h.inServiceBy().Format("15:04:05.000")),
+					map[string]float64{"requests": float64(len(ps))}))
+				continue
+			}
+			ps = rest
+		}
+		out = append(out, probeResult(check, t, ps, cfg))
 	}
 	return out
+}
+
+// notInServiceYet: a load balancer none of whose requests was answered is
+// judged only from by on, when its health check could first have put a
+// backend in service; waiting when no request came after by.
+func notInServiceYet(ps []timeline.Event, by time.Time) (rest []timeline.Event, waiting bool) {
+	for _, p := range ps {
+		if p.Attrs["ok"] == "true" {
+			return ps, false
+		}
+	}
+	for _, p := range ps {
+		if !p.Time.Before(by) {
+			rest = append(rest, p)
+		}
+	}
+	return rest, len(rest) == 0
 }
 
 // serviceDeletions are when each Service's deletion was asked for: the
@@ -323,7 +352,7 @@ func probeResult(check, target string, ps []timeline.Event, cfg Config) Result {
 	}
 	summary := fmt.Sprintf("%.2f%% of %d requests; longest outage %s", 100*ratio, len(ps), longest.Round(10*time.Millisecond))
 	if excused > 0 {
-		summary += fmt.Sprintf("; %d failed while a dead backend was still in service by the load balancer's health check (not in the share)", excused)
+		summary += fmt.Sprintf("; %d failed while a removed node was still in service by the load balancer's health check (not in the share)", excused)
 	}
 	return result(check, target, vs, summary,
 		map[string]float64{"availability": ratio, "requests": float64(len(ps)), "excused": float64(excused), "longest_outage_seconds": longest.Seconds(),

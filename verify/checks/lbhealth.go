@@ -13,8 +13,18 @@ import (
 // (lb.created, lb.changed) when the cloud's load balancer checks its
 // backends as a cloud's does.
 type lbHealth struct {
-	interval, timeout time.Duration
-	unhealthy         int
+	interval, timeout  time.Duration
+	healthy, unhealthy int
+	target             string
+	since              time.Time // when this check was first recorded
+}
+
+// inServiceBy is when a backend checked from since has passed healthy
+// checks in a row, one every interval, the last given its timeout
+// (HealthyThreshold): before it, a new load balancer that does not
+// answer yet is ELB behaving as ELB.
+func (h lbHealth) inServiceBy() time.Time {
+	return h.since.Add(time.Duration(h.healthy)*h.interval + h.timeout)
 }
 
 // drain is how long the load balancer keeps sending to a backend that
@@ -37,13 +47,24 @@ func lbHealthChecks(evs []timeline.Event) map[string]lbHealth {
 		}
 		interval, ierr := time.ParseDuration(e.Attrs[timeline.HealthInterval])
 		timeout, terr := time.ParseDuration(e.Attrs[timeline.HealthTimeout])
+		healthy, herr := strconv.Atoi(e.Attrs[timeline.HealthyThreshold])
 		unhealthy, uerr := strconv.Atoi(e.Attrs[timeline.UnhealthyThreshold])
-		if ierr != nil || terr != nil || uerr != nil {
+		if ierr != nil || terr != nil || herr != nil || uerr != nil {
 			continue
 		}
-		out[e.Attrs["service"]] = lbHealth{interval: interval, timeout: timeout, unhealthy: unhealthy}
+		h := lbHealth{interval: interval, timeout: timeout, healthy: healthy, unhealthy: unhealthy, target: e.Attrs[timeline.HealthCheck], since: e.Time}
+		if before, ok := out[e.Attrs["service"]]; ok && before.same(h) {
+			h.since = before.since
+		}
+		out[e.Attrs["service"]] = h
 	}
 	return out
+}
+
+// same: the same check, whenever recorded.
+func (h lbHealth) same(o lbHealth) bool {
+	h.since = o.since
+	return h == o
 }
 
 // excusedAttr marks a failed probe the share does not count: it failed

@@ -41,6 +41,8 @@ func TestLBAvailabilityWithACloudsHealthCheck(t *testing.T) {
 		{"a node removed that was no backend excuses nothing", join(nodes, []timeline.Event{created, notABackend}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), true},
 		{"still sent to past its check", join(nodes, []timeline.Event{created, terminated}, lb(0, 50, true), alternating(50.25, 160), lb(160.25, 200, true)), true},
 		{"every request failing is an outage all the same", join(nodes, []timeline.Event{created, terminated}, lb(0, 50, true), lb(50.25, 60, false), lb(60.25, 200, true)), true},
+		{"new, not answering before its check could put a backend in service", join([]timeline.Event{created}, lb(0, 20, false)), false},
+		{"new, not answering after its check could have", join([]timeline.Event{created}, lb(0, 40, false)), true},
 		{"without a recorded check, the simulated load balancer's drain", join([]timeline.Event{terminated}, lb(0, 50, true), alternating(50.25, 110), lb(110.25, 200, true)), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
