@@ -5,6 +5,7 @@ import (
 
 	"github.com/handover-sh/handover/internal/cmdline"
 	"github.com/handover-sh/handover/migrate"
+	"github.com/handover-sh/handover/providers"
 )
 
 // kubeadmKCM are the flags kubeadm gives every kube-controller-manager, as
@@ -45,7 +46,7 @@ func kept(manager string, flags []string) (out []string, dropped []string) {
 		switch {
 		case readIntoFields[name]:
 		case name == "cloud-config":
-			dropped = append(dropped, f+": a file on the node, never read (it may hold a secret): copy it beside the rehearsal file and set cloudConfig."+side[manager]+" to its name (for a provider whose own code reads one: --provider aws)")
+			dropped = append(dropped, f+": a file on the node, never read (it may hold a secret): copy it beside the rehearsal file and set cloudConfig."+side[manager]+" to its name (for a provider whose own code reads one: --provider "+strings.Join(providers.NamesWith[providers.CloudConfigs](), " or ")+")")
 		case migrate.OwnFlag(name) != "":
 			dropped = append(dropped, f+": "+migrate.OwnFlag(name))
 		case topologyFlags[name]:
