@@ -2,7 +2,6 @@ package azure
 
 import (
 	"encoding/json"
-
 	"fmt"
 	"strings"
 
