@@ -121,9 +121,9 @@ func (s Side) routes() bool {
 	return (!ok || (err == nil && on)) && s.AllocateNodeCIDRs
 }
 
-// withArgs is the side with its extra flags applied to the fields the lint
+// WithArgs is the side with its extra flags applied to the fields the lint
 // reads: what the manager runs with.
-func (s Side) withArgs() Side {
+func (s Side) WithArgs() Side {
 	if v, ok := s.Flag("controllers"); ok {
 		s.Controllers = v
 	}

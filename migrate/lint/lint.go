@@ -68,7 +68,7 @@ func Lint(sides ...Side) Findings {
 	var out Findings
 	sides = slices.Clone(sides)
 	for i := range sides {
-		sides[i] = sides[i].withArgs()
+		sides[i] = sides[i].WithArgs()
 		out = append(out, lintSide(sides[i])...)
 	}
 	return append(out, lintPairs(sides)...)

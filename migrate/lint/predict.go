@@ -79,7 +79,7 @@ func lockOf(s Side, c string) lock {
 func Predict(controllers []string, sides ...Side) Prediction {
 	sides = slices.Clone(sides)
 	for i := range sides {
-		sides[i] = sides[i].withArgs()
+		sides[i] = sides[i].WithArgs()
 	}
 	var p Prediction
 	for _, c := range controllers {

@@ -34,13 +34,9 @@ func (d *Description) Sides(to string, given map[string]*lmconfig.Config) ([]lin
 			notes = append(notes, "no cloud-controller-manager runs yet: the kube-controller-manager is judged alone (lint the one you will deploy without --kubeconfig)")
 			continue
 		}
-		s := lint.Side{Component: side.component, Version: side.version, LeaderMigration: true, Args: flags}
+		// The fields the lint reads from the flags, as it reads them.
+		s := lint.Side{Component: side.component, Version: side.version, LeaderMigration: true, Args: flags}.WithArgs()
 		s.CloudProvider, _ = cmdline.Value(flags, "cloud-provider")
-		s.Controllers, _ = cmdline.Value(flags, "controllers")
-		s.ClusterName, _ = cmdline.Value(flags, "cluster-name")
-		cidrs, _ := cmdline.Value(flags, "allocate-node-cidrs")
-		s.AllocateNodeCIDRs = cidrs == "true"
-		s.FeatureGates, _ = cmdline.Value(flags, "feature-gates")
 		if side.name == migrate.SideCCM {
 			s.Provider = providers.ProfileName(c.Provider)
 		}

@@ -1,6 +1,7 @@
 package live_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,5 +36,27 @@ func TestSidesAreTheManagersAsTheyRun(t *testing.T) {
 	// file the cluster runs, so the next step's manager matches none.
 	if fs := lint.Lint(sides...); fs.Errors() == 0 || !strings.Contains(fs.Head(lint.Shown), `"service" is an alias`) {
 		t.Errorf("the ConfigMap's short names on v1.30.14 pass the lint:\n%s", fs.Head(lint.Shown))
+	}
+}
+
+// The sides' fields are the flags as the lint reads them: a boolean in
+// any form strconv takes, and every --feature-gates merged in order.
+func TestSidesReadFlagsAsTheLintDoes(t *testing.T) {
+	tc := awsCluster()
+	cmd := slices.Clone(tc.kcm.Spec.Containers[0].Command)
+	for i, a := range cmd {
+		if a == "--allocate-node-cidrs=true" {
+			cmd[i] = "--allocate-node-cidrs=True"
+		}
+	}
+	tc.kcm.Spec.Containers[0].Command = append(cmd, "--feature-gates=A=true", "--feature-gates=B=false,A=false")
+	sides, _, err := tc.describe(t).Sides("v1.30.14", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates := strings.Split(sides[0].FeatureGates, ",")
+	slices.Sort(gates)
+	if kcm := sides[0]; !kcm.AllocateNodeCIDRs || !slices.Equal(gates, []string{"A=false", "B=false"}) {
+		t.Errorf("kcm side: allocate-node-cidrs %v, feature gates %q", kcm.AllocateNodeCIDRs, kcm.FeatureGates)
 	}
 }
