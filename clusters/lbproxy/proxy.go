@@ -27,6 +27,11 @@ type Config struct {
 	// Unset, a connection tries each healthy backend in turn, and every
 	// backend when none is healthy (better a try than a certain refusal).
 	Strict bool
+	// IntervalFromStart runs CheckInterval from one check's start to the
+	// next's (ELB's "interval between health checks of an individual
+	// instance"), so a check waiting out its timeout does not push the
+	// next back. Unset, it runs from a check's end (envoy's interval).
+	IntervalFromStart bool
 }
 
 func (c *Config) defaults() {
@@ -241,10 +246,11 @@ func (p *Proxy) watch(ctx context.Context, b *backend) {
 		err := cfg.Check(cctx, b.address)
 		cancel()
 		p.record(b, err == nil, cfg)
-		// The interval runs from one check's start to the next's (ELB's
-		// "interval between health checks of an individual instance"): a
-		// check waiting out its timeout does not push the next one back.
-		t.Reset(max(0, cfg.CheckInterval-time.Since(start)))
+		next := cfg.CheckInterval
+		if cfg.IntervalFromStart {
+			next = max(0, next-time.Since(start))
+		}
+		t.Reset(next)
 	}
 }
 

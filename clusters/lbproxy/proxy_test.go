@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -194,4 +195,37 @@ func deadAddress(t *testing.T) string {
 	addr := ln.Addr().String()
 	ln.Close()
 	return addr
+}
+
+// IntervalFromStart: a check that takes as long as the interval is run
+// back to back, not an interval after it ends.
+func TestIntervalFromStartDoesNotWaitOutTheCheck(t *testing.T) {
+	count := func(fromStart bool) int {
+		var mu sync.Mutex
+		n := 0
+		slow := func(ctx context.Context, _ string) error {
+			mu.Lock()
+			n++
+			mu.Unlock()
+			time.Sleep(300 * time.Millisecond)
+			return nil
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		p := New(ctx, Config{CheckInterval: 300 * time.Millisecond, CheckTimeout: time.Second, Check: slow, IntervalFromStart: fromStart})
+		p.SetBackends([]string{"127.0.0.1:1"})
+		time.Sleep(1800 * time.Millisecond)
+		cancel()
+		mu.Lock()
+		defer mu.Unlock()
+		return n
+	}
+	var fromStart, fromEnd int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); fromStart = count(true) }()
+	go func() { defer wg.Done(); fromEnd = count(false) }()
+	wg.Wait()
+	if fromStart <= fromEnd {
+		t.Errorf("checks in 1.8 s: %d from each start, %d from each end; want more from each start", fromStart, fromEnd)
+	}
 }

@@ -134,7 +134,7 @@ func healthConfig(hc *api.HealthCheck) lbproxy.Config {
 	}
 	return lbproxy.Config{
 		CheckInterval: time.Duration(hc.Interval) * time.Second, CheckTimeout: time.Duration(hc.Timeout) * time.Second,
-		HealthyThreshold: int(hc.Healthy), UnhealthyThreshold: int(hc.Unhealthy), Strict: true,
+		HealthyThreshold: int(hc.Healthy), UnhealthyThreshold: int(hc.Unhealthy), Strict: true, IntervalFromStart: true,
 		Check: func(ctx context.Context, backend string) error {
 			host, _, err := net.SplitHostPort(backend)
 			if err != nil {
