@@ -51,7 +51,8 @@ func (v simCloudView) LoadBalancers(ctx context.Context) ([]observe.CloudLB, err
 	lbs, err := v.c.LoadBalancers(ctx, "")
 	out := make([]observe.CloudLB, 0, len(lbs))
 	for _, lb := range lbs {
-		out = append(out, observe.CloudLB{Name: lb.Name, IP: lb.IP, Service: lb.Spec.Service, Backends: lb.Spec.Nodes, Health: lbHealth(lb.Spec.HealthCheck)})
+		out = append(out, observe.CloudLB{Name: lb.Name, IP: lb.IP, Service: lb.Spec.Service, Backends: lb.Spec.Nodes, Health: lbHealth(lb.Spec.HealthCheck),
+			Dropped: lb.Spec.Dropped})
 	}
 	return out, err
 }

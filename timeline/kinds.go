@@ -189,3 +189,9 @@ const (
 	HealthyThreshold   = "healthyThreshold"
 	UnhealthyThreshold = "unhealthyThreshold"
 )
+
+// LBDropped, on lb.created and lb.changed, lists the backends'
+// address:port pairs the cloud's network drops the load balancer's
+// traffic to (a security group with no rule letting it in), comma-
+// separated and cut short as "backends" is; absent when none.
+const LBDropped = "dropped"

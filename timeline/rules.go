@@ -54,9 +54,10 @@ var (
 	endOutcomes = []string{OK, Failed, Interrupted} // migrate's outcome()
 )
 
-// lbHealthAttrs are a load balancer's health check, when it has one.
+// lbHealthAttrs are a load balancer's health check, when it has one, and
+// the traffic the network drops.
 var lbHealthAttrs = []attrRule{{HealthCheck, false, reason}, {HealthInterval, false, period}, {HealthTimeout, false, period},
-	{HealthyThreshold, false, positive}, {UnhealthyThreshold, false, positive}}
+	{HealthyThreshold, false, positive}, {UnhealthyThreshold, false, positive}, {LBDropped, false, reason}}
 
 // positive is a whole number above zero.
 var positive = valueRule{what: "a whole number above zero", ok: func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n > 0 }}

@@ -32,6 +32,9 @@ type Config struct {
 	// instance"), so a check waiting out its timeout does not push the
 	// next back. Unset, it runs from a check's end (envoy's interval).
 	IntervalFromStart bool
+	// Dial opens a connection to a backend (nil: a TCP dial given
+	// ConnectTimeout).
+	Dial func(ctx context.Context, address string) (net.Conn, error)
 }
 
 func (c *Config) defaults() {
@@ -52,6 +55,10 @@ func (c *Config) defaults() {
 	}
 	if c.Check == nil {
 		c.Check = TCPCheck
+	}
+	if c.Dial == nil {
+		d := net.Dialer{Timeout: c.ConnectTimeout}
+		c.Dial = func(ctx context.Context, address string) (net.Conn, error) { return d.DialContext(ctx, "tcp", address) }
 	}
 }
 
@@ -145,13 +152,17 @@ func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
 	}
 }
 
-// Reconfigure changes health checking: each backend keeps its state and
-// is checked at once, then at the new interval.
-func (p *Proxy) Reconfigure(cfg Config) {
+// Reconfigure changes health checking and dialling: each backend keeps
+// its state and, with checkNow (the check itself changed), is checked at
+// once, then at the new interval.
+func (p *Proxy) Reconfigure(cfg Config, checkNow bool) {
 	cfg.defaults()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.cfg = cfg
+	if !checkNow {
+		return
+	}
 	for _, b := range p.backends {
 		select {
 		case b.kick <- struct{}{}:
@@ -197,9 +208,11 @@ func (p *Proxy) candidates() []*backend {
 
 func (p *Proxy) relay(client net.Conn) {
 	defer client.Close()
-	timeout := p.config().ConnectTimeout
+	cfg := p.config()
 	for _, b := range p.candidates() {
-		upstream, err := net.DialTimeout("tcp", b.address, timeout)
+		ctx, cancel := context.WithTimeout(p.ctx, cfg.ConnectTimeout)
+		upstream, err := cfg.Dial(ctx, b.address)
+		cancel()
 		if err != nil {
 			continue
 		}

@@ -171,7 +171,7 @@ func TestStrictSendsOnlyToOneHealthyBackend(t *testing.T) {
 	// answers while its traffic port does not): about half the
 	// connections reach it and fail, none is retried on a.
 	cfg.Check = func(context.Context, string) error { return nil }
-	p.Reconfigure(cfg)
+	p.Reconfigure(cfg, true)
 	p.SetBackends([]string{a, dead})
 	waitHealthy(t, p, 2)
 	failed := 0

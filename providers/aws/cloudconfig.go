@@ -32,7 +32,23 @@ func (Provider) CheckCloudConfig(in providers.CloudConfigInput) []providers.Conf
 			What: fmt.Sprintf("they differ (%q, %q): %s refuses to start (\"clusterID tags did not match\", tags.go)", f.Global["KubernetesClusterTag"], f.Global["KubernetesClusterID"], in.Reader),
 			Fix:  "set one of them, or both to the same cluster"}}
 	}
-	return nil
+	var out []providers.ConfigFinding
+	for _, c := range consequences {
+		if f.Global[c.name] == c.value {
+			out = append(out, providers.ConfigFinding{Where: where + ": [Global] " + c.name, What: fmt.Sprintf(c.what, in.Reader), Fix: c.fix})
+		}
+	}
+	return out
+}
+
+// consequences are settings whose effect a user must make up for outside
+// the file, each warned wherever it is set.
+var consequences = []struct{ name, value, what, fix string }{
+	{"DisableSecurityGroupIngress", "true",
+		"the %s writes no rule letting a load balancer's security group into the nodes' (updateInstanceSecurityGroupsForLoadBalancer in aws.go returns at once): " +
+			"ELB sends its instances only what the nodes' group lets in, on the node ports and the health check's, so without a rule of your own the load balancers it makes never bring an instance into service. " +
+			"A rehearsal's simulated nodes' group has only the rules the providers write: there, those load balancers take no traffic",
+		"keep a rule of your own in the nodes' security group letting the VPC's range in on the node ports, 30000-32767 (kubernetes#21399, which added the setting), or leave DisableSecurityGroupIngress unset"},
 }
 
 // identity are the [Global] variables that name the cluster whose cloud

@@ -40,3 +40,22 @@ func TestAWSCloudConfigs(t *testing.T) {
 		t.Errorf("findings %+v", fs)
 	}
 }
+
+// DisableSecurityGroupIngress is warned wherever it is set: the rule it
+// stops writing must be the user's own, and the rehearsal's nodes' group
+// has none; unset (or false) nothing is said.
+func TestDisabledIngressIsWarned(t *testing.T) {
+	p := aws.Provider{}
+	for text, warned := range map[string]bool{
+		"[Global]\nDisableSecurityGroupIngress = true\n":  true,
+		"[Global]\nDisableSecurityGroupIngress = false\n": false,
+		"[Global]\nKubernetesClusterID = prod\n":          false,
+	} {
+		in := providers.CloudConfigInput{Path: "ccm.conf", Code: "k8s.io/cloud-provider-aws@v1.27.2", Reader: "cloud-controller-manager", Text: text}
+		fs := p.CheckCloudConfig(in)
+		got := len(fs) == 1 && !fs[0].Error && strings.HasSuffix(fs[0].Where, "DisableSecurityGroupIngress") && strings.Contains(fs[0].Fix, "30000-32767")
+		if got != warned || (!warned && len(fs) != 0) {
+			t.Errorf("%q: findings %+v", text, fs)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"path/filepath"
 
@@ -98,7 +99,7 @@ func (a *faceFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error)
 	s := in.Cloud
 	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), in.Token), Keys: keys, Terminated: s.Terminated, TokenKey: in.RegistryKey,
 		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork},
-		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record})
+		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record, DropTraffic: s.DropTraffic, Logf: log.Printf})
 	if err != nil {
 		calls.Close()
 		return cloudserver.OpenFace{}, err

@@ -187,3 +187,20 @@ func TestUnrunnableHealthChecksAreRefused(t *testing.T) {
 		t.Fatalf("load balancers made: %v", r.fakes.lbs)
 	}
 }
+
+// Traffic dropped to anything but one of the load balancer's nodes at a
+// port is refused with why, and nothing is made.
+func TestDroppedTrafficNamesTheNodes(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ccm := r.client("cloud-controller-manager")
+	for _, bad := range []string{"172.18.0.5:30080", "172.18.0.4", "172.18.0.4:0", "172.18.0.4:http"} {
+		spec := api.LoadBalancerSpec{Service: "default/web", Ports: []api.Port{{Port: 80, NodePort: 30080, Protocol: "TCP"}}, Nodes: []string{"172.18.0.4"}, Dropped: []string{bad}}
+		var se *api.StatusError
+		if _, err := ccm.EnsureLoadBalancer(context.Background(), "service-lb-controller", "lb", spec); !errors.As(err, &se) || se.Code != http.StatusBadRequest || !strings.Contains(se.Message, "dropped") {
+			t.Errorf("dropped %q: %v, want 400", bad, err)
+		}
+	}
+	if len(r.fakes.lbs) != 0 {
+		t.Fatalf("load balancers made: %v", r.fakes.lbs)
+	}
+}

@@ -226,3 +226,57 @@ func freePort(t *testing.T) int {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
 }
+
+// What the network drops never arrives: a node whose health-check port is
+// dropped never comes into service, one whose traffic port is dropped
+// passes its check and still answers nothing, and the node answers once
+// nothing is dropped.
+func TestLBServerLosesWhatTheNetworkDrops(t *testing.T) {
+	traffic := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") }))
+	defer traffic.Close()
+	health := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer health.Close()
+	backend := strings.TrimPrefix(traffic.URL, "http://")
+	hcAt := strings.TrimPrefix(health.URL, "http://")
+	_, hcPort, _ := net.SplitHostPort(hcAt)
+	var hp int32
+	fmt.Sscan(hcPort, &hp)
+	port := freePort(t)
+	path := filepath.Join(t.TempDir(), "config.json")
+	configure := func(dropped ...string) {
+		t.Helper()
+		raw, _ := json.Marshal(LBConfig{Listeners: []LBListener{{Port: int32(port), Protocol: "TCP", Backends: []string{backend}}}, Dropped: dropped,
+			HealthCheck: &api.HealthCheck{Protocol: "HTTP", Port: hp, Path: "/healthz", Interval: 1, Timeout: 1, Healthy: 1, Unhealthy: 1}})
+		if err := os.WriteFile(path, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	configure(hcAt)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go (&LBServer{Path: path, Logf: t.Logf}).Run(ctx, 20*time.Millisecond)
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 2 * time.Second}
+	answers := func() bool {
+		resp, err := client.Get(url)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+	waitFor(t, "the listener", func() bool { return dials(fmt.Sprintf("127.0.0.1:%d", port)) })
+	time.Sleep(2500 * time.Millisecond)
+	if answers() {
+		t.Fatal("relayed to a node whose health check the network drops")
+	}
+	configure()
+	waitFor(t, "the node in service", answers)
+	configure(backend)
+	time.Sleep(200 * time.Millisecond)
+	for range 3 {
+		if answers() {
+			t.Fatal("a connection reached a node port the network drops")
+		}
+	}
+}

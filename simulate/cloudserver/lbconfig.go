@@ -18,6 +18,9 @@ type LBConfig struct {
 	// HealthCheck, when set, judges every listener's backends by their
 	// node, as a cloud's load balancer checks its instances.
 	HealthCheck *api.HealthCheck `json:"healthCheck,omitempty"`
+	// Dropped are the node address:port pairs the network drops the
+	// load balancer's traffic to (api.LoadBalancerSpec.Dropped).
+	Dropped []string `json:"dropped,omitempty"`
 }
 
 // LBListener relays one port to the node port on every backend node.
@@ -29,7 +32,7 @@ type LBListener struct {
 
 // LBConfigFor translates a load balancer spec.
 func LBConfigFor(spec api.LoadBalancerSpec) LBConfig {
-	cfg := LBConfig{HealthCheck: spec.HealthCheck}
+	cfg := LBConfig{HealthCheck: spec.HealthCheck, Dropped: spec.Dropped}
 	for _, p := range spec.Ports {
 		l := LBListener{Port: p.Port, Protocol: strings.ToUpper(p.Protocol)}
 		for _, n := range spec.Nodes {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -26,7 +27,8 @@ type LBServer struct {
 
 	proxies map[int32]*served
 	last    [32]byte
-	health  lbproxy.Config // the listeners' health checking
+	health  lbproxy.Config   // the listeners' health checking
+	check   *api.HealthCheck // the check it runs, as configured
 }
 
 // served is one port's proxy, and what stops its listener.
@@ -66,9 +68,10 @@ func (s *LBServer) reload(ctx context.Context) error {
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return fmt.Errorf("%s: %w", s.Path, err)
 	}
-	s.health = healthConfig(cfg.HealthCheck)
+	checkNow := !reflect.DeepEqual(cfg.HealthCheck, s.check)
+	s.health, s.check = healthConfig(cfg.HealthCheck, dropping(cfg.Dropped)), cfg.HealthCheck
 	for _, p := range s.proxies {
-		p.proxy.Reconfigure(s.health)
+		p.proxy.Reconfigure(s.health, checkNow)
 	}
 	kept := map[int32]bool{}
 	for _, l := range cfg.Listeners {
@@ -123,15 +126,20 @@ func (s *LBServer) closeAllBut(kept map[int32]bool) {
 // out, one pass in, a connection tried on each backend in turn), or, with
 // a cloud's health check, that check of each backend's node as configured
 // and traffic only to nodes in service (lbproxy.Config.Strict).
-func healthConfig(hc *api.HealthCheck) lbproxy.Config {
+//
+// Traffic the network drops (a node address:port in drop) is lost as a
+// dropped packet is: a check there fails by its timeout, a connection
+// there is never opened.
+func healthConfig(hc *api.HealthCheck, drop dropped) lbproxy.Config {
 	if hc == nil {
-		return lbproxy.Config{CheckInterval: time.Second}
+		return lbproxy.Config{CheckInterval: time.Second, Check: drop.check(lbproxy.TCPCheck), Dial: drop.dial()}
 	}
 	port := strconv.Itoa(int(hc.Port))
 	check := lbproxy.TCPCheck
 	if hc.Protocol == "HTTP" {
 		check = lbproxy.HTTPCheck(hc.Path, false)
 	}
+	check = drop.check(check)
 	return lbproxy.Config{
 		CheckInterval: time.Duration(hc.Interval) * time.Second, CheckTimeout: time.Duration(hc.Timeout) * time.Second,
 		HealthyThreshold: int(hc.Healthy), UnhealthyThreshold: int(hc.Unhealthy), Strict: true, IntervalFromStart: true,
@@ -142,5 +150,42 @@ func healthConfig(hc *api.HealthCheck) lbproxy.Config {
 			}
 			return check(ctx, net.JoinHostPort(host, port))
 		},
+		Dial: drop.dial(),
+	}
+}
+
+// dropped are the address:port pairs the network drops traffic to.
+type dropped map[string]bool
+
+func dropping(pairs []string) dropped {
+	d := dropped{}
+	for _, p := range pairs {
+		d[p] = true
+	}
+	return d
+}
+
+// check is c but where traffic is dropped: no answer comes, so the
+// check fails when its time is up.
+func (d dropped) check(c lbproxy.Checker) lbproxy.Checker {
+	return func(ctx context.Context, address string) error {
+		if d[address] {
+			<-ctx.Done()
+			return fmt.Errorf("%s: no answer (the network drops the load balancer's traffic there)", address)
+		}
+		return c(ctx, address)
+	}
+}
+
+// dial opens a TCP connection but where traffic is dropped, where it
+// waits out its time and fails.
+func (d dropped) dial() func(context.Context, string) (net.Conn, error) {
+	var dialer net.Dialer
+	return func(ctx context.Context, address string) (net.Conn, error) {
+		if d[address] {
+			<-ctx.Done()
+			return nil, fmt.Errorf("%s: no answer (the network drops the load balancer's traffic there)", address)
+		}
+		return dialer.DialContext(ctx, "tcp", address)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
@@ -184,7 +186,25 @@ func validateSpec(spec api.LoadBalancerSpec) error {
 			return badRequest("backend node %q is not an IP address", n)
 		}
 	}
+	if err := validateDropped(spec); err != nil {
+		return err
+	}
 	return validateHealthCheck(spec.HealthCheck)
+}
+
+// validateDropped: each dropped pair is one of the load balancer's nodes
+// at a port.
+func validateDropped(spec api.LoadBalancerSpec) error {
+	for _, d := range spec.Dropped {
+		host, port, err := net.SplitHostPort(d)
+		if err != nil || !slices.Contains(spec.Nodes, host) {
+			return badRequest("dropped %q: not one of the load balancer's nodes at a port", d)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+			return badRequest("dropped %q: port %q", d, port)
+		}
+	}
+	return nil
 }
 
 // validateHealthCheck: a check the load balancer can run, at most once a

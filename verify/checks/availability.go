@@ -45,6 +45,7 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 	terminations := removalWindows(evs, lbDrain)
 	health := lbHealthChecks(evs)
 	drains := newDrainWindows(evs, health)
+	dropped := lbDropped(evs)
 	byTarget := map[string][]timeline.Event{}
 	for _, e := range evs {
 		if e.Kind != timeline.Probe || e.Attrs["kind"] != kind {
@@ -89,7 +90,7 @@ func availability(evs []timeline.Event, cfg Config, kind, check string) []Result
 			}
 			ps = rest
 		}
-		out = append(out, probeResult(check, t, ps, cfg))
+		out = append(out, withDropped(probeResult(check, t, ps, cfg), dropped[t]))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/handover-sh/handover/timeline"
@@ -51,5 +52,38 @@ func TestLBAvailabilityWithACloudsHealthCheck(t *testing.T) {
 				t.Fatalf("fired=%t, want %t: %+v", !r.Passed, tc.fires, r)
 			}
 		})
+	}
+}
+
+// A new load balancer whose traffic the cloud's network drops fires once
+// its health check could have put a backend in service, and its evidence
+// names what was dropped and until when; the drop before the outage does
+// not.
+func TestLBAvailabilityNamesTheTrafficDropped(t *testing.T) {
+	const web = "default/web"
+	hc := map[string]string{"service": web, timeline.HealthCheck: "TCP:31000", timeline.HealthInterval: "10s", timeline.HealthTimeout: "5s",
+		timeline.HealthyThreshold: "2", timeline.UnhealthyThreshold: "6", "backends": "10.0.0.3"}
+	with := func(extra map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range hc {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	evs := join([]timeline.Event{
+		{Time: at(0), Source: "cloud", Kind: timeline.LBCreated, Attrs: with(map[string]string{timeline.LBDropped: "10.0.0.3:30080,10.0.0.3:31000"})},
+		{Time: at(10), Source: "cloud", Kind: timeline.LBChanged, Attrs: hc},
+		{Time: at(30), Source: "cloud", Kind: timeline.LBChanged, Attrs: with(map[string]string{timeline.LBDropped: "10.0.0.3:31000"})},
+	}, probes(0, 30, "lb", web, "", true), probes(30.25, 100, "lb", web, "", false))
+	r := one(t, CheckLBAvailability(evs, cfg), web)
+	if r.Passed || len(r.Violations) != 1 {
+		t.Fatalf("want one violation: %+v", r)
+	}
+	ev := strings.Join(r.Violations[0].Evidence, "\n")
+	if !strings.Contains(ev, "dropped its traffic to 10.0.0.3:31000") || strings.Contains(ev, "30080") {
+		t.Errorf("evidence:\n%s", ev)
 	}
 }

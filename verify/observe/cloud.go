@@ -62,10 +62,13 @@ func (ob *Observer) diffLBs(ctx context.Context, known map[string]CloudLB) {
 		known[lb.Name] = lb
 		attrs := map[string]string{"name": lb.Name, "service": lb.Service, "ip": lb.IP, "backends": backendsAttr(lb.Backends)}
 		lb.Health.attrs(attrs)
+		if len(lb.Dropped) > 0 {
+			attrs[timeline.LBDropped] = backendsAttr(lb.Dropped)
+		}
 		switch {
 		case !ok:
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: attrs})
-		case !slices.Equal(before.Backends, lb.Backends) || !reflect.DeepEqual(before.Health, lb.Health):
+		case !slices.Equal(before.Backends, lb.Backends) || !reflect.DeepEqual(before.Health, lb.Health) || !slices.Equal(before.Dropped, lb.Dropped):
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBChanged, Attrs: attrs})
 		}
 	}

@@ -49,6 +49,9 @@ type CloudLB struct {
 	// Health is how it checks its backends when the cloud's load balancer
 	// does as a cloud's does (a classic ELB's); nil otherwise.
 	Health *LBHealth
+	// Dropped are the backends' address:port pairs the cloud's network
+	// drops its traffic to (a security group with no rule letting it in).
+	Dropped []string
 }
 
 // LBHealth is a load balancer's health check as configured: a backend is

@@ -246,7 +246,7 @@ func TestLBHost(t *testing.T) {
 
 // A cloud's health check rides on the load balancer's events, and a new
 // one is a change.
-func TestDiffLBsRecordsTheHealthCheck(t *testing.T) {
+func TestDiffLBsRecordsTheHealthCheckAndDroppedTraffic(t *testing.T) {
 	cloud := &lbCloud{}
 	var buf bytes.Buffer
 	ob := &Observer{o: Options{Cloud: cloud, Timeline: timeline.NewWriter(&buf)}}
@@ -254,8 +254,10 @@ func TestDiffLBsRecordsTheHealthCheck(t *testing.T) {
 		return CloudLB{Name: "a1", IP: "172.18.0.10", Service: "ns/web", Backends: []string{"10.0.0.1"},
 			Health: &LBHealth{Target: target, Interval: 10 * time.Second, Timeout: 5 * time.Second, Healthy: 2, Unhealthy: 6}}
 	}
+	dropped := lb("TCP:31000")
+	dropped.Dropped = []string{"10.0.0.1:31000"}
 	known := map[string]CloudLB{}
-	for _, now := range [][]CloudLB{{lb("TCP:80")}, {lb("TCP:80")}, {lb("TCP:31000")}} {
+	for _, now := range [][]CloudLB{{lb("TCP:80")}, {lb("TCP:80")}, {lb("TCP:31000")}, {dropped}, {lb("TCP:31000")}} {
 		cloud.lbs = now
 		ob.diffLBs(context.Background(), known)
 	}
@@ -265,9 +267,9 @@ func TestDiffLBsRecordsTheHealthCheck(t *testing.T) {
 	}
 	var got []string
 	for _, e := range evs {
-		got = append(got, e.Kind+" "+e.Attrs[timeline.HealthCheck]+" "+e.Attrs[timeline.HealthInterval]+" "+e.Attrs[timeline.UnhealthyThreshold])
+		got = append(got, strings.TrimSpace(e.Kind+" "+e.Attrs[timeline.HealthCheck]+" "+e.Attrs[timeline.HealthInterval]+" "+e.Attrs[timeline.UnhealthyThreshold]+" "+e.Attrs[timeline.LBDropped]))
 	}
-	if want := []string{"lb.created TCP:80 10s 6", "lb.changed TCP:31000 10s 6"}; !slices.Equal(got, want) {
+	if want := []string{"lb.created TCP:80 10s 6", "lb.changed TCP:31000 10s 6", "lb.changed TCP:31000 10s 6 10.0.0.1:31000", "lb.changed TCP:31000 10s 6"}; !slices.Equal(got, want) {
 		t.Fatalf("events = %q, want %q", got, want)
 	}
 }

@@ -57,6 +57,12 @@ type LoadBalancerSpec struct {
 	// pass it get traffic, and none is tried in another's place. Unset,
 	// the simulated provider's own: a quick TCP check of each backend.
 	HealthCheck *HealthCheck `json:"healthCheck,omitempty"`
+	// Dropped are the node address:port pairs (of Nodes, at a node port
+	// or the health check's) the cloud's network drops this load
+	// balancer's traffic to, as a security group with no rule letting it
+	// in does: a check there fails by its timeout, a connection there is
+	// lost. The cloud's own face of a provider sets it; none by default.
+	Dropped []string `json:"dropped,omitempty"`
 }
 
 // HealthCheck is a load balancer's check of its nodes: a TCP connect to

@@ -70,6 +70,7 @@ func (f *Face) push(ctx context.Context, c awsapi.Call, lb *classicLB, create bo
 	if spec.HealthCheck, err = healthCheck(lb.Description.HealthCheck); err != nil {
 		return err
 	}
+	spec.Dropped = f.drops(lb.Description.SecurityGroups, spec)
 	name := *lb.Description.LoadBalancerName
 	cloud := f.cloud(c).UpdateLoadBalancer
 	if create {

@@ -56,6 +56,9 @@ func (f *Face) applySecurityGroups(ctx context.Context, c awsapi.Call, in *elb.A
 		lb.Description.SecurityGroups = in.SecurityGroups
 		return nil
 	})
+	if err == nil {
+		f.refilter(ctx) // the instances' rules now judge these groups
+	}
 	return &elb.ApplySecurityGroupsToLoadBalancerOutput{SecurityGroups: in.SecurityGroups}, err
 }
 

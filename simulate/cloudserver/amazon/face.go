@@ -29,6 +29,14 @@ type Options struct {
 	Now       func() time.Time
 	// Record is told of every AWS call answered.
 	Record func(awsapi.Record)
+	// DropTraffic applies the security groups to the cloud's load
+	// balancers when their rules change (the cloud's own
+	// cloudserver.Server.DropTraffic, in process: AWS applies a rule, no
+	// caller does); nil applies them only when a load balancer changes.
+	DropTraffic func(ctx context.Context, drop func(name string, spec api.LoadBalancerSpec) []string) error
+	// Logf is told what the face cannot answer a caller for (nil:
+	// nothing is told).
+	Logf func(format string, args ...any)
 	// TokenKey signs the registry passwords ECR's tokens carry (nil: a
 	// random one, which only this process can check).
 	TokenKey []byte
@@ -50,6 +58,9 @@ func New(o Options) (*Face, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
 	}
 	if o.TokenKey == nil {
 		var err error

@@ -101,7 +101,7 @@ func newRig(t *testing.T, dir string) *rig {
 	client := amazon.LocalCloud(s.Handler(), token)
 	r.face, err = amazon.New(amazon.Options{Cloud: client, StatePath: filepath.Join(dir, "aws.json"),
 		Network: amazon.Network{Cluster: cluster, Region: region, Zones: []string{region + "a", region + "b", region + "c"}, CIDR: "172.18.0.0/16"},
-		Keys:    awsapi.Keys{kcm.ID: kcm, ccm.ID: ccm}, TokenKey: registryKey,
+		Keys:    awsapi.Keys{kcm.ID: kcm, ccm.ID: ccm}, TokenKey: registryKey, DropTraffic: s.DropTraffic,
 		Record: func(rec awsapi.Record) { r.mu.Lock(); r.records = append(r.records, rec); r.mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 
 // Security groups: the nodes' own (tagged the cluster's, as the providers
 // look for it) and those the load-balancer code creates, with the ingress
-// rules it sets. They filter no traffic here; they are what the providers
-// read back and reconcile.
+// rules it sets, which the providers read back and reconcile, and which
+// filter the load balancers' traffic to the instances (firewall.go).
 
 var groupFilters = []string{"group-id", "group-name", "vpc-id", "ip-permission.group-id"}
 
@@ -143,8 +143,9 @@ func (f *Face) group(d *stateData, id string) (*ec2.SecurityGroup, error) {
 
 // authorizeSecurityGroupIngress adds rules; one already there is refused,
 // as EC2 refuses it (the providers diff before they add).
-func (f *Face) authorizeSecurityGroupIngress(_ context.Context, _ awsapi.Call, in *ec2.AuthorizeSecurityGroupIngressInput) (*ec2.AuthorizeSecurityGroupIngressOutput, error) {
-	return &ec2.AuthorizeSecurityGroupIngressOutput{Return: aws.Bool(true)}, f.state.Change(func(d *stateData) error {
+func (f *Face) authorizeSecurityGroupIngress(ctx context.Context, _ awsapi.Call, in *ec2.AuthorizeSecurityGroupIngressInput) (*ec2.AuthorizeSecurityGroupIngressOutput, error) {
+	out := &ec2.AuthorizeSecurityGroupIngressOutput{Return: aws.Bool(true)}
+	return out, f.changeRules(ctx, func(d *stateData) error {
 		g, err := f.group(d, aws.StringValue(in.GroupId))
 		if err != nil {
 			return err
@@ -159,8 +160,9 @@ func (f *Face) authorizeSecurityGroupIngress(_ context.Context, _ awsapi.Call, i
 	})
 }
 
-func (f *Face) revokeSecurityGroupIngress(_ context.Context, _ awsapi.Call, in *ec2.RevokeSecurityGroupIngressInput) (*ec2.RevokeSecurityGroupIngressOutput, error) {
-	return &ec2.RevokeSecurityGroupIngressOutput{Return: aws.Bool(true)}, f.state.Change(func(d *stateData) error {
+func (f *Face) revokeSecurityGroupIngress(ctx context.Context, _ awsapi.Call, in *ec2.RevokeSecurityGroupIngressInput) (*ec2.RevokeSecurityGroupIngressOutput, error) {
+	out := &ec2.RevokeSecurityGroupIngressOutput{Return: aws.Bool(true)}
+	return out, f.changeRules(ctx, func(d *stateData) error {
 		g, err := f.group(d, aws.StringValue(in.GroupId))
 		if err != nil {
 			return err
@@ -174,6 +176,16 @@ func (f *Face) revokeSecurityGroupIngress(_ context.Context, _ awsapi.Call, in *
 		}
 		return nil
 	})
+}
+
+// changeRules changes security groups' rules, then applies them to the
+// load balancers' traffic.
+func (f *Face) changeRules(ctx context.Context, change func(*stateData) error) error {
+	if err := f.state.Change(change); err != nil {
+		return err
+	}
+	f.refilter(ctx)
+	return nil
 }
 
 func indexOf(perms []*ec2.IpPermission, p *ec2.IpPermission) int {
