@@ -81,7 +81,8 @@ scale: images ## the scale suite (simulated fleets of 100, 250 and 500 nodes)
 # instance metadata service. v1.29.15's (cloud-provider-aws v1.29.6) is the
 # cluster describe reads and rehearse --like rehearses (suites/like_test.go).
 AWS_VERSIONS ?= v1.26.13 v1.27.4 v1.29.15
-aws: host ## the AWS profile: its clusters' integration tests and rehearsals (builds its node images on demand)
+aws: host ## the AWS profile: the providers against the simulated AWS APIs, its clusters' integration tests and rehearsals (builds its node images on demand)
+	$(GO) test -count=1 -timeout 40m -v -run TestTheProvidersRunAgainstTheFace ./simulate/cloudserver/amazon/
 	$(BIN) images build $(AWS_VERSIONS)
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GO) test -p 1 -count=1 -timeout 40m -v -run 'AWSCloud' ./providers/aws/
 	HANDOVER_REQUIRE_INTEGRATION=1 $(GINKGO) -v --label-filter='aws' --timeout=2h --junit-report=suites-aws.xml --output-dir=_output ./suites

@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 )
@@ -99,8 +101,27 @@ func drive(t *testing.T, dir string, key awsapi.Key) {
 			t.Errorf("the cloud's audit has no %s by %s: %v", op, key.Principal, reached)
 		}
 	}
+	opened(t, r)
 }
 
+// opened: the provider's own calls open the nodes' security group to the
+// load balancer they made before they register its instances, so its
+// traffic to them is carried; revoking that rule before the load balancer
+// is deleted drops it.
+func opened(t *testing.T, r *rig) {
+	t.Helper()
+	r.back.mu.Lock()
+	defer r.back.mu.Unlock()
+	if len(r.back.configured) == 0 {
+		t.Error("no load balancer was handed its configuration")
+	}
+	for name, history := range r.back.configured {
+		carried := slices.IndexFunc(history, func(s api.LoadBalancerSpec) bool { return len(s.Nodes) > 0 && len(s.Dropped) == 0 })
+		if carried < 0 || !slices.ContainsFunc(history[carried:], func(s api.LoadBalancerSpec) bool { return len(s.Dropped) > 0 }) {
+			t.Errorf("load balancer %s, each time it was configured: %+v; want its instances' traffic carried, then dropped once the rule is revoked", name, history)
+		}
+	}
+}
 // firstIPs are the first InternalIP each provider's own code gives the
 // local instance, whose second interface EC2 lists first: the in-tree
 // kubelet orders the metadata service's interfaces by device-number

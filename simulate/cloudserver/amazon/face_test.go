@@ -39,6 +39,9 @@ type backends struct {
 	mu        sync.Mutex
 	instances []api.Instance
 	routes    []api.Route
+	// configured is each load balancer's spec, each time the cloud
+	// handed it its configuration.
+	configured map[string][]api.LoadBalancerSpec
 }
 
 func (b *backends) List(context.Context) ([]api.Instance, error) {
@@ -48,6 +51,12 @@ func (b *backends) List(context.Context) ([]api.Instance, error) {
 }
 func (b *backends) Terminate(context.Context, string) error { return nil }
 func (b *backends) Ensure(_ context.Context, lb api.LoadBalancer) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.configured == nil {
+		b.configured = map[string][]api.LoadBalancerSpec{}
+	}
+	b.configured[lb.Name] = append(b.configured[lb.Name], lb.Spec)
 	return "172.18.0.200", nil
 }
 func (b *backends) Delete(context.Context, string) error { return nil }
