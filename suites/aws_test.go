@@ -100,19 +100,6 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		expectPullsRefused(res)
 	}, NodeTimeout(30*time.Minute))
 
-	// Negative case 23: the cloud-controller-manager's cloud-config sets
-	// DisableSecurityGroupIngress (kubernetes#21399), the in-tree side's
-	// does not. Deleting a Service whose load balancer the in-tree side
-	// made, the manager leaves that side's rule in the nodes' security
-	// group, so EC2 refuses to delete the load balancer's group
-	// (DependencyViolation) and the provider retries for ten minutes,
-	// holding the service controller: new Services wait for an address.
-	It("23: the cloud-controller-manager's cloud-config writes no ingress rule", func(ctx context.Context) {
-		c, err := rehearsal.ReadFile("../examples/aws-cloud-configs/no-ingress.yaml")
-		Expect(err).NotTo(HaveOccurred())
-		res := negative(ctx, "aws-no-ingress", c)
-		Expect(failed(res, checks.LBProvision)).NotTo(BeEmpty(), "lb-provision did not fire; reports in %s", res.Dir)
-	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to

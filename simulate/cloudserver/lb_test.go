@@ -185,20 +185,7 @@ func TestLBServerHonoursTheHealthCheck(t *testing.T) {
 	if err := os.WriteFile(path, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go (&LBServer{Path: path, Logf: t.Logf}).Run(ctx, 20*time.Millisecond)
-	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Second}
-	answers := func() bool {
-		resp, err := client.Get(url)
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	}
-	waitFor(t, "the listener", func() bool { return dials(fmt.Sprintf("127.0.0.1:%d", port)) })
+	answers := serveLB(t, path, port, time.Second)
 	time.Sleep(1500 * time.Millisecond)
 	if answers() {
 		t.Fatal("relayed to a node that never passed its health check")
@@ -252,20 +239,7 @@ func TestLBServerLosesWhatTheNetworkDrops(t *testing.T) {
 		}
 	}
 	configure(hcAt)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go (&LBServer{Path: path, Logf: t.Logf}).Run(ctx, 20*time.Millisecond)
-	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 2 * time.Second}
-	answers := func() bool {
-		resp, err := client.Get(url)
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	}
-	waitFor(t, "the listener", func() bool { return dials(fmt.Sprintf("127.0.0.1:%d", port)) })
+	answers := serveLB(t, path, port, 2*time.Second)
 	time.Sleep(2500 * time.Millisecond)
 	if answers() {
 		t.Fatal("relayed to a node whose health check the network drops")
@@ -278,5 +252,26 @@ func TestLBServerLosesWhatTheNetworkDrops(t *testing.T) {
 		if answers() {
 			t.Fatal("a connection reached a node port the network drops")
 		}
+	}
+}
+
+// serveLB runs an LBServer on the configuration at path until the test
+// ends, waits for its listener on port, and returns whether an HTTP GET
+// through it is answered 200 (given timeout).
+func serveLB(t *testing.T, path string, port int, timeout time.Duration) (answers func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go (&LBServer{Path: path, Logf: t.Logf}).Run(ctx, 20*time.Millisecond)
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: timeout}
+	waitFor(t, "the listener", func() bool { return dials(fmt.Sprintf("127.0.0.1:%d", port)) })
+	return func() bool {
+		resp, err := client.Get(url)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
 	}
 }

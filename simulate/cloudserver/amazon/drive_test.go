@@ -122,6 +122,7 @@ func opened(t *testing.T, r *rig) {
 		}
 	}
 }
+
 // firstIPs are the first InternalIP each provider's own code gives the
 // local instance, whose second interface EC2 lists first: the in-tree
 // kubelet orders the metadata service's interfaces by device-number
