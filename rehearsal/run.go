@@ -228,7 +228,7 @@ func rehearse(ctx context.Context, p *Plan, o Options, res *Result, mark selfusa
 		logger.Warnf("load: the Nodes %v were still there %s after the load stopped, though their instances are terminated (the stale-node check judges it)", left, waits.Of(ctx, load.WaitNodesGone))
 	}
 	if err := load.Settle(ctx, env.Client, waits.Of(ctx, load.WaitSettle)); err != nil {
-		logger.Warnf("load: %v", err) // the leak check judges what is left
+		logger.Warnf("load: %v", err) // lb-provision and the leak check judge what is left
 	}
 	ob.Stop()
 	self.Stop()

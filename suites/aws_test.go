@@ -100,6 +100,22 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		expectPullsRefused(res)
 	}, NodeTimeout(30*time.Minute))
 
+	// Negative case 23: the cloud-controller-manager's cloud-config sets
+	// DisableSecurityGroupIngress (kubernetes#21399), the in-tree side's
+	// does not. Deleting a Service whose load balancer the in-tree side
+	// made, the manager leaves that side's rule in the nodes' security
+	// group, so EC2 refuses to delete the load balancer's group
+	// (DependencyViolation) and the provider retries for ten minutes,
+	// holding the service controller: new Services wait for an address.
+	// Had it made a load balancer before that, the load balancer would
+	// have no rule and take no traffic: either check fires.
+	It("23: the cloud-controller-manager's cloud-config writes no ingress rule", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/aws-cloud-configs/no-ingress.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "aws-no-ingress", c)
+		red := append(failed(res, checks.LBProvision), failed(res, checks.LBAvailability)...)
+		Expect(red).NotTo(BeEmpty(), "neither lb-provision nor lb-availability fired; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to

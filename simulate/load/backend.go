@@ -121,28 +121,33 @@ func AwaitGone(ctx context.Context, c kubernetes.Interface, names []string, time
 	return left
 }
 
-// Settle waits until no load Service is still being deleted, so the
-// observers' end snapshot compares Services and load balancers at rest.
+// Settle waits until no load Service is still being deleted or waiting
+// for its load balancer's address, so the observers' end snapshot
+// compares Services and load balancers at rest, and lb-provision has seen
+// a waiting Service for as long as it allows one to wait.
 func Settle(ctx context.Context, c kubernetes.Interface, timeout time.Duration) error {
-	var pending []string
+	var deleting, waiting []string
 	err := wait.PollUntilContextTimeout(ctx, time.Second, timeout, true, func(ctx context.Context) (bool, error) {
 		svcs, err := c.CoreV1().Services(Namespace).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, nil
 		}
-		pending = pending[:0]
+		deleting, waiting = deleting[:0], waiting[:0]
 		for _, s := range svcs.Items {
-			if s.DeletionTimestamp != nil {
-				pending = append(pending, s.Name)
+			switch {
+			case s.DeletionTimestamp != nil:
+				deleting = append(deleting, s.Name)
+			case s.Spec.Type == corev1.ServiceTypeLoadBalancer && len(s.Status.LoadBalancer.Ingress) == 0:
+				waiting = append(waiting, s.Name)
 			}
 		}
-		return len(pending) == 0, nil
+		return len(deleting)+len(waiting) == 0, nil
 	})
 	if ctx.Err() != nil {
-		return fmt.Errorf("waiting for the load's Services to be deleted: %w", ctx.Err()) // stopped, not slow
+		return fmt.Errorf("waiting for the load's Services to settle: %w", ctx.Err()) // stopped, not slow
 	}
 	if err != nil {
-		return fmt.Errorf("the Services %v are still being deleted after %s (is a manager running service-lb-controller?): %w", pending, timeout, err)
+		return fmt.Errorf("after %s the Services %v are still being deleted and %v still have no address (is a manager running service-lb-controller?): %w", timeout, deleting, waiting, err)
 	}
 	return nil
 }

@@ -29,6 +29,6 @@ func init() {
 		waits.Wait{Name: WaitTerminateRetry, Default: 30 * time.Second, Doc: "the cloud accepts the termination of a worker's instance"},
 		waits.Wait{Name: WaitNodesGone, Default: 2 * time.Minute, Doc: "the Nodes of the instances the load terminated are deleted, before the observation ends (the stale-node check judges it)"},
 		waits.Wait{Name: WaitPull, Default: 45 * time.Second, Doc: "a pod pulling from the cloud's registry runs or its kubelet gives up on the image (twice the kubelet's first back-off, and a kubelet restart), else the pull failed"},
-		waits.Wait{Name: WaitSettle, Default: 90 * time.Second, Doc: "no load Service is still being deleted, before the end snapshot"},
+		waits.Wait{Name: WaitSettle, Default: 2 * time.Minute, Doc: "no load Service is still being deleted or waiting for its address, before the end snapshot (at least max-lb-pending: lb-provision judges a Service that waits longer)"},
 	)
 }

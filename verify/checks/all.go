@@ -8,7 +8,7 @@ func All(evs []timeline.Event, cfg Config) []Result {
 	var out []Result
 	for _, check := range []func([]timeline.Event, Config) []Result{
 		CheckProcedures, CheckLoad, CheckEvidence, CheckMutualExclusion, CheckCoverageGap, CheckAPIAvailability, CheckLBAvailability,
-		CheckProviderIDs, CheckNodeIdentity, CheckNodeMetadata, CheckUninitializedTaint, CheckNodeDeletion, CheckStaleNodes, CheckPodCIDRs, CheckRouteTable, CheckLBIdentity, CheckLBSingle, CheckIngressStable, CheckCloudAPIActions, CheckImagePulls,
+		CheckProviderIDs, CheckNodeIdentity, CheckNodeMetadata, CheckUninitializedTaint, CheckNodeDeletion, CheckStaleNodes, CheckPodCIDRs, CheckRouteTable, CheckLBIdentity, CheckLBSingle, CheckIngressStable, CheckLBProvision, CheckCloudAPIActions, CheckImagePulls,
 	} {
 		out = append(out, check(evs, cfg)...)
 	}

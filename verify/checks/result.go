@@ -65,6 +65,9 @@ type Config struct {
 	MaxOutage       time.Duration
 	// MaxStale bounds how long a Node may outlive its instance.
 	MaxStale time.Duration
+	// MaxPending bounds how long a new LoadBalancer Service may wait for
+	// its load balancer's address.
+	MaxPending time.Duration
 	// RouteSettle is how long after a Node got its pod CIDR, or went, its
 	// route may still be missing or stay: a route change's way through the
 	// route controller and the provider.
@@ -88,7 +91,7 @@ func (c Config) threshold(name string, value fmt.Stringer) string {
 // to start its controllers after it leads.
 func DefaultConfig(controllers []string) Config {
 	return Config{Controllers: controllers, Tolerance: time.Second, MaxGap: 40 * time.Second,
-		MinAvailability: 0.99, MaxOutage: 5 * time.Second, MaxStale: 2 * time.Minute, RouteSettle: routeSettle}
+		MinAvailability: 0.99, MaxOutage: 5 * time.Second, MaxStale: 2 * time.Minute, MaxPending: maxPending, RouteSettle: routeSettle}
 }
 
 // Check names.

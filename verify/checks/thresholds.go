@@ -27,8 +27,12 @@ const (
 	maxMaxGap    = 5 * time.Minute
 	maxMaxOutage = time.Minute
 	maxMaxStale  = 10 * time.Minute
-	maxSettle    = 5 * time.Minute
-	minShare     = 0.5
+	// maxPending is the default max-lb-pending: max-gap's default, then
+	// the service controller's retries (5s doubling) over four refusals.
+	maxPending    = 40*time.Second + 75*time.Second
+	maxMaxPending = 10 * time.Minute
+	maxSettle     = 5 * time.Minute
+	minShare      = 0.5
 )
 
 var thresholds = []threshold{
@@ -40,6 +44,8 @@ var thresholds = []threshold{
 		func(c Config) string { return strconv.FormatFloat(100*c.MinAvailability, 'f', -1, 64) + "%" }, setShare},
 	{"max-stale-node", "the longest a Node may outlive its terminated instance (node-monitor-grace-period + the cloud-node-lifecycle controller's period + its delete; at most 10m)",
 		func(c Config) string { return c.MaxStale.String() }, func(c *Config, v string) error { return setDuration(&c.MaxStale, v, maxMaxStale) }},
+	{"max-lb-pending", "the longest a new LoadBalancer Service may wait for its load balancer's address (max-gap's 40s with the service controller in no manager, then its retries over a cloud refusing now and then, 5s, 10s, 20s and 40s of its back-off; at most 10m)",
+		func(c Config) string { return c.MaxPending.String() }, func(c *Config, v string) error { return setDuration(&c.MaxPending, v, maxMaxPending) }},
 	{"route-settle", "how long after a Node got its pod CIDR, or went, its route may still be missing or stay (three route reconciliations, plus the provider's batching of route writes; at most 5m)",
 		func(c Config) string { return c.RouteSettle.String() }, func(c *Config, v string) error { return setDuration(&c.RouteSettle, v, maxSettle) }},
 	{"clock-tolerance", "how far apart two sources' clocks may be (at most 1s)",

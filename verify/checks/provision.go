@@ -1,0 +1,195 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/handover-sh/handover/timeline"
+)
+
+// LBProvision is the check that a LoadBalancer Service created while
+// observed gets its address: the service controller, in whichever manager
+// runs it by then, makes its load balancer. A manager stuck in the cloud's
+// refusals (a security group it cannot delete, a public IP the
+// subscription may not have) leaves new Services pending; nothing else
+// sees it, since no load balancer exists to probe.
+const LBProvision = "lb-provision"
+
+// CheckLBProvision: every LoadBalancer Service first seen without an
+// address has one within MaxPending of then, or is deleted sooner. The
+// wait is counted but while a Node whose instance was terminated is still
+// there: the providers register every Node's instance with a Service's
+// load balancer, and a cloud refuses a terminated one (ELB:
+// InvalidInstance), so no Service gets its load balancer until that Node
+// goes — stale-node judges how long it stays. One still without an
+// address when the observation ended sooner is not judged; Services that
+// had their address when first seen were made before (lb-ingress holds
+// them to it). With no Service recorded at all, lb-ingress says whether
+// evidence is missing.
+func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
+	if countKind(evs, timeline.ServiceIngress) == 0 {
+		return nil
+	}
+	_, end := span(evs)
+	bound := cfg.threshold("max-lb-pending", cfg.MaxPending)
+	lingering := lingeringNodes(evs, end)
+	var out []Result
+	for _, p := range pendingServices(evs) {
+		until := p.until(end)
+		excused := lingeredFor(p.since.Time, until, lingering)
+		waited := until.Sub(p.since.Time) - excused
+		metrics := map[string]float64{"seconds": waited.Seconds(), "excused_seconds": excused.Seconds(), "max_pending_seconds": cfg.MaxPending.Seconds()}
+		took := waited.Round(100 * time.Millisecond).String()
+		if excused > 0 {
+			took += fmt.Sprintf(" (and %s while a terminated instance's Node was still there)", excused.Round(100*time.Millisecond))
+		}
+		switch {
+		case p.got != nil && waited <= cfg.MaxPending:
+			out = append(out, result(LBProvision, p.service, nil, fmt.Sprintf("got its address %s after it was first seen (threshold %s)", took, bound), metrics))
+		case p.deleted != nil && waited <= cfg.MaxPending:
+			out = append(out, result(LBProvision, p.service, nil, fmt.Sprintf("deleted %s after it was first seen, never given an address", took), metrics))
+		case p.got == nil && p.deleted == nil && waited <= cfg.MaxPending:
+			out = append(out, notJudged(LBProvision, p.service, fmt.Sprintf("no address yet as the observation ended, %s after the Service was first seen (threshold %s)", took, bound)))
+		default:
+			v := Violation{From: p.since.Time, To: until, Sources: []string{"api"},
+				Message:  fmt.Sprintf("the Service waited %s for its load balancer's address (threshold %s)", took, bound),
+				Evidence: []string{clock(p.since.Time) + " first seen with no address", lastAttempt(evs, p), p.ending(end)}}
+			out = append(out, result(LBProvision, p.service, []Violation{v}, v.Message, metrics))
+		}
+	}
+	return out
+}
+
+// lingeringNodes are the windows in which a Node whose instance was
+// terminated was still there: from the termination to its deletion, or
+// to the end.
+func lingeringNodes(evs []timeline.Event, end time.Time) [][2]time.Time {
+	var out [][2]time.Time
+	for _, t := range terminations(evs) {
+		gone, ok := deletedAfter(evs, t.Node, t.Time)
+		if !ok {
+			gone = end
+		}
+		out = append(out, [2]time.Time{t.Time, gone})
+	}
+	return out
+}
+
+// lingeredFor is how much of [from, to] the windows cover, each instant
+// counted once.
+func lingeredFor(from, to time.Time, windows [][2]time.Time) time.Duration {
+	var total time.Duration
+	cursor := from
+	for _, w := range sortedWindows(windows) {
+		start, stop := maxTime(w[0], cursor), minTime(w[1], to)
+		if stop.After(start) {
+			total += stop.Sub(start)
+			cursor = stop
+		}
+	}
+	return total
+}
+
+// lastAttempt is the service controller's last write about the Service
+// while it waited (its status, or an Event on it), by which manager, as
+// the API audit recorded it: a manager that stopped trying, or never
+// began, shows here.
+func lastAttempt(evs []timeline.Event, p pending) string {
+	var last *timeline.Event
+	for i, e := range evs {
+		name := e.Attrs["name"]
+		if e.Kind != timeline.APIWrite || e.Controller != "service-lb-controller" || e.Time.Before(p.since.Time) ||
+			(name != p.service && !strings.HasPrefix(name, p.service+".")) {
+			continue
+		}
+		last = &evs[i]
+	}
+	if last == nil {
+		return "no write about it by any manager's service-lb-controller since (API audit)"
+	}
+	return fmt.Sprintf("%s last write about it by %s's service-lb-controller (%s %s, API audit)", clock(last.Time), last.Manager, last.Attrs["verb"], last.Attrs["resource"])
+}
+
+// pending is a Service first seen without an address, and what ended
+// its wait: an address, or its deletion (nil while neither came).
+type pending struct {
+	service      string
+	since        timeline.Event
+	got, deleted *timeline.Event
+}
+
+func (p pending) until(end time.Time) time.Time {
+	switch {
+	case p.got != nil:
+		return p.got.Time
+	case p.deleted != nil:
+		return p.deleted.Time
+	}
+	return end
+}
+
+func (p pending) ending(end time.Time) string {
+	switch {
+	case p.got != nil:
+		return clock(p.got.Time) + " status " + p.got.Attrs["ingress"]
+	case p.deleted != nil:
+		return clock(p.deleted.Time) + " deleted, never given an address"
+	}
+	return clock(end) + " observation ended, still no address"
+}
+
+// pendingServices are the Services first seen without an address, in the
+// order seen; a Service deleted and made again under its name waits
+// afresh.
+func pendingServices(evs []timeline.Event) []pending {
+	var out []pending
+	open := map[string]int{}   // service → its wait in out, while waiting
+	known := map[string]bool{} // seen since its last deletion
+	for _, e := range evs {
+		svc := e.Attrs["service"]
+		switch e.Kind {
+		case timeline.ServiceIngress:
+			i, waiting := open[svc]
+			switch {
+			case waiting && e.Attrs["ingress"] != "":
+				ev := e
+				out[i].got = &ev
+				delete(open, svc)
+			case !known[svc] && e.Attrs["ingress"] == "":
+				open[svc] = len(out)
+				out = append(out, pending{service: svc, since: e})
+			}
+			known[svc] = true
+		case timeline.ServiceDeleted:
+			if i, waiting := open[svc]; waiting {
+				ev := e
+				out[i].deleted = &ev
+				delete(open, svc)
+			}
+			delete(known, svc)
+		}
+	}
+	return out
+}
+
+func sortedWindows(ws [][2]time.Time) [][2]time.Time {
+	out := slices.Clone(ws)
+	slices.SortFunc(out, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
+	return out
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
