@@ -112,6 +112,9 @@ const ImagePull = "image.pull"
 const (
 	FaultStart = "fault.start"
 	FaultEnd   = "fault.end"
+	// FaultTargetCloud, as a fault's target, is the cloud's API itself:
+	// every caller's calls throttled, failing or refused until FaultEnd.
+	FaultTargetCloud = "cloud"
 )
 
 // SelfUsage samples what handover itself costs the machine it measures on

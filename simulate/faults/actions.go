@@ -103,8 +103,8 @@ func (in *Injector) cloudThrottle(ctx context.Context) (string, error) {
 		return "", errNoCloud
 	}
 	f := api.Faults{ThrottleQPS: 2, Latency: api.Duration{Duration: 200 * time.Millisecond}, ErrorRate: map[string]float64{"*": 0.2}}
-	in.started("cloud", fmt.Sprintf("cloud API throttled to 2 QPS per caller, +200ms, 20%% of calls failing, for %s", in.s.Duration))
-	return "cloud", in.holdKnobs(ctx, f)
+	in.started(timeline.FaultTargetCloud, fmt.Sprintf("cloud API throttled to 2 QPS per caller, +200ms, 20%% of calls failing, for %s", in.s.Duration))
+	return timeline.FaultTargetCloud, in.holdKnobs(ctx, f)
 }
 
 // holdKnobs sets the cloud's knobs for the fault's duration and then
@@ -164,6 +164,6 @@ func (in *Injector) cloudOutage(ctx context.Context) (string, error) {
 		return "", errNoCloud
 	}
 	now := time.Now()
-	in.started("cloud", fmt.Sprintf("cloud API down (every call 503) for %s", in.s.Duration))
-	return "cloud", in.holdKnobs(ctx, api.Faults{Outages: []api.Window{{Start: now, End: now.Add(in.s.Duration)}}})
+	in.started(timeline.FaultTargetCloud, fmt.Sprintf("cloud API down (every call 503) for %s", in.s.Duration))
+	return timeline.FaultTargetCloud, in.holdKnobs(ctx, api.Faults{Outages: []api.Window{{Start: now, End: now.Add(in.s.Duration)}}})
 }

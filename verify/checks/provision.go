@@ -19,11 +19,13 @@ const LBProvision = "lb-provision"
 
 // CheckLBProvision: every LoadBalancer Service first seen without an
 // address has one within MaxPending of then, or is deleted sooner. The
-// wait is counted but while a Node whose instance was terminated is still
-// there: the providers register every Node's instance with a Service's
-// load balancer, and a cloud refuses a terminated one (ELB:
-// InvalidInstance), so no Service gets its load balancer until that Node
-// goes — stale-node judges how long it stays. One still without an
+// wait is counted but while the cloud could not make it: while a Node
+// whose instance was terminated is still there (the providers register
+// every Node's instance with a Service's load balancer, and a cloud
+// refuses a terminated one, ELB with InvalidInstance, so no Service gets
+// its load balancer until that Node goes — stale-node judges how long it
+// stays), and while a fault impairs the cloud's API for every caller
+// (timeline.FaultTargetCloud). One still without an
 // address when the observation ended sooner is not judged; Services that
 // had their address when first seen were made before (lb-ingress holds
 // them to it). With no Service recorded at all, lb-ingress says whether
@@ -34,16 +36,16 @@ func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 	}
 	_, end := span(evs)
 	bound := cfg.threshold("max-lb-pending", cfg.MaxPending)
-	lingering := lingeringNodes(evs, end)
+	excused := append(lingeringNodes(evs, end), cloudImpaired(evs, end)...)
 	var out []Result
 	for _, p := range pendingServices(evs) {
 		until := p.until(end)
-		excused := lingeredFor(p.since.Time, until, lingering)
-		waited := until.Sub(p.since.Time) - excused
-		metrics := map[string]float64{"seconds": waited.Seconds(), "excused_seconds": excused.Seconds(), "max_pending_seconds": cfg.MaxPending.Seconds()}
+		off := coveredFor(p.since.Time, until, excused)
+		waited := until.Sub(p.since.Time) - off
+		metrics := map[string]float64{"seconds": waited.Seconds(), "excused_seconds": off.Seconds(), "max_pending_seconds": cfg.MaxPending.Seconds()}
 		took := waited.Round(100 * time.Millisecond).String()
-		if excused > 0 {
-			took += fmt.Sprintf(" (and %s while a terminated instance's Node was still there)", excused.Round(100*time.Millisecond))
+		if off > 0 {
+			took += fmt.Sprintf(" (and %s while a terminated instance's Node was still there or a fault impaired the cloud)", off.Round(100*time.Millisecond))
 		}
 		switch {
 		case p.got != nil && waited <= cfg.MaxPending:
@@ -77,9 +79,35 @@ func lingeringNodes(evs []timeline.Event, end time.Time) [][2]time.Time {
 	return out
 }
 
-// lingeredFor is how much of [from, to] the windows cover, each instant
+// cloudImpaired are the windows of faults whose target is the cloud's
+// API (every caller throttled, failing or refused): from each start to
+// its end, or to the end.
+func cloudImpaired(evs []timeline.Event, end time.Time) [][2]time.Time {
+	var out [][2]time.Time
+	open := map[string]time.Time{}
+	for _, e := range evs {
+		if e.Attrs["target"] != timeline.FaultTargetCloud {
+			continue
+		}
+		switch e.Kind {
+		case timeline.FaultStart:
+			open[e.Attrs["fault"]] = e.Time
+		case timeline.FaultEnd:
+			if from, ok := open[e.Attrs["fault"]]; ok {
+				out = append(out, [2]time.Time{from, e.Time})
+				delete(open, e.Attrs["fault"])
+			}
+		}
+	}
+	for _, from := range open {
+		out = append(out, [2]time.Time{from, end})
+	}
+	return out
+}
+
+// coveredFor is how much of [from, to] the windows cover, each instant
 // counted once.
-func lingeredFor(from, to time.Time, windows [][2]time.Time) time.Duration {
+func coveredFor(from, to time.Time, windows [][2]time.Time) time.Duration {
 	var total time.Duration
 	cursor := from
 	for _, w := range sortedWindows(windows) {

@@ -9,7 +9,8 @@ import (
 
 // A new Service's wait for its address: judged against max-lb-pending
 // when it ends (an address, a deletion) or when the observation outlasts
-// the bound, less the time a terminated instance's Node was still there;
+// the bound, less the time a terminated instance's Node was still there
+// or a fault impaired the whole cloud;
 // not judged when the observation ended sooner; a Service made before the
 // observation is not judged at all.
 func TestLBProvision(t *testing.T) {
@@ -48,6 +49,12 @@ func TestLBProvision(t *testing.T) {
 	// register it, so that time is not counted; the rest is.
 	terminated := timeline.Event{Time: at(10), Source: "load", Kind: timeline.NodeRemove, Node: "w3", Attrs: map[string]string{"instance": "terminated"}}
 	gone := timeline.Event{Time: at(100), Source: "kube", Kind: timeline.NodeDeleted, Node: "w3"}
+	fault := func(kind string, s float64, target string) timeline.Event {
+		return timeline.Event{Time: at(s), Source: "faults", Kind: kind, Attrs: map[string]string{"fault": "f", "target": target}}
+	}
+	outage := func(s float64) timeline.Event { return fault(timeline.FaultStart, s, timeline.FaultTargetCloud) }
+	outageOver := func(s float64) timeline.Event { return fault(timeline.FaultEnd, s, timeline.FaultTargetCloud) }
+	ccmFault := func(s float64) timeline.Event { return fault(timeline.FaultStart, s, "cloud-controller-manager") }
 	for _, tc := range []struct {
 		name   string
 		evs    []timeline.Event
@@ -56,6 +63,9 @@ func TestLBProvision(t *testing.T) {
 		{"an address soon after the Node went", []timeline.Event{terminated, status(20, ""), gone, status(120, "a.elb"), end(400)}, true},
 		{"none long after the Node went", []timeline.Event{terminated, status(20, ""), gone, end(240)}, false},
 		{"none while the Node stays to the end", []timeline.Event{terminated, status(20, ""), end(400)}, true},
+		{"an address after the cloud's outage", []timeline.Event{outage(10), status(20, ""), outageOver(130), status(200, "a.elb"), end(400)}, true},
+		{"none long after the cloud's outage", []timeline.Event{outage(10), status(20, ""), outageOver(130), end(260)}, false},
+		{"a fault on one caller excuses nothing", []timeline.Event{ccmFault(10), status(20, ""), end(200)}, false},
 	} {
 		rs := CheckLBProvision(tc.evs, cfg)
 		if len(rs) != 1 || rs[0].Passed != tc.passed {
