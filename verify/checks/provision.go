@@ -122,22 +122,23 @@ func coveredFor(from, to time.Time, windows [][2]time.Time) time.Duration {
 
 // lastAttempt is the service controller's last write about the Service
 // while it waited (its status, or an Event on it), by which manager, as
-// the API audit recorded it: a manager that stopped trying, or never
-// began, shows here.
+// the API audit or the objects' managedFields recorded it: a manager that
+// stopped trying, or never began, shows here.
 func lastAttempt(evs []timeline.Event, p pending) string {
 	var last *timeline.Event
 	for i, e := range evs {
 		name := e.Attrs["name"]
-		if e.Kind != timeline.APIWrite || e.Controller != "service-lb-controller" || e.Time.Before(p.since.Time) ||
-			(name != p.service && !strings.HasPrefix(name, p.service+".")) {
+		if (e.Kind != timeline.APIWrite && e.Kind != timeline.ManagedWrite) || e.Controller != "service-lb-controller" ||
+			e.Time.Before(p.since.Time) || (name != p.service && !strings.HasPrefix(name, p.service+".")) {
 			continue
 		}
 		last = &evs[i]
 	}
 	if last == nil {
-		return "no write about it by any manager's service-lb-controller since (API audit)"
+		return "no write about it by any manager's service-lb-controller recorded since"
 	}
-	return fmt.Sprintf("%s last write about it by %s's service-lb-controller (%s %s, API audit)", clock(last.Time), last.Manager, last.Attrs["verb"], last.Attrs["resource"])
+	return fmt.Sprintf("%s last write about it by %s's service-lb-controller (%s %s, %s)", clock(last.Time), last.Manager,
+		last.Attrs["verb"]+last.Attrs["operation"], last.Attrs["resource"], last.Source)
 }
 
 // pending is a Service first seen without an address, and what ended
