@@ -47,7 +47,7 @@ func issueKubeletKey(cluster, node string) (string, error) {
 	if !nodeName.MatchString(node) {
 		return "", fmt.Errorf("issuing a kubelet key: %q is not a node's name", node)
 	}
-	key, err := amazon.NewKey("kubelet")
+	key, err := amazon.NewKey(kubeletPrincipal)
 	if err != nil {
 		return "", err
 	}

@@ -37,6 +37,7 @@ type faceFlags struct {
 	clusterID          string
 	listen, imdsListen []string
 	imdsRequireToken   bool
+	policies           []string // PRINCIPAL=FILE
 	// The AWS APIs over TLS, where ECR's credential callers reach them
 	// (its tokens are credentials: never sent in the clear).
 	tlsListen       []string
@@ -53,6 +54,7 @@ func (Provider) FaceFlags(f *pflag.FlagSet) cloudserver.FaceFlags {
 	f.StringVar(&a.tlsCert, "aws-tls-cert", "", "PEM certificate (chain) of the --aws-tls-listen server")
 	f.StringVar(&a.tlsKey, "aws-tls-key", "", "PEM private key of the --aws-tls-listen server")
 	f.BoolVar(&a.imdsRequireToken, "imds-require-token", false, "require IMDSv2 session tokens of the metadata service's callers")
+	f.StringArrayVar(&a.policies, "aws-iam-policy", nil, "PRINCIPAL=FILE: the IAM policy (JSON) the keys of that component (kube-controller-manager, cloud-controller-manager, kubelet) sign under; a call it does not allow is refused as AWS refuses it, and the audit holds the refusal (repeatable; a component without one may make every call)")
 	f.StringVar(&a.nodeNetwork, "node-network", "", "the nodes' network (the VPC's CIDR), e.g. the kind network's subnet")
 	f.StringVar(&a.clusterID, "aws-cluster-id", "", "the cluster ID the cluster's resources are tagged with (kubernetes.io/cluster/ID; default: the cluster's name)")
 	return a
@@ -70,8 +72,8 @@ func (a *faceFlags) Listens() map[string][]string {
 // a mistake the command refuses.
 func (a *faceFlags) Asked() (bool, error) {
 	if a.keys == "" {
-		if len(a.imdsListen) > 0 || a.imdsRequireToken || len(a.tlsListen) > 0 {
-			return false, errors.New("--imds-listen, --imds-require-token and --aws-tls-listen need --aws-keys: they serve the AWS face")
+		if len(a.imdsListen) > 0 || a.imdsRequireToken || len(a.tlsListen) > 0 || len(a.policies) > 0 {
+			return false, errors.New("--imds-listen, --imds-require-token, --aws-tls-listen and --aws-iam-policy need --aws-keys: they serve the AWS face")
 		}
 		return false, nil
 	}
@@ -92,6 +94,10 @@ func (a *faceFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error)
 	if err != nil {
 		return cloudserver.OpenFace{}, err
 	}
+	policies, err := readPolicies(a.policies)
+	if err != nil {
+		return cloudserver.OpenFace{}, err
+	}
 	calls, err := amazon.OpenCallLog(filepath.Join(in.StateDir, amazon.CallLogFile))
 	if err != nil {
 		return cloudserver.OpenFace{}, err
@@ -99,7 +105,7 @@ func (a *faceFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error)
 	s := in.Cloud
 	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), in.Token), Keys: keys, Terminated: s.Terminated, TokenKey: in.RegistryKey,
 		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork},
-		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record, DropTraffic: s.DropTraffic, Logf: log.Printf})
+		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record, DropTraffic: s.DropTraffic, Logf: log.Printf, Policies: policies})
 	if err != nil {
 		calls.Close()
 		return cloudserver.OpenFace{}, err

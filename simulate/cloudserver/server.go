@@ -124,6 +124,18 @@ func (s *Server) Handler() http.Handler {
 		}
 		cloud(op, func(*http.Request) (any, error) { return nil, nil }).ServeHTTP(w, r)
 	}))
+	// A face's refusal of its own (the caller's IAM policy): recorded in
+	// the audit with the fault that refused it, no knob deciding.
+	mux.Handle("POST /v1/face-refusals/{op}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		op, fault := r.PathValue("op"), r.URL.Query().Get("fault")
+		if !faceOp.MatchString(op) || !faultName.MatchString(fault) {
+			writeJSON(w, http.StatusBadRequest, api.Error{Message: fmt.Sprintf("face refusal %q (fault %q): want SERVICE:ACTION and a fault's name", op, fault)})
+			return
+		}
+		s.call(op, false, func(*http.Request) (any, error) {
+			return nil, &httpError{code: http.StatusForbidden, msg: "refused by the face: " + fault, fault: fault}
+		}).ServeHTTP(w, r)
+	}))
 	mux.Handle("GET /v1/routes", cloud("ListRoutes", s.listRoutes))
 	mux.Handle("PUT /v1/routes/{name}", cloud("CreateRoute", s.createRoute))
 	mux.Handle("DELETE /v1/routes/{name}", cloud("DeleteRoute", s.deleteRoute))
@@ -137,6 +149,9 @@ func (s *Server) Handler() http.Handler {
 // the action, as the deny knob names it (ec2:DescribeSubnets,
 // arm:Microsoft.Network/networkSecurityGroups/read).
 var faceOp = regexp.MustCompile(`^[a-z0-9-]{1,32}:[A-Za-z0-9./_-]{1,160}$`)
+
+// faultName names what refused a call (iam).
+var faultName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 
 // httpError is an error with a status code; fault names the knob that
 // caused it, if one did.

@@ -230,6 +230,13 @@ func (c *Client) FaceCall(ctx context.Context, controller, op string) error {
 	return c.do(ctx, controller, http.MethodPost, "/v1/face-calls/"+url.PathEscape(op), nil, nil)
 }
 
+// FaceRefused tells the cloud that its face refused a call of op itself
+// (fault names why: "iam", the caller's policy), so the audit holds it as
+// the caller's refused call; its answer is that refusal.
+func (c *Client) FaceRefused(ctx context.Context, controller, op, fault string) error {
+	return c.do(ctx, controller, http.MethodPost, "/v1/face-refusals/"+url.PathEscape(op)+"?fault="+url.QueryEscape(fault), nil, nil)
+}
+
 // RegistryToken asks the cloud for a credential for its registry, as a
 // kubelet's image credential provider does before a pull.
 func (c *Client) RegistryToken(ctx context.Context, controller string) (*RegistryToken, error) {

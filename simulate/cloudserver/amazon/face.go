@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
+	"github.com/handover-sh/handover/simulate/cloudserver/amazon/iampolicy"
 	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 	"github.com/handover-sh/handover/simulate/cloudserver/ecrtoken"
 )
@@ -34,6 +35,11 @@ type Options struct {
 	// cloudserver.Server.DropTraffic, in process: AWS applies a rule, no
 	// caller does); nil applies them only when a load balancer changes.
 	DropTraffic func(ctx context.Context, drop func(name string, spec api.LoadBalancerSpec) []string) error
+	// Policies are the IAM policies of the callers that have one, by
+	// principal (the key's component): a call its policy does not allow
+	// is refused as AWS refuses it (iam.go). A caller without one may
+	// make every call, as under an administrator's policy.
+	Policies map[string]iampolicy.Policy
 	// Logf is told what the face cannot answer a caller for (nil:
 	// nothing is told).
 	Logf func(format string, args ...any)
@@ -77,7 +83,7 @@ func New(o Options) (*Face, error) {
 	if o.Terminated != nil && keys != nil {
 		keys = liveKeys{keys, o.Terminated}
 	}
-	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: keys, Now: o.Now, Record: o.Record, Gate: f.gate}, f.ec2(), f.elb(), f.ecrService())
+	f.server, err = awsapi.NewServer(awsapi.Options{Region: o.Network.Region, Keys: keys, Now: o.Now, Record: o.Record, Gate: f.gate, Authorize: f.authorize}, f.ec2(), f.elb(), f.ecrService())
 	if err != nil {
 		return nil, err
 	}

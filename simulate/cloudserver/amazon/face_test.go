@@ -95,7 +95,7 @@ var registryKey = []byte("the rig's registry key")
 // localSecondIP is the address of the local instance's second interface.
 const localSecondIP = "10.0.0.9"
 
-func newRig(t *testing.T, dir string) *rig {
+func newRig(t *testing.T, dir string, with ...func(*amazon.Options)) *rig {
 	t.Helper()
 	r := &rig{back: &backends{instances: []api.Instance{instance("c-control-plane", region+"a", "172.18.0.2"),
 		instance("c-worker", region+"b", "172.18.0.3"), instance("c-local", region+"c", "127.0.0.1", localSecondIP)}}}
@@ -108,10 +108,14 @@ func newRig(t *testing.T, dir string) *rig {
 	t.Cleanup(func() { cs.Close(); s.Close() })
 	r.cloud, r.cloudAt = s, cs.URL
 	client := amazon.LocalCloud(s.Handler(), token)
-	r.face, err = amazon.New(amazon.Options{Cloud: client, StatePath: filepath.Join(dir, "aws.json"),
+	o := amazon.Options{Cloud: client, StatePath: filepath.Join(dir, "aws.json"),
 		Network: amazon.Network{Cluster: cluster, Region: region, Zones: []string{region + "a", region + "b", region + "c"}, CIDR: "172.18.0.0/16"},
 		Keys:    awsapi.Keys{kcm.ID: kcm, ccm.ID: ccm}, TokenKey: registryKey, DropTraffic: s.DropTraffic,
-		Record: func(rec awsapi.Record) { r.mu.Lock(); r.records = append(r.records, rec); r.mu.Unlock() }})
+		Record: func(rec awsapi.Record) { r.mu.Lock(); r.records = append(r.records, rec); r.mu.Unlock() }}
+	for _, w := range with {
+		w(&o)
+	}
+	r.face, err = amazon.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,6 +80,10 @@ type Options struct {
 	// (the cloud's throttling, outages and denials), unless the action
 	// Reaches the cloud, whose knobs then decide.
 	Gate func(context.Context, Call, Refusals) *Error
+	// Authorize, when set, decides whether the caller's identity may make
+	// a verified call of an action served (its IAM policy), before the
+	// Gate and the action: a refusal is answered as it is.
+	Authorize func(context.Context, Call, Refusals) *Error
 	// Record, when set, is told of every call answered.
 	Record func(Record)
 }
@@ -203,6 +207,11 @@ func (s *Server) serve(svc Service, r *http.Request) (any, Call, error) {
 	in := act.In()
 	if err := decodeInput(svc.Protocol, form, body, in); err != nil {
 		return nil, call, err
+	}
+	if s.opts.Authorize != nil {
+		if e := s.opts.Authorize(r.Context(), call, svc.Refusals); e != nil {
+			return nil, call, e
+		}
 	}
 	if s.opts.Gate != nil && !act.Reaches {
 		if e := s.opts.Gate(r.Context(), call, svc.Refusals); e != nil {
