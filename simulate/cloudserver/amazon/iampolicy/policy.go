@@ -110,7 +110,7 @@ func parseStatement(raw json.RawMessage) (Statement, error) {
 		s.Allow = true
 	case "Deny":
 	default:
-		return s, fmt.Errorf("Effect %q: Allow or Deny", r.Effect)
+		return s, fmt.Errorf("its Effect %q: Allow or Deny", r.Effect)
 	}
 	if r.Principal != nil || r.NotPrincipal != nil {
 		return s, errors.New("an identity-based policy has no Principal (IAM refuses it)")
@@ -124,11 +124,11 @@ func parseStatement(raw json.RawMessage) (Statement, error) {
 	}
 	var err error
 	if s.Action, err = oneOrMany[string](actions); err != nil || len(s.Action) == 0 {
-		return s, errors.New("Action: a string or a list of strings, at least one")
+		return s, errors.New("its Action: a string or a list of strings, at least one")
 	}
 	for _, a := range s.Action {
 		if a != "*" && !strings.Contains(a, ":") {
-			return s, fmt.Errorf("Action %q: SERVICE:ACTION or *", a)
+			return s, fmt.Errorf("its Action %q: SERVICE:ACTION or *", a)
 		}
 	}
 	if (r.Resource == nil) == (r.NotResource == nil) {
