@@ -16,6 +16,7 @@ func WritePlan(w io.Writer, p *Procedure, s Spec) error {
 		fmt.Fprintf(&b, "flavour:   %s\n", s.Flavour)
 	}
 	writeCloudConfigs(&b, s)
+	writePolicies(&b, s)
 	for i, st := range p.Steps {
 		fmt.Fprintf(&b, "\n## %d. %s\n\n%s\n", i+1, st.Name, st.Title)
 		for _, it := range st.Plan {

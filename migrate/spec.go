@@ -52,6 +52,9 @@ type Spec struct {
 	// (a provider's own code only): the in-tree provider's and the
 	// cloud-controller-manager's.
 	KCMCloudConfig, CCMCloudConfig *CloudConfigFile `json:",omitempty"`
+	// Policies are the user's own permission policies by component (kcm,
+	// ccm, kubelet), for a provider whose cloud has a permission model.
+	Policies map[string]PolicyFile `json:",omitempty"`
 }
 
 // Variant modifies a procedure.
@@ -124,6 +127,7 @@ func (s Spec) Validate() error {
 	errs = append(errs, s.validArgs()...)
 	errs = append(errs, s.validCCMForm()...)
 	errs = append(errs, s.validCloudConfigs()...)
+	errs = append(errs, s.validPolicies()...)
 	if err := s.validMistake(); err != nil {
 		errs = append(errs, err.Error())
 	}

@@ -52,6 +52,10 @@ type Config struct {
 	// in-tree provider's, ccm: the cloud-controller-manager's), each a
 	// path relative to the rehearsal file; --provider aws only.
 	CloudConfig map[string]string `json:"cloudConfig,omitempty"`
+	// IAMPolicy are the user's own IAM policies by component (kcm, ccm,
+	// kubelet), each a path relative to the rehearsal file; the cloud
+	// refuses what a component's policy does not allow (--provider aws).
+	IAMPolicy map[string]string `json:"iamPolicy,omitempty"`
 	// Machines is the shape of the cluster's machines where real
 	// clusters differ from kind's (--provider aws).
 	Machines MachinesInput `json:"machines,omitempty"`
@@ -193,9 +197,11 @@ func Parse(raw []byte, path string) (Config, error) {
 			c.LeaderMigration[side] = filepath.Join(filepath.Dir(path), p)
 		}
 	}
-	for side, p := range c.CloudConfig {
-		if !filepath.IsAbs(p) {
-			c.CloudConfig[side] = filepath.Join(filepath.Dir(path), p)
+	for _, files := range []map[string]string{c.CloudConfig, c.IAMPolicy} {
+		for side, p := range files {
+			if !filepath.IsAbs(p) {
+				files[side] = filepath.Join(filepath.Dir(path), p)
+			}
 		}
 	}
 	if p := c.CCM.Manifest; p != "" && !filepath.IsAbs(p) {
@@ -258,6 +264,9 @@ func (c Config) Validate() (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
+	}
+	if err := s.SetPolicies(keyedArgs(c.IAMPolicy)); err != nil {
+		return nil, fmt.Errorf("iamPolicy: %w", err)
 	}
 	if c.Force {
 		if err := s.RehearsableCloudConfigs(); err != nil {
@@ -481,6 +490,16 @@ func (c Config) intervals() (migrate.Intervals, error) {
 
 // sideArgs are a file's paths by side as the flags give them (side=path),
 // refusing a key that is not a side.
+// keyedArgs are KEY=VALUE arguments of a map, in key order (the spec
+// judges the keys).
+func keyedArgs(m map[string]string) []string {
+	var args []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		args = append(args, k+"="+m[k])
+	}
+	return args
+}
+
 func sideArgs(sides map[string]string) ([]string, error) {
 	var args []string
 	for _, side := range slices.Sorted(maps.Keys(sides)) {

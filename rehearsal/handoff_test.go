@@ -179,8 +179,8 @@ func TestConfigCloudConfig(t *testing.T) {
 	if len(global) != 0 {
 		t.Errorf("the example's files differ in %v, where only their releases differ", global)
 	}
-	if n := len(clusterOptions(p.Spec)); n != 2 {
-		t.Errorf("%d cluster options, want the provider and the cloud-configs", n)
+	if n := len(clusterOptions(p.Spec)); n != 3 {
+		t.Errorf("%d cluster options, want the provider, the cloud-configs and the policies", n)
 	}
 	for side, want := range map[string][][2]string{"kcm": {{"DisableStrictZoneCheck", "true"}, {"KubernetesClusterID", "prod-eu"}}, "ccm": {{"KubernetesClusterID", "prod-eu"}}} {
 		if vars, _, ok := p.Spec.CarriedCloudConfig(side); !ok || !reflect.DeepEqual(vars, want) {
@@ -191,6 +191,42 @@ func TestConfigCloudConfig(t *testing.T) {
 	c.CloudConfig["ccm"], c.Force = c.CloudConfig["kcm"], true
 	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "would not start") {
 		t.Errorf("a refused file, forced: %v", err)
+	}
+}
+
+// iamPolicy: paths are relative to the rehearsal file, each policy read
+// as IAM reads it before anything runs; a component the provider has not,
+// a provider without a permission model, a document IAM refuses, each an
+// error saying where.
+func TestConfigIAMPolicy(t *testing.T) {
+	c, err := ReadFile("../examples/aws-iam-policies/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := p.Spec.Policies["ccm"]; !ok || !strings.HasSuffix(f.Path, "examples/aws-iam-policies/managers-before-1.27.json") || len(f.Data) == 0 {
+		t.Fatalf("ccm's policy %+v", p.Spec.Policies)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"ec2:*","Resource":"*","Principal":"*"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good := c.IAMPolicy["ccm"]
+	for name, change := range map[string]func(*Config){
+		`no component "etcd"`: func(c *Config) { c.IAMPolicy = map[string]string{"etcd": good} },
+		"Principal":           func(c *Config) { c.IAMPolicy = map[string]string{"ccm": bad} },
+		"permission model":    func(c *Config) { c.Provider, c.From, c.To = "", "", "" },
+		"no such file":        func(c *Config) { c.IAMPolicy = map[string]string{"ccm": bad + ".x"} },
+	} {
+		cc := c
+		cc.IAMPolicy = map[string]string{"ccm": good}
+		change(&cc)
+		if _, err := cc.Validate(); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 

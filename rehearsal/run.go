@@ -373,11 +373,17 @@ func clientCert(rc *rest.Config) *tls.Certificate {
 	return &c
 }
 
-// clusterOptions make the rehearsal's cloud: its provider, and each side's
-// cloud-config variables where the user gave a file.
+// clusterOptions make the rehearsal's cloud: its provider, each side's
+// cloud-config variables where the user gave a file, and the components'
+// IAM policies.
 func clusterOptions(s migrate.Spec) []cloudcluster.Option {
+	policies := map[string][]byte{}
+	for side, f := range s.Policies {
+		policies[side] = f.Data
+	}
 	return []cloudcluster.Option{cloudcluster.WithProvider(s.CloudProfile),
-		cloudcluster.WithCloudConfigVars(carriedVars(s, migrate.SideKCM), carriedVars(s, migrate.SideCCM))}
+		cloudcluster.WithCloudConfigVars(carriedVars(s, migrate.SideKCM), carriedVars(s, migrate.SideCCM)),
+		cloudcluster.WithPolicies(policies)}
 }
 
 // carriedVars are a side's cloud-config variables as the rehearsal

@@ -27,6 +27,7 @@ type specFlags struct {
 	inPlace, rollback, disable bool
 	ccmLast                    bool
 	configs, cloudConfigs      []string
+	policies                   []string
 	ccmManifest, provider      string
 }
 
@@ -102,6 +103,12 @@ func cloudConfigFlagHelp() string {
 	return "--provider " + strings.Join(providers.NamesWith[providers.CloudConfigs](), " or ") + ": your own cloud-config (aws's INI, azure's azure.json), kcm=FILE (the in-tree provider's: kube-controller-manager N and its kubelets), ccm=FILE (the cloud-controller-manager's) or FILE (both); read as each side's provider code reads it, compared by the lint, and rehearsed with (plan says which variables)"
 }
 
+// policyFlagHelp names the providers whose cloud holds its callers to a
+// permission policy.
+func policyFlagHelp() string {
+	return "--provider " + strings.Join(providers.NamesWith[providers.Policies](), " or ") + ": your own IAM policy (JSON) for a component, kcm=FILE (the in-tree provider's kube-controller-manager), ccm=FILE (the cloud-controller-manager) or kubelet=FILE (every kubelet, its image credential provider among them); the simulated cloud refuses what it does not allow as AWS does, the refusals in the cloud audit and the reports (repeatable)"
+}
+
 const configFlagHelp = "your own configuration for a side, installed as given: kcm=FILE or ccm=FILE, FILE \"default\" for the built-in default (repeatable; the lint runs first)"
 
 func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
@@ -114,6 +121,9 @@ func (f *specFlags) build() (migrate.Spec, *migrate.Procedure, error) {
 		return s, nil, err
 	}
 	if err := s.SetCloudConfigs(f.cloudConfigs); err != nil {
+		return s, nil, err
+	}
+	if err := s.SetPolicies(f.policies); err != nil {
 		return s, nil, err
 	}
 	if f.ccmManifest != "" {
@@ -170,6 +180,7 @@ and exits non-zero when the lint finds errors (migrate and rehearse would stop).
 	// plan and rehearse only: migrate and observe work on a cluster whose
 	// cloud-configs are on its nodes since it was made.
 	c.Flags().StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp())
+	c.Flags().StringArrayVar(&f.policies, "iam-policy", nil, policyFlagHelp())
 	return c
 }
 

@@ -64,6 +64,7 @@ full before anything runs:
   ccmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
   ccm: {form: deployment, replicas: 2}  # or {manifest: ccm.yaml}: your chart, rendered
   machines: {secondInterface: true, kubeletNodeIP: false}  # --provider aws: machines as yours are
+  iamPolicy: {ccm: ccm-policy.json}  # --provider aws: a component's own IAM policy (kcm, ccm, kubelet)
   out: _output/rke2
 
 Durations (Go durations, such as 90s or 5m; outside its range one is refused):
@@ -119,6 +120,7 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.Mistake, "mistake", "", "do the task doc wrong on purpose, to see what handover catches: "+strings.Join(migrate.MistakeNames(), ", ")+" (needs --force past the lint)")
 	fs.StringArrayVar(&f.cfgFiles, "leader-migration-config", nil, configFlagHelp)
 	fs.StringArrayVar(&f.cloudConfigs, "cloud-config", nil, cloudConfigFlagHelp())
+	fs.StringArrayVar(&f.policies, "iam-policy", nil, policyFlagHelp())
 	fs.StringArrayVar(&cfg.KCMArgs, "kcm-arg", nil, kcmArgHelp)
 	fs.StringArrayVar(&cfg.CCMArgs, "ccm-arg", nil, ccmArgHelp)
 	fs.StringVar(&cfg.CCM.Form, "ccm-form", "", ccmFormHelp())

@@ -22,6 +22,7 @@ type rehearseFlags struct {
 	cfg                    rehearsal.Config
 	file, like             string
 	cfgFiles, cloudConfigs []string
+	policies               []string
 	scaleServices          int
 	scaleThrottle          float64
 	nodeIP                 bool
@@ -109,7 +110,31 @@ func (f *rehearseFlags) config(fs *pflag.FlagSet) (rehearsal.Config, error) {
 	if err := addSides(&cfg.LeaderMigration, "--leader-migration-config", f.cfgFiles, false); err != nil {
 		return cfg, err
 	}
-	return cfg, addSides(&cfg.CloudConfig, "--cloud-config", f.cloudConfigs, true)
+	if err := addSides(&cfg.CloudConfig, "--cloud-config", f.cloudConfigs, true); err != nil {
+		return cfg, err
+	}
+	return cfg, addKeyed(&cfg.IAMPolicy, "--iam-policy", f.policies)
+}
+
+// addKeyed reads KEY=FILE arguments into a map, each key once; the flags
+// replace the file's map when given (the spec judges the keys).
+func addKeyed(into *map[string]string, flag string, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" || v == "" {
+			return fmt.Errorf("%s %s: write KEY=FILE", flag, a)
+		}
+		if _, twice := m[k]; twice {
+			return fmt.Errorf("%s %s: %s= is given twice: give each once", flag, a, k)
+		}
+		m[k] = v
+	}
+	*into = m
+	return nil
 }
 
 // likeConfig is the rehearsal of --like's file on what handover builds;

@@ -30,7 +30,7 @@ var testEndpoints = endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 40
 // runs.
 func prepared(t *testing.T) {
 	t.Helper()
-	if _, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}); err != nil {
+	if _, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -119,7 +119,7 @@ func TestConfigureAWS(t *testing.T) {
 // node's is its own, TestEachNodeMountsItsOwnKubeletKey).
 func TestPrepareAWS(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	args, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{})
+	args, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestValidateAWS(t *testing.T) {
 // preloads, the cluster's cloud-config and the manager's own key.
 func TestAWSCCMManifest(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	if _, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, cloudcluster.CloudConfigVars{}); err != nil {
+	if _, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, cloudcluster.CloudConfigVars{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	keys, _ := amazon.ReadKeys(filepath.Join(stateDir("c1"), "keys.json"))
@@ -271,7 +271,7 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
 	own := cloudcluster.CloudConfigVars{KCM: [][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}},
 		CCM: [][2]string{{"KubernetesClusterID", "other \"one\"\nline"}}}
-	flags, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own)
+	flags, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,5 +352,34 @@ func TestIssueKubeletKey(t *testing.T) {
 		if _, err := issueKubeletKey("c1", bad); err == nil {
 			t.Errorf("a node named %q got a key", bad)
 		}
+	}
+}
+
+// Each side's IAM policy is written beside the keys and the cloud holds
+// that side's principal to it; a side the cloud has no component for is
+// refused.
+func TestAWSPoliciesReachTheCloud(t *testing.T) {
+	t.Setenv("HANDOVER_CACHE", t.TempDir())
+	doc := []byte(`{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"ec2:Describe*","Resource":"*"}}`)
+	flags, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}, map[string][]byte{"ccm": doc, "kubelet": doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []string
+	for i, f := range flags {
+		if f == "--aws-iam-policy" {
+			held = append(held, flags[i+1])
+		}
+	}
+	want := []string{"cloud-controller-manager=" + filepath.Join(stateDir("c1"), "policy-ccm.json"), "kubelet=" + filepath.Join(stateDir("c1"), "policy-kubelet.json")}
+	if !slices.Equal(held, want) {
+		t.Fatalf("the cloud's policies %v, want %v", held, want)
+	}
+	ps, err := readPolicies(held)
+	if err != nil || ps["kubelet"].Decide("ec2:CreateRoute").Allowed || !ps["cloud-controller-manager"].Decide("ec2:DescribeSubnets").Allowed {
+		t.Errorf("read back: %v, %v", ps, err)
+	}
+	if _, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}, map[string][]byte{"etcd": doc}); err == nil {
+		t.Error("a policy for no component accepted")
 	}
 }

@@ -3,10 +3,14 @@ package aws
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/handover-sh/handover/internal/privatefs"
+	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloudserver/amazon/iampolicy"
 )
 
@@ -16,6 +20,53 @@ const kubeletPrincipal = "kubelet"
 // PolicyPrincipals are the components whose keys a policy can be given
 // to: the managers' and the kubelets'.
 var PolicyPrincipals = append(slices.Clone(principals), kubeletPrincipal)
+
+var _ providers.Policies = Provider{}
+
+// policySides are the components a user gives a policy to, by the keys
+// --iam-policy names them with (a migration's sides, and the kubelets),
+// and the principal each signs as here.
+var policySides = map[string]string{"kcm": principals[0], "ccm": principals[1], "kubelet": kubeletPrincipal}
+
+// PolicySides are kcm, ccm and kubelet.
+func (Provider) PolicySides() []string { return slices.Sorted(maps.Keys(policySides)) }
+
+// CheckPolicy reads a policy document as IAM does (iampolicy.Parse).
+func (Provider) CheckPolicy(data []byte) error {
+	_, err := iampolicy.Parse(data)
+	return err
+}
+
+// PolicyNotes name the statements handover cannot evaluate exactly.
+func (Provider) PolicyNotes(data []byte) []string {
+	p, err := iampolicy.Parse(data)
+	if err != nil {
+		return nil // CheckPolicy says why
+	}
+	var out []string
+	for _, sid := range p.Approximated() {
+		out = append(out, sid+" names resources or conditions the simulated cloud does not model: an Allow of it allows nothing here, a Deny denies its actions outright")
+	}
+	return out
+}
+
+// writePolicies writes each side's policy into dir and returns the
+// cloud's flags that hold that side's keys to it.
+func writePolicies(dir string, policies map[string][]byte) ([]string, error) {
+	var flags []string
+	for _, side := range slices.Sorted(maps.Keys(policies)) {
+		principal, ok := policySides[side]
+		if !ok {
+			return nil, fmt.Errorf("an IAM policy for %q: no such component (%s)", side, strings.Join(Provider{}.PolicySides(), ", "))
+		}
+		path := filepath.Join(dir, "policy-"+side+".json")
+		if err := privatefs.WriteFile(path, policies[side]); err != nil {
+			return nil, err
+		}
+		flags = append(flags, "--aws-iam-policy", principal+"="+path)
+	}
+	return flags, nil
+}
 
 // readPolicies reads --aws-iam-policy's PRINCIPAL=FILE values, each
 // principal once, each file as IAM reads a policy document.

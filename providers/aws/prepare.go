@@ -57,7 +57,7 @@ func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (clou
 	if err != nil {
 		return cloudcluster.Served{}, err
 	}
-	flags, err := prepare(in.Cluster, e, in.Vars)
+	flags, err := prepare(in.Cluster, e, in.Vars, in.Policies)
 	if err != nil {
 		return cloudcluster.Served{}, err
 	}
@@ -68,7 +68,7 @@ func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (clou
 
 // prepare issues the components' keys and writes every file the nodes
 // and the cloud need; it returns the cloud's extra serve flags.
-func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars) ([]string, error) {
+func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars, policies map[string][]byte) ([]string, error) {
 	dir := stateDir(cluster)
 	if err := privatefs.MkdirAll(filepath.Join(dir, "patches")); err != nil {
 		return nil, err
@@ -87,11 +87,15 @@ func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars) ([]s
 	if err != nil {
 		return nil, err
 	}
+	held, err := writePolicies(dir, policies)
+	if err != nil {
+		return nil, err
+	}
 	// IMDSv2 required, as EC2 launches instances from AMIs registered with
 	// ImdsSupport v2.0 (Amazon Linux 2023's): the providers' SDKs and the
 	// bootstrap must take a session token first.
 	return append([]string{"--aws-keys", keysFile(cluster), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
-		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, ecr...), nil
+		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, append(ecr, held...)...), nil
 }
 
 // issueKeys issues the cluster-wide components their keys, in the keys'

@@ -57,6 +57,10 @@ type PrepareInput struct {
 	// Vars are the user's cloud-config variables, for a provider whose
 	// code reads a cloud-config.
 	Vars CloudConfigVars
+	// Policies are the user's permission policies by component (kcm, ccm,
+	// kubelet), for a provider whose cloud holds its callers to them
+	// (providers.Policies); nil: none.
+	Policies map[string][]byte
 }
 
 // CloudConfigVars are a user's cloud-config variables (name, value, in

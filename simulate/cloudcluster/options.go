@@ -6,6 +6,7 @@ type Option func(*settings)
 type settings struct {
 	provider string
 	vars     CloudConfigVars
+	policies map[string][]byte
 	// secondInterfaces, noNodeIP: the machines' shape (nodeshape.go).
 	secondInterfaces, noNodeIP bool
 }
@@ -28,4 +29,10 @@ func WithProvider(name string) Option { return func(s *settings) { s.provider = 
 // variables for each side (nil: a side without a file of the user's).
 func WithCloudConfigVars(kcm, ccm [][2]string) Option {
 	return func(s *settings) { s.vars = CloudConfigVars{KCM: kcm, CCM: ccm} }
+}
+
+// WithPolicies holds the cloud's callers to the user's permission
+// policies, by component (PrepareInput.Policies).
+func WithPolicies(p map[string][]byte) Option {
+	return func(s *settings) { s.policies = p }
 }

@@ -57,7 +57,7 @@ func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 		default:
 			v := Violation{From: p.since.Time, To: until, Sources: []string{"api"},
 				Message:  fmt.Sprintf("the Service waited %s for its load balancer's address (threshold %s)", took, bound),
-				Evidence: []string{clock(p.since.Time) + " first seen with no address", lastAttempt(evs, p), p.ending(end)}}
+				Evidence: append([]string{clock(p.since.Time) + " first seen with no address", lastAttempt(evs, p), p.ending(end)}, refusedWhile(evs, p.since.Time, until)...)}
 			out = append(out, result(LBProvision, p.service, []Violation{v}, v.Message, metrics))
 		}
 	}
@@ -139,6 +139,27 @@ func lastAttempt(evs []timeline.Event, p pending) string {
 	}
 	return fmt.Sprintf("%s last write about it by %s's service-lb-controller (%s %s, %s)", clock(last.Time), last.Manager,
 		last.Attrs["verb"]+last.Attrs["operation"], last.Attrs["resource"], last.Source)
+}
+
+// maxRefusalsCited bounds the cloud's refusals a violation cites.
+const maxRefusalsCited = 5
+
+// refusedWhile are the cloud audit's refusals of the managers' calls
+// between from and to, by manager, operation and the knob or policy
+// behind them (an action a policy does not allow shows as knob iam): why
+// a service controller that tried got nowhere.
+func refusedWhile(evs []timeline.Event, from, to time.Time) []string {
+	var during []timeline.Event
+	for _, e := range evs {
+		if e.Kind == timeline.CloudCall && !e.Time.Before(from) && !e.Time.After(to) {
+			during = append(during, e)
+		}
+	}
+	out := auditRefusals(during, func(string, string) bool { return true })
+	if len(out) > maxRefusalsCited {
+		out = append(out[:maxRefusalsCited], fmt.Sprintf("cloud audit: %d more kinds of refusal", len(out)-maxRefusalsCited))
+	}
+	return out
 }
 
 // pending is a Service first seen without an address, and what ended

@@ -79,6 +79,13 @@ func TestLBProvision(t *testing.T) {
 		!strings.Contains(strings.Join(rs[0].Violations[0].Evidence, "\n"), "last write about it by cloud-controller-manager's service-lb-controller") {
 		t.Errorf("evidence: %+v", rs)
 	}
+	// And the cloud's refusals while it waited: a policy's among them.
+	refused := timeline.Event{Time: at(30), Source: "cloud-audit", Kind: timeline.CloudCall, Manager: "cloud-controller-manager",
+		Attrs: map[string]string{"operation": "ec2:DescribeAvailabilityZones", "status": "403", "fault": "iam"}}
+	if rs := CheckLBProvision([]timeline.Event{status(0, ""), refused, end(144)}, cfg); len(rs) != 1 ||
+		!strings.Contains(strings.Join(rs[0].Violations[0].Evidence, "\n"), "cloud-controller-manager refused ec2:DescribeAvailabilityZones (403, knob iam) 1 time(s)") {
+		t.Errorf("evidence: %+v", rs)
+	}
 	made := []timeline.Event{status(0, "a.elb"), status(10, ""), end(400)}
 	if rs := CheckLBProvision(made, cfg); len(rs) != 0 {
 		t.Errorf("a Service made before the observation judged: %+v", rs)
