@@ -77,6 +77,7 @@ func TestBuiltBinaryRefusesDevicesAndFIFOs(t *testing.T) {
 			{"simcloud serve --admin-token-file", []string{"simcloud", "serve", "--pod-network", "10.244.0.0/16", "--listen", "127.0.0.1:0",
 				"--state-dir", t.TempDir(), "--cloud-config", cloudConfig, "--admin-token-file", bad}},
 			{"report", []string{"report", bad, "--out", t.TempDir()}},
+			{"plan --iam-policy", []string{"plan", "--provider", "aws", "--from", "v1.26.13", "--to", "v1.27.4", "--iam-policy", "ccm=" + bad}},
 			{"describe --rancher-cluster", []string{"describe", "--rancher-cluster", bad}},
 			{"describe --rke-cluster-yml-after", []string{"describe", "--rke-cluster-yml", "../../rehearsal/rancher/testdata/rke-aws-before-step5.yml", "--rke-cluster-yml-after", bad}},
 		} {

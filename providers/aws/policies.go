@@ -2,13 +2,12 @@ package aws
 
 import (
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/handover-sh/handover/internal/boundedfile"
 	"github.com/handover-sh/handover/internal/privatefs"
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloudserver/amazon/iampolicy"
@@ -92,14 +91,11 @@ func readPolicies(specs []string) (map[string]iampolicy.Policy, error) {
 	return out, nil
 }
 
-// readPolicy reads one policy file, no larger than IAM's largest.
+// readPolicy reads one policy file, no larger than IAM's largest
+// document allows (internal/boundedfile: a device or a FIFO is refused at
+// once).
 func readPolicy(path string) (iampolicy.Policy, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return iampolicy.Policy{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, iampolicy.MaxSize+1))
+	data, err := boundedfile.Read(path, iampolicy.MaxSize)
 	if err != nil {
 		return iampolicy.Policy{}, err
 	}

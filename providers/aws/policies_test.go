@@ -29,7 +29,7 @@ func TestReadPolicies(t *testing.T) {
 		"ccm=" + good:                                         `no component "ccm"`,
 		"cloud-controller-manager":                            "want PRINCIPAL=FILE",
 		"cloud-controller-manager=" + bad:                     "Principal",
-		"cloud-controller-manager=" + big:                     "largest",
+		"cloud-controller-manager=" + big:                     "too large",
 		"cloud-controller-manager=" + filepath.Join(dir, "x"): "no such file",
 	} {
 		if _, err := readPolicies([]string{spec}); err == nil || !strings.Contains(err.Error(), want) {
