@@ -116,6 +116,21 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		red := append(failed(res, checks.LBProvision), failed(res, checks.LBAvailability)...)
 		Expect(red).NotTo(BeEmpty(), "neither lb-provision nor lb-availability fired; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 24: both managers' roles hold a policy written for the
+	// in-tree provider, without ec2:DescribeAvailabilityZones, which
+	// cloud-provider-aws v1.27 calls to choose a new load balancer's
+	// subnets. Once it runs the service controller, new Services get no
+	// load balancer, and the evidence names the action the policy refused.
+	It("24: an IAM policy without an action the v1.27 manager calls", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/aws-iam-policies/rehearsal.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "aws-iam-before-1.27", c)
+		red := failed(res, checks.LBProvision)
+		Expect(red).NotTo(BeEmpty(), "lb-provision did not fire; reports in %s", res.Dir)
+		Expect(red[0].Violations[0].Evidence).To(ContainElement(ContainSubstring("ec2:DescribeAvailabilityZones (403, knob iam)")),
+			"the evidence does not name the refused action; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to
