@@ -28,8 +28,10 @@ const LBProvision = "lb-provision"
 // (timeline.FaultTargetCloud). One still without an
 // address when the observation ended sooner is not judged; Services that
 // had their address when first seen were made before (lb-ingress holds
-// them to it). With no Service recorded at all, lb-ingress says whether
-// evidence is missing.
+// them to it), and those first seen before a procedure's first step are
+// the setup's, which waits for their addresses before anything changes.
+// With no Service recorded at all, lb-ingress says whether evidence is
+// missing.
 func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 	if countKind(evs, timeline.ServiceIngress) == 0 {
 		return nil
@@ -37,8 +39,12 @@ func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 	_, end := span(evs)
 	bound := cfg.threshold("max-lb-pending", cfg.MaxPending)
 	excused := append(lingeringNodes(evs, end), cloudImpaired(evs, end)...)
+	began := procedureBegan(evs)
 	var out []Result
 	for _, p := range pendingServices(evs) {
+		if p.since.Time.Before(began) {
+			continue // the setup's: it waits for their addresses before anything changes
+		}
 		until := p.until(end)
 		off := coveredFor(p.since.Time, until, excused)
 		waited := until.Sub(p.since.Time) - off
@@ -62,6 +68,17 @@ func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 		}
 	}
 	return out
+}
+
+// procedureBegan is when the first step of a procedure started (zero
+// for an observation without one: every Service is judged).
+func procedureBegan(evs []timeline.Event) time.Time {
+	for _, e := range evs {
+		if e.Kind == timeline.StepStart {
+			return e.Time
+		}
+	}
+	return time.Time{}
 }
 
 // lingeringNodes are the windows in which a Node whose instance was

@@ -86,6 +86,14 @@ func TestLBProvision(t *testing.T) {
 		!strings.Contains(strings.Join(rs[0].Violations[0].Evidence, "\n"), "cloud-controller-manager refused ec2:DescribeAvailabilityZones (403, knob iam) 1 time(s)") {
 		t.Errorf("evidence: %+v", rs)
 	}
+	// One first seen before the procedure began is the setup's.
+	step := timeline.Event{Time: at(10), Source: "runner", Kind: timeline.StepStart}
+	if rs := CheckLBProvision([]timeline.Event{status(0, ""), step, end(400)}, cfg); len(rs) != 0 {
+		t.Errorf("a Service of the setup judged: %+v", rs)
+	}
+	if rs := CheckLBProvision([]timeline.Event{step, status(20, ""), end(400)}, cfg); len(rs) != 1 || rs[0].Passed {
+		t.Errorf("a Service made during the procedure: %+v", rs)
+	}
 	made := []timeline.Event{status(0, "a.elb"), status(10, ""), end(400)}
 	if rs := CheckLBProvision(made, cfg); len(rs) != 0 {
 		t.Errorf("a Service made before the observation judged: %+v", rs)
