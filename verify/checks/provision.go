@@ -128,7 +128,7 @@ func coveredFor(from, to time.Time, windows [][2]time.Time) time.Duration {
 	var total time.Duration
 	cursor := from
 	for _, w := range sortedWindows(windows) {
-		start, stop := maxTime(w[0], cursor), minTime(w[1], to)
+		start, stop := later(w[0], cursor), earlier(w[1], to)
 		if stop.After(start) {
 			total += stop.Sub(start)
 			cursor = stop
@@ -245,18 +245,4 @@ func sortedWindows(ws [][2]time.Time) [][2]time.Time {
 	out := slices.Clone(ws)
 	slices.SortFunc(out, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
 	return out
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
 }
