@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/handover-sh/handover/internal/boundedfile"
+	"github.com/handover-sh/handover/migrate/lint"
 	"github.com/handover-sh/handover/providers"
 )
 
@@ -89,5 +90,41 @@ func writePolicies(b *strings.Builder, s Spec) {
 		for _, n := range p.PolicyNotes(f.Data) {
 			fmt.Fprintf(b, "    note: %s\n", n)
 		}
+		if gaps := p.PolicyGaps(side, s.policyCodes(side), f.Data); len(gaps) > 0 {
+			fmt.Fprintf(b, "    refused, though %s code calls them: %s\n", who, strings.Join(gaps, ", "))
+		}
 	}
+}
+
+// policyCodes are the codes a side's components run: a manager's release,
+// both sides' for the kubelets (N's in tree, N+1's beside the plugins).
+func (s Spec) policyCodes(side string) []string {
+	if side == SideKCM || side == SideCCM {
+		return []string{s.codeOf(side)}
+	}
+	return []string{s.codeOf(SideKCM), s.codeOf(SideCCM)}
+}
+
+// policyFindings warn of each action a side's components call that its
+// policy does not allow: the cloud refuses those calls, and what they are
+// for fails from then on (a manager's, once it leads).
+func (s Spec) policyFindings() lint.Findings {
+	p, ok := providers.As[providers.Policies](s.cloud())
+	if !ok || !s.OwnCode() {
+		return nil
+	}
+	var out lint.Findings
+	for _, side := range sortedSides(s.Policies) {
+		f := s.Policies[side]
+		callers := strings.Join(s.policyCodes(side), " and ") + " calls"
+		if side != SideKCM && side != SideCCM {
+			callers = "every kubelet calls (its cloud provider, its image credential provider)"
+		}
+		if gaps := p.PolicyGaps(side, s.policyCodes(side), f.Data); len(gaps) > 0 {
+			out = append(out, lint.Finding{Severity: lint.Warning, Where: f.Path + " (--iam-policy " + side + ")",
+				Problem: fmt.Sprintf("it does not allow %s, which %s: the cloud refuses each such call", strings.Join(gaps, ", "), callers),
+				Fix:     "allow them in the policy"})
+		}
+	}
+	return out
 }

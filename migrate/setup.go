@@ -161,7 +161,7 @@ func (s Spec) BuiltInConfig() bool { return s.configStyle() == BuiltIn }
 func (s Spec) Raises() bool { return s.reg().Managers.SwitchRaises && s.From != s.To }
 
 // Lint is the preflight: the procedure's configurations and flags.
-func (s Spec) Lint() lint.Findings { return lint.Lint(s.Sides()...) }
+func (s Spec) Lint() lint.Findings { return append(lint.Lint(s.Sides()...), s.policyFindings()...) }
 
 // Predict is what the lint expects the managers to do with the migrated
 // controllers: which run in two managers at once, which in none.

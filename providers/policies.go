@@ -13,4 +13,8 @@ type Policies interface {
 	// PolicyNotes say where the cloud holds a caller to a policy otherwise
 	// than the real one would (never more kindly), for the plan.
 	PolicyNotes(data []byte) []string
+	// PolicyGaps are the actions side's components call, running codes
+	// (module@version, as Coded names them), that the policy does not
+	// allow: the cloud will refuse them.
+	PolicyGaps(side string, codes []string, data []byte) []string
 }
