@@ -20,9 +20,6 @@ var callSite = regexp.MustCompile(`\b([a-zA-Z]+)\.(ec2|elb)\.([A-Z][A-Za-z]+)\(`
 // its package's call sites of the EC2 and ELB clients among the actions
 // the simulated cloud serves.
 func TestActionsCalledHoldToTheirSource(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the providers' modules (downloads on a cold cache)")
-	}
 	f, err := amazon.New(amazon.Options{Cloud: api.NewClient("http://127.0.0.1:1", ""), Network: amazon.Network{Cluster: "c", Region: "r"}, Keys: awsapi.Keys{}})
 	if err != nil {
 		t.Fatal(err)
