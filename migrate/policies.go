@@ -17,6 +17,10 @@ type PolicyFile struct {
 	Data []byte
 }
 
+// policyLimit bounds a policy file: IAM's largest document is 10,240
+// characters, with room for whitespace.
+const policyLimit = 64 << 10
+
 // SetPolicies reads --iam-policy arguments: SIDE=FILE, each side once
 // (kcm, ccm, kubelet for aws: providers.Policies says which).
 func (s *Spec) SetPolicies(args []string) error {
@@ -28,7 +32,7 @@ func (s *Spec) SetPolicies(args []string) error {
 		if _, twice := s.Policies[side]; twice {
 			return fmt.Errorf("--iam-policy %s: %s= is given twice: give each side once", arg, side)
 		}
-		raw, err := boundedfile.Read(path, boundedfile.ConfigLimit)
+		raw, err := boundedfile.Read(path, policyLimit)
 		if err != nil {
 			return fmt.Errorf("--iam-policy %s: %w", arg, err)
 		}
