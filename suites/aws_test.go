@@ -125,7 +125,7 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 	It("24: an IAM policy without an action the v1.27 manager calls", func(ctx context.Context) {
 		c, err := rehearsal.ReadFile("../examples/aws-iam-policies/rehearsal.yaml")
 		Expect(err).NotTo(HaveOccurred())
-		res := negative(ctx, "aws-iam-before-1.27", c)
+		res := negative(ctx, "aws-iam-before-127", c)
 		red := failed(res, checks.LBProvision)
 		Expect(red).NotTo(BeEmpty(), "lb-provision did not fire; reports in %s", res.Dir)
 		Expect(red[0].Violations[0].Evidence).To(ContainElement(ContainSubstring("ec2:DescribeAvailabilityZones (403, knob iam)")),
