@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -46,8 +45,8 @@ func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 			continue // the setup's: it waits for their addresses before anything changes
 		}
 		until := p.until(end)
-		off := coveredFor(p.since.Time, until, excused)
-		waited := until.Sub(p.since.Time) - off
+		waited := countedWait(p.since.Time, until, excused)
+		off := until.Sub(p.since.Time) - waited
 		metrics := map[string]float64{"seconds": waited.Seconds(), "excused_seconds": off.Seconds(), "max_pending_seconds": cfg.MaxPending.Seconds()}
 		took := waited.Round(100 * time.Millisecond).String()
 		if off > 0 {
@@ -122,19 +121,17 @@ func cloudImpaired(evs []timeline.Event, end time.Time) [][2]time.Time {
 	return out
 }
 
-// coveredFor is how much of [from, to] the windows cover, each instant
-// counted once.
-func coveredFor(from, to time.Time, windows [][2]time.Time) time.Duration {
-	var total time.Duration
-	cursor := from
-	for _, w := range sortedWindows(windows) {
-		start, stop := later(w[0], cursor), earlier(w[1], to)
-		if stop.After(start) {
-			total += stop.Sub(start)
-			cursor = stop
-		}
+// countedWait is how much of [from, to] no excusing window covers.
+func countedWait(from, to time.Time, excused [][2]time.Time) time.Duration {
+	spans := make([]RunSpan, len(excused))
+	for i, w := range excused {
+		spans[i] = RunSpan{From: w[0], To: w[1]}
 	}
-	return total
+	var d time.Duration
+	for _, u := range uncovered(spans, from, to) {
+		d += u[1].Sub(u[0])
+	}
+	return d
 }
 
 // lastAttempt is the service controller's last write about the Service
@@ -238,11 +235,5 @@ func pendingServices(evs []timeline.Event) []pending {
 			delete(known, svc)
 		}
 	}
-	return out
-}
-
-func sortedWindows(ws [][2]time.Time) [][2]time.Time {
-	out := slices.Clone(ws)
-	slices.SortFunc(out, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
 	return out
 }
