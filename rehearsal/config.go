@@ -488,8 +488,6 @@ func (c Config) intervals() (migrate.Intervals, error) {
 	return out, out.Validate()
 }
 
-// sideArgs are a file's paths by side as the flags give them (side=path),
-// refusing a key that is not a side.
 // keyedArgs are KEY=VALUE arguments of a map, in key order (the spec
 // judges the keys).
 func keyedArgs(m map[string]string) []string {
@@ -500,6 +498,8 @@ func keyedArgs(m map[string]string) []string {
 	return args
 }
 
+// sideArgs are a file's paths by side as the flags give them (side=path),
+// refusing a key that is not a side.
 func sideArgs(sides map[string]string) ([]string, error) {
 	var args []string
 	for _, side := range slices.Sorted(maps.Keys(sides)) {

@@ -22,6 +22,7 @@ func (s *Server) DropTraffic(ctx context.Context, drop func(name string, spec ap
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var errs []error
+	changed := false
 	for _, name := range slices.Sorted(maps.Keys(s.state.LoadBalancers)) {
 		lb := s.state.LoadBalancers[name]
 		dropped := slices.Clone(drop(name, lb.Spec))
@@ -42,6 +43,10 @@ func (s *Server) DropTraffic(ctx context.Context, drop func(name string, spec ap
 		}
 		lb.Updated = s.opts.Now()
 		s.state.LoadBalancers[name] = lb
+		changed = true
+	}
+	if !changed {
+		return errors.Join(errs...)
 	}
 	if err := s.persist(); err != nil {
 		errs = append(errs, err)
