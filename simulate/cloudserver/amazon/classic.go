@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go/aws"
+	"github.com/aws/aws-sdk-go/service/ec2"
 	"github.com/aws/aws-sdk-go/service/elb"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
@@ -70,7 +71,9 @@ func (f *Face) push(ctx context.Context, c awsapi.Call, lb *classicLB, create bo
 	if spec.HealthCheck, err = healthCheck(lb.Description.HealthCheck); err != nil {
 		return err
 	}
-	spec.Dropped = f.drops(lb.Description.SecurityGroups, spec)
+	var rules []*ec2.IpPermission
+	f.state.Read(func(d *stateData) { rules = f.nodeRules(d) })
+	spec.Dropped = f.drops(rules, lb.Description.SecurityGroups, spec)
 	name := *lb.Description.LoadBalancerName
 	cloud := f.cloud(c).UpdateLoadBalancer
 	if create {

@@ -31,17 +31,20 @@ import (
 // egress rules are not read (a new group allows all egress, and the
 // providers never change it).
 
+// nodeRules are the ingress rules of the instances' security group:
+// every instance has the nodes' group only (ec2Instance).
+func (f *Face) nodeRules(d *stateData) []*ec2.IpPermission {
+	if g, ok := d.Groups[f.opts.Network.NodeGroup()]; ok {
+		return g.IpPermissions
+	}
+	return nil
+}
+
 // drops are the node address:port pairs of spec (each registered
 // instance at each listener's instance port and at the health check's)
-// that no ingress rule of the instances' security group lets the load
-// balancer reach, given its security groups.
-func (f *Face) drops(lbGroups []*string, spec api.LoadBalancerSpec) []string {
-	var rules []*ec2.IpPermission
-	f.state.Read(func(d *stateData) {
-		if g, ok := d.Groups[f.opts.Network.NodeGroup()]; ok {
-			rules = g.IpPermissions // every instance has the nodes' group only (ec2Instance)
-		}
-	})
+// that no rule of the instances' security group lets the load balancer
+// reach, given its security groups.
+func (f *Face) drops(rules []*ec2.IpPermission, lbGroups []*string, spec api.LoadBalancerSpec) []string {
 	ports := map[int64]bool{}
 	for _, p := range spec.Ports {
 		ports[int64(p.NodePort)] = true
@@ -119,18 +122,20 @@ func (f *Face) refilter(ctx context.Context) {
 	if f.opts.DropTraffic == nil {
 		return
 	}
+	var rules []*ec2.IpPermission
+	groups := map[string][]*string{}
+	f.state.Read(func(d *stateData) {
+		rules = f.nodeRules(d)
+		for name, lb := range d.LoadBalancers {
+			groups[name] = lb.Description.SecurityGroups
+		}
+	})
 	err := f.opts.DropTraffic(ctx, func(name string, spec api.LoadBalancerSpec) []string {
-		var groups []*string
-		known := false
-		f.state.Read(func(d *stateData) {
-			if lb, ok := d.LoadBalancers[name]; ok {
-				groups, known = lb.Description.SecurityGroups, true
-			}
-		})
+		g, known := groups[name]
 		if !known {
 			return spec.Dropped
 		}
-		return f.drops(groups, spec)
+		return f.drops(rules, g, spec)
 	})
 	if err != nil {
 		f.opts.Logf("applying the security groups to the load balancers: %v", err)
