@@ -67,3 +67,18 @@ func TestPolicyGaps(t *testing.T) {
 		t.Errorf("kubelets: %v", g)
 	}
 }
+
+// TestDisabledIngressHoldsToItsSource: what the lint says of
+// DisableSecurityGroupIngress (consequences in cloudconfig.go) — both
+// releases' updateInstanceSecurityGroupsForLoadBalancer return at once
+// with it, writing no rule.
+func TestDisabledIngressHoldsToItsSource(t *testing.T) {
+	returnsAtOnce := regexp.MustCompile(`func \(c \*Cloud\) updateInstanceSecurityGroupsForLoadBalancer\([^)]*\) error \{\s*if c\.cfg\.Global\.DisableSecurityGroupIngress \{\s*return nil\s*\}`)
+	for code, rel := range actionsCalled {
+		module := strings.Replace(code, "/"+rel.pkg+"@", "@", 1)
+		text, ok := modsource.Text(t, modsource.Dir(t, module), rel.pkg+"/aws.go")
+		if !ok || !returnsAtOnce.MatchString(text) {
+			t.Errorf("%s: updateInstanceSecurityGroupsForLoadBalancer does not return at once with DisableSecurityGroupIngress", code)
+		}
+	}
+}
