@@ -357,6 +357,7 @@ func Observe(ctx context.Context, kc *kindcluster.Cluster, env *migrate.Env, tl 
 		NoTrafficLabel: scale.NoTrafficLabel,
 		Leases:         []string{env.Spec.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
 		Controllers:    append(env.Spec.Controllers(), "cloud-node-controller"),
+		ManagerLogs:    true,
 	}), nil
 }
 

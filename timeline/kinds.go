@@ -22,7 +22,8 @@ const (
 	// object's managedFields (the manager's entry moved as the field the
 	// controller owns changed), or an Event a manager's controller
 	// reported: Manager, Controller, Attrs "resource", "name",
-	// "operation" (and "reason" for an Event).
+	// "operation" (and for an Event "reason" and "message", at most 600
+	// characters, cut with an ellipsis).
 	ManagedWrite = "api.managed"
 	// CloudCall is a call to the simulated cloud: Manager, Controller,
 	// Attrs "operation", "resource", "status".
@@ -70,6 +71,15 @@ const NodeRemove = "node.remove"
 // first list found it and whenever it changed: where none exists, that
 // manager cannot run a controller.
 const ManagerPods = "manager.pods"
+
+// ManagerError is an error a manager logged (a klog E line in its pod's
+// log, read through the API): Manager, Instance (the pod's node), Attrs
+// "source" (klog's file:line, e.g. "route_controller.go:119"), "message"
+// (at most 600 characters, cut with an ellipsis) and "repeats" (the same
+// lines folded into it since the last one written, when any). Time is the
+// line's klog time. A controller that fails without posting an Event (the
+// route controller's "Couldn't reconcile node routes") says why only here.
+const ManagerError = "manager.error"
 
 // ServiceDeleted is a LoadBalancer Service's deletion: Attrs "service".
 const ServiceDeleted = "service.deleted"

@@ -76,6 +76,9 @@ var kindRules = map[string]kindRule{
 	Lease:   {},
 	// verify/observe/pods.go; read by checks/exclusion.go.
 	ManagerPods: {},
+	// verify/observe/managerlogs.go: Time is the log line's; read by
+	// checks/logged.go.
+	ManagerError: {observed: true, attrs: []attrRule{{"source", true, reason}, {"message", true, reason}, {"repeats", false, positive}}},
 	// verify/observe/probe.go: Time is the request's start; "ok" and
 	// "kind" are read by checks/availability.go, "ms" by its probeEnd.
 	Probe: {observed: true, attrs: []attrRule{{"kind", true, oneOf("api", "lb")}, {"ok", true, boolean}, {"ms", true, millis}}},

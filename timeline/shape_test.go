@@ -76,7 +76,7 @@ func impossibleRuns() []badCase {
 		{name: "a step that never ended",
 			edit: func(evs []Event) []Event { return without(evs, step(evs, StepEnd, "grant")) },
 			line: lineOf(StepStart, "enable-leader-migration"),
-			says: `while step "grant", begun on line 11, never ended`},
+			says: `while step "grant", begun on line 12, never ended`},
 		{name: "the last step never ended",
 			edit: func(evs []Event) []Event { return without(evs, step(evs, StepEnd, "settle")) },
 			line: func(evs []Event) int { return find(evs, RunEnd, 0) + 1 },

@@ -73,6 +73,9 @@ func (p *process) samples() {
 		Controller: "service-lb-controller", Attrs: map[string]string{"resource": "services/status", "name": "ns/web", "operation": "Update"}}
 	p.observed(3*time.Second, managed)
 	p.observed(3*time.Second, managed)
+	// A manager's logged error is dated by its klog line, read later.
+	p.observed(2*time.Second, Event{Source: "logs", Kind: ManagerError, Manager: "cloud-controller-manager", Instance: "cp-2",
+		Attrs: map[string]string{"source": "route_controller.go:119", "message": "Couldn't reconcile node routes: error listing routes", "repeats": "2"}})
 	p.stamped(Event{Source: "lease", Kind: Lease, Attrs: map[string]string{"lease": "cloud-provider-extraction-migration", "holder": "cp-1_x"}})
 }
 
@@ -290,6 +293,15 @@ func badCases() []badCase {
 			line: at(Probe, 0), says: `probe attribute "ok" is "yes"`},
 		{name: "probe of an unknown kind", edit: attr(Probe, "kind", "udp"),
 			line: at(Probe, 0), says: `it is "api" or "lb"`},
+		{name: "manager.error repeats 0", edit: attr(ManagerError, "repeats", "0"),
+			line: at(ManagerError, 0), says: `manager.error attribute "repeats" is "0": it is a whole number above zero`},
+		{name: "manager.error without its message",
+			edit: func(evs []Event) []Event {
+				e := &evs[find(evs, ManagerError, 0)]
+				e.Attrs = map[string]string{"source": e.Attrs["source"]}
+				return evs
+			},
+			line: at(ManagerError, 0), says: `manager.error has no attribute "message"`},
 		{name: "run.end outcome maybe",
 			edit: func(evs []Event) []Event { evs[find(evs, RunEnd, 0)].Outcome = "maybe"; return evs },
 			line: at(RunEnd, 0), says: `run.end outcome "maybe"`},

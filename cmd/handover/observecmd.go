@@ -40,12 +40,13 @@ With --kubeconfig it observes any cluster, e.g. a real RKE2 or kubeadm cluster
 during its real migration, strictly read-only: every request it sends is a GET
 (list, watch, probes), it never execs into a node, and it reads only what it is
 given. From the API alone: lease holders, Nodes and LoadBalancer Services, and
-who wrote them (managedFields: manager and time) and which controller reported
-what (Events). Given each manager's secure port (--manager) it also samples
+who wrote them (managedFields: manager and time), which controller reported
+what (Events), and the errors the managers log (their pods' logs). Given each manager's secure port (--manager) it also samples
 /healthz?verbose, and /metrics with --manager-ca; given audit log files (--audit-log), every write
 by a manager's cloud controller. Each check's report says which of these it had.
 --print-rbac prints the roles the identity needs: a ClusterRole, and a Role
-in kube-system for the leases (with --rbac-subject, their bindings too).
+in kube-system for the leases, the managers' pods and their logs (with
+--rbac-subject, their bindings too).
 Without --manager-ca the managers are asked only their anonymous /healthz
 and sent no credential; with it, their certificates are verified and
 /metrics is read with --manager-token or the kubeconfig's credential.`,

@@ -48,7 +48,7 @@ func (f *foreignFlags) add(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.auditLogs, "audit-log", nil, "with --kubeconfig: an API server's audit log file, followed as it grows (repeatable)")
 	fs.BoolVar(&f.noExec, "no-exec", false, "with --kubeconfig: refuse a kubeconfig whose user runs an exec plugin for its credentials, before contacting anything (without it the plugin runs, as this process's user, and observe prints its command first)")
 	fs.BoolVar(&f.probeLBs, "probe-lbs", false, "with --kubeconfig: send HTTP GETs through every LoadBalancer Service's ingress address (your workloads answer them)")
-	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the roles a read-only observer needs (a ClusterRole; a Role in kube-system for the leases), and exit")
+	fs.BoolVar(&f.printRBAC, "print-rbac", false, "print the roles a read-only observer needs (a ClusterRole; a Role in kube-system for the leases, the managers' pods and their logs), and exit")
 	fs.StringArrayVar(&f.rbacSubjects, "rbac-subject", nil, "with --print-rbac: also print bindings of both roles to this subject, user:NAME, group:NAME or serviceaccount:NAMESPACE:NAME (repeatable)")
 }
 
@@ -299,7 +299,7 @@ func observeForeign(cmd *cobra.Command, g *globals, f *foreignFlags, s migrate.S
 	start := func(ctx context.Context) (stopper, error) {
 		ob := observe.Start(ctx, observe.Options{Reach: reach, Client: client, REST: rc, Timeline: tl, Logger: g.logger,
 			Leases:      []string{s.LeaderName, "kube-controller-manager", "cloud-controller-manager"},
-			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, ManagerPods: true, Rediscover: rediscover,
+			Controllers: append(s.Controllers(), "cloud-node-controller"), ManagedFields: true, ManagerPods: true, ManagerLogs: true, Rediscover: rediscover,
 			NoLBProbes: !f.probeLBs, CloudOutOfReach: true})
 		g.logger.V(0).Infof("Observing %s read-only into %s (Ctrl-C to stop) ...", rc.Host, path)
 		return ob, nil

@@ -76,3 +76,14 @@ func one(t *testing.T, rs []Result, subject string) Result {
 }
 
 var cfg = DefaultConfig([]string{svc})
+
+// logged is an error a manager logged (manager.error), with the lines
+// folded into it ("" for none).
+func logged(sec float64, mgr, source, msg, repeats string) timeline.Event {
+	e := timeline.Event{Time: at(sec), Source: "logs", Kind: timeline.ManagerError, Manager: mgr, Instance: "cp-1",
+		Attrs: map[string]string{"source": source, "message": msg}}
+	if repeats != "" {
+		e.Attrs["repeats"] = repeats
+	}
+	return e
+}

@@ -12,7 +12,8 @@ import (
 // upgrade test and Rancher's migration test both assert it survives the
 // hand-off. A new leader that computes another load balancer name (another
 // --cluster-name, another naming scheme) makes a second load balancer and
-// moves the Service to its address.
+// moves the Service to its address. A violation cites the errors the
+// managers logged naming the Service meanwhile.
 func CheckIngressStable(evs []timeline.Event, cfg Config) []Result {
 	bySvc := map[string][]timeline.Event{}
 	for _, e := range evs {
@@ -36,6 +37,9 @@ func CheckIngressStable(evs []timeline.Event, cfg Config) []Result {
 			continue
 		}
 		vs, addrs := ingressChanges(bySvc[svc])
+		for i, v := range vs {
+			vs[i].Evidence = append(v.Evidence, loggedErrors(evs, v.From, v.To, naming(svc), maxLoggedCited)...)
+		}
 		if len(addrs) == 0 && len(vs) == 0 && countKind(bySvc[svc], timeline.ServiceIngress) == 0 {
 			continue // deleted before the watch saw it
 		}

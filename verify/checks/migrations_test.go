@@ -150,3 +150,26 @@ func assertFires(t *testing.T, r Result, says string) {
 	}
 	t.Fatalf("violations %+v do not say %q", r.Violations, says)
 }
+
+// A moved address cites the errors the managers logged naming the Service
+// while it held the address; another Service's, or one logged after the
+// move, is not cited.
+func TestIngressStableCitesLoggedErrors(t *testing.T) {
+	ensure := "error processing service default/web (retrying with exponential backoff): failed to ensure load balancer: other cluster's name"
+	evs := join(window(0, 100), []timeline.Event{
+		ingressAt(1, web, "172.18.100.1"),
+		logged(20, ccm, "controller.go:298", ensure, ""),
+		logged(25, ccm, "controller.go:298", "error processing service default/web-2: other", ""),
+		ingressAt(40, web, "172.18.100.7"),
+		logged(60, ccm, "controller.go:298", "error processing service default/web: after", ""),
+	})
+	r := one(t, CheckIngressStable(evs, cfg), web)
+	if r.Passed || len(r.Violations) != 1 {
+		t.Fatalf("%+v", r)
+	}
+	ev := r.Violations[0].Evidence
+	want := "00:00:20.000 cloud-controller-manager logged (controller.go:298): " + ensure
+	if len(ev) != 3 || ev[2] != want {
+		t.Errorf("cites:\n%s\nwant last %q", strings.Join(ev, "\n"), want)
+	}
+}

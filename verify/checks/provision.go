@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,11 +63,20 @@ func CheckLBProvision(evs []timeline.Event, cfg Config) []Result {
 		default:
 			v := Violation{From: p.since.Time, To: until, Sources: []string{"api"},
 				Message:  fmt.Sprintf("the Service waited %s for its load balancer's address (threshold %s)", took, bound),
-				Evidence: append([]string{clock(p.since.Time) + " first seen with no address", lastAttempt(evs, p), p.ending(end)}, refusedWhile(evs, p.since.Time, until)...)}
+				Evidence: waitEvidence(evs, p, until, end)}
 			out = append(out, result(LBProvision, p.service, []Violation{v}, v.Message, metrics))
 		}
 	}
 	return out
+}
+
+// waitEvidence is a Service's wait as the violation tells it: first seen,
+// the service controller's last write, the end, then what the cloud
+// refused and the errors the managers logged naming the Service meanwhile.
+func waitEvidence(evs []timeline.Event, p pending, until, end time.Time) []string {
+	out := []string{clock(p.since.Time) + " first seen with no address", lastAttempt(evs, p), p.ending(end)}
+	out = append(out, refusedWhile(evs, p.since.Time, until)...)
+	return append(out, loggedErrors(evs, p.since.Time, until, naming(p.service), maxLoggedCited)...)
 }
 
 // procedureBegan is when the first step of a procedure started (zero
@@ -137,7 +147,8 @@ func countedWait(from, to time.Time, excused [][2]time.Time) time.Duration {
 // lastAttempt is the service controller's last write about the Service
 // while it waited (its status, or an Event on it), by which manager, as
 // the API audit or the objects' managedFields recorded it: a manager that
-// stopped trying, or never began, shows here.
+// stopped trying, or never began, shows here; an Event quotes its reason
+// and message.
 func lastAttempt(evs []timeline.Event, p pending) string {
 	var last *timeline.Event
 	for i, e := range evs {
@@ -151,8 +162,16 @@ func lastAttempt(evs []timeline.Event, p pending) string {
 	if last == nil {
 		return "no write about it by any manager's service-lb-controller recorded since"
 	}
-	return fmt.Sprintf("%s last write about it by %s's service-lb-controller (%s %s, %s)", clock(last.Time), last.Manager,
+	out := fmt.Sprintf("%s last write about it by %s's service-lb-controller (%s %s, %s)", clock(last.Time), last.Manager,
 		last.Attrs["verb"]+last.Attrs["operation"], last.Attrs["resource"], last.Source)
+	if r := last.Attrs["reason"]; last.Attrs["resource"] == "events" && r != "" {
+		// An Event says what the controller met: the provider's error.
+		out += ": " + r
+		if m := last.Attrs["message"]; m != "" {
+			out += " " + strconv.Quote(m)
+		}
+	}
+	return out
 }
 
 // maxRefusalsCited bounds the cloud's refusals a violation cites.

@@ -102,3 +102,49 @@ func TestLBProvision(t *testing.T) {
 		t.Errorf("no Service recorded, judged: %+v", rs)
 	}
 }
+
+// A Service's wait cites the errors the managers logged naming it while it
+// waited: not another Service's, nor those logged before it was first seen.
+func TestLBProvisionCitesLoggedErrors(t *testing.T) {
+	const churn = "load/churn-5"
+	syncErr := "error processing service " + churn + " (retrying with exponential backoff): failed to ensure load balancer: UnauthorizedOperation"
+	evs := []timeline.Event{
+		logged(5, ccm, "controller.go:298", "error processing service "+churn+" (retrying with exponential backoff): before", ""),
+		{Time: at(10), Source: "api", Kind: timeline.ServiceIngress, Attrs: map[string]string{"service": churn, "ingress": ""}},
+		logged(40, ccm, "controller.go:298", syncErr, ""),
+		logged(50, ccm, "controller.go:298", "error processing service load/churn-50 (retrying with exponential backoff): other", ""),
+		logged(100, ccm, "controller.go:298", syncErr, "1"),
+		{Time: at(200), Source: "observer", Kind: timeline.Snapshot},
+	}
+	rs := CheckLBProvision(evs, cfg)
+	if len(rs) != 1 || rs[0].Passed {
+		t.Fatalf("results: %+v", rs)
+	}
+	ev := rs[0].Violations[0].Evidence
+	want := "00:01:40.000 cloud-controller-manager logged (controller.go:298, 2 more since 00:00:40.000): " + syncErr
+	if ev[len(ev)-1] != want {
+		t.Errorf("cites:\n%s\nwant last %q", strings.Join(ev, "\n"), want)
+	}
+	if all := strings.Join(ev, "\n"); strings.Contains(all, "churn-50") || strings.Contains(all, "before") {
+		t.Errorf("cites another Service's error or one from before the wait:\n%s", all)
+	}
+}
+
+// The service controller's last write, when an Event, quotes the Event's
+// reason and message: what the provider answered.
+func TestLastAttemptQuotesTheEvent(t *testing.T) {
+	p := pending{service: "load/churn-5", since: timeline.Event{Time: at(0)}}
+	event := timeline.Event{Time: at(30), Source: "events", Kind: timeline.ManagedWrite, Manager: ccm, Controller: svc,
+		Attrs: map[string]string{"resource": "events", "name": "load/churn-5", "operation": "Update", "reason": "SyncLoadBalancerFailed",
+			"message": "Error syncing load balancer: failed to ensure load balancer: AccessDenied"}}
+	want := `00:00:30.000 last write about it by cloud-controller-manager's service-lb-controller (Update events, events): SyncLoadBalancerFailed "Error syncing load balancer: failed to ensure load balancer: AccessDenied"`
+	if got := lastAttempt([]timeline.Event{event}, p); got != want {
+		t.Errorf("lastAttempt =\n%s\nwant\n%s", got, want)
+	}
+	// A status write has no reason to quote.
+	status := timeline.Event{Time: at(40), Source: "managed-fields", Kind: timeline.ManagedWrite, Manager: ccm, Controller: svc,
+		Attrs: map[string]string{"resource": "services/status", "name": "load/churn-5", "operation": "Update"}}
+	if got := lastAttempt([]timeline.Event{event, status}, p); !strings.HasSuffix(got, "(Update services/status, managed-fields)") {
+		t.Errorf("lastAttempt = %s", got)
+	}
+}

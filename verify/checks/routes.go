@@ -54,12 +54,23 @@ func CheckRouteTable(evs []timeline.Event, cfg Config) []Result {
 	if len(live) == 0 && len(routes) == 0 {
 		return []Result{notJudged(RouteTable, "routes", "no Node holds a pod CIDR and the cloud has no route: routes are not in use")}
 	}
-	refused := routeRefusals(evs)
+	cited := append(routeRefusals(evs), routeErrors(evs, snap.Time)...)
 	var out []Result
 	for _, n := range sortedKeys(live) {
-		out = append(out, nodeRoutes(n, live[n], routes, snap.Time, refused, cfg.settle()))
+		out = append(out, nodeRoutes(n, live[n], routes, snap.Time, cited, cfg.settle()))
 	}
-	return append(out, danglingRoutes(routes, live, gone, snap.Time, refused, cfg.settle())...)
+	return append(out, danglingRoutes(routes, live, gone, snap.Time, cited, cfg.settle())...)
+}
+
+// routeErrorsBefore is how far before the snapshot the route controller's
+// logged errors are cited: what kept it from mending the table lately.
+const routeErrorsBefore = 10 * time.Minute
+
+// routeErrors are the errors the route controller logged up to the
+// snapshot (k8s.io/cloud-provider controllers/route/route_controller.go:
+// "Couldn't reconcile node routes: ..." is logged, never an Event).
+func routeErrors(evs []timeline.Event, snap time.Time) []string {
+	return loggedErrors(evs, snap.Add(-routeErrorsBefore), snap, bySource("route_controller.go"), maxLoggedCited)
 }
 
 // routeRefusals is the cloud audit's account of route changes it refused
@@ -128,8 +139,9 @@ func nodesAt(h map[string][]timeline.Event, t time.Time) (map[string]nodeCIDRs, 
 	return live, gone
 }
 
-// nodeRoutes judges one Node's routes, unless its ranges are too young.
-func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []string, settle time.Duration) Result {
+// nodeRoutes judges one Node's routes, unless its ranges are too young;
+// cited is what the cloud refused and the route controller logged.
+func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, cited []string, settle time.Duration) Result {
 	if age := at.Sub(c.since); age < settle {
 		return notJudged(RouteTable, n, fmt.Sprintf("its pod CIDR came %s before the end snapshot, within %s (route-settle)", age.Round(100*time.Millisecond), settle))
 	}
@@ -150,7 +162,7 @@ func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []s
 				msg += " and routes to " + strings.Join(others, ", ")
 			}
 			vs = append(vs, Violation{From: c.since, To: at, Sources: []string{"nodes", "cloud"}, Message: msg,
-				Evidence: append([]string{fmt.Sprintf("%s pod CIDRs %s since then", clock(c.since), strings.Join(c.cidrs, ",")), clock(at) + " snapshot: routes " + routesList(routes)}, refused...)})
+				Evidence: append([]string{fmt.Sprintf("%s pod CIDRs %s since then", clock(c.since), strings.Join(c.cidrs, ",")), clock(at) + " snapshot: routes " + routesList(routes)}, cited...)})
 		}
 	}
 	return result(RouteTable, n, vs, "one route for each pod CIDR ("+strings.Join(c.cidrs, ",")+")", map[string]float64{"wrong": float64(len(vs))})
@@ -158,7 +170,7 @@ func nodeRoutes(n string, c nodeCIDRs, routes []route, at time.Time, refused []s
 
 // danglingRoutes: routes to Nodes that are gone (for longer than a
 // reconciliation) or that were never seen, and blackholes.
-func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time, refused []string, settle time.Duration) []Result {
+func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]time.Time, at time.Time, cited []string, settle time.Duration) []Result {
 	byTarget := map[string][]string{}
 	for _, r := range routes {
 		if _, ok := live[r.target]; ok {
@@ -180,7 +192,7 @@ func danglingRoutes(routes []route, live map[string]nodeCIDRs, gone map[string]t
 		}
 		msg := fmt.Sprintf("route(s) for %s point at %s", strings.Join(byTarget[t], ","), why)
 		out = append(out, result(RouteTable, t, []Violation{{From: at, To: at, Sources: []string{"cloud"}, Message: msg,
-			Evidence: append([]string{clock(at) + " snapshot: routes " + routesList(routes)}, refused...)}}, msg, nil))
+			Evidence: append([]string{clock(at) + " snapshot: routes " + routesList(routes)}, cited...)}}, msg, nil))
 	}
 	return out
 }

@@ -100,3 +100,43 @@ func TestRouteSettleThreshold(t *testing.T) {
 		t.Error("a route-settle of 6m, past what any check could fail, was taken")
 	}
 }
+
+// A Node without its route and a dangling route cite the route
+// controller's logged errors (which it posts as no Event), after the
+// cloud's refusals: those of the 10 minutes before the snapshot, not
+// older ones, nor other controllers'.
+func TestRouteTableCitesTheRouteControllersErrors(t *testing.T) {
+	nodes := []timeline.Event{
+		nodeCIDR(0, timeline.NodeAdded, "w1", "10.244.1.0/24"),
+		nodeCIDR(0, timeline.NodeAdded, "w2", "10.244.2.0/24"),
+		nodeCIDR(0, timeline.NodeAdded, "w3", "10.244.3.0/24"),
+		{Time: at(100), Source: "nodes", Kind: timeline.NodeDeleted, Node: "w3"},
+	}
+	evs := join(window(0, 800), nodes, []timeline.Event{
+		logged(50, ccm, "route_controller.go:119", "Couldn't reconcile node routes: long ago", ""), // 750 s before
+		{Time: at(600), Source: "cloud-audit", Kind: timeline.CloudCall, Manager: ccm, Controller: "node-route-controller",
+			Attrs: map[string]string{"operation": "CreateRoute", "resource": "routes", "status": "403"}},
+		logged(700, ccm, "route_controller.go:119", routesErr, ""),
+		logged(750, ccm, "route_controller.go:119", routesErr, "2"),
+		logged(760, ccm, "node_controller.go:240", "failed to get provider ID", ""),
+		routesSnapshot(800, "10.244.1.0/24>w1,10.244.3.0/24>w3"),
+	})
+	rs := CheckRouteTable(evs, cfg)
+	cited := "00:12:30.000 cloud-controller-manager logged (route_controller.go:119, 3 more since 00:11:40.000): " + routesErr
+	for _, subject := range []string{"w2", "w3"} {
+		r := one(t, rs, subject)
+		if r.Passed || len(r.Violations) != 1 {
+			t.Fatalf("%s: %+v", subject, r)
+		}
+		ev := r.Violations[0].Evidence
+		if ev[len(ev)-1] != cited || !strings.HasPrefix(ev[len(ev)-2], "cloud audit: cloud-controller-manager refused CreateRoute (403)") {
+			t.Errorf("%s cites:\n%s\nwant last %q after the cloud's refusal", subject, strings.Join(ev, "\n"), cited)
+		}
+		if all := strings.Join(ev, "\n"); strings.Contains(all, "long ago") || strings.Contains(all, "provider ID") {
+			t.Errorf("%s cites an error too old or another controller's:\n%s", subject, all)
+		}
+	}
+	if r := one(t, rs, "w1"); !r.Passed {
+		t.Errorf("w1 has its route: %+v", r)
+	}
+}

@@ -80,5 +80,5 @@ func reportedEvent(old, e *corev1.Event) (timeline.Event, bool) {
 		name = e.InvolvedObject.Namespace + "/" + name
 	}
 	return timeline.Event{Time: m.Time.UTC(), Source: "events", Kind: timeline.ManagedWrite, Manager: m.Manager, Controller: controller,
-		Attrs: map[string]string{"resource": "events", "name": name, "operation": string(m.Operation), "reason": e.Reason}}, true
+		Attrs: map[string]string{"resource": "events", "name": name, "operation": string(m.Operation), "reason": e.Reason, "message": clip(e.Message)}}, true
 }

@@ -27,8 +27,8 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	leases := lf.Coordination().V1().Leases().Informer()
 	var podsReg cache.ResourceEventHandlerRegistration
 	var pods *managerPods
-	if ob.o.ManagerPods {
-		podsReg, pods = ob.watchManagerPods(lf.Core().V1().Pods().Informer())
+	if ob.o.ManagerPods || ob.o.ManagerLogs {
+		podsReg, pods = ob.watchManagerPods(ctx, lf.Core().V1().Pods().Informer())
 	}
 	nodes := f.Core().V1().Nodes().Informer()
 	services := f.Core().V1().Services().Informer()
@@ -116,7 +116,7 @@ func (ob *Observer) watchKube(ctx context.Context) {
 	if lreg != nil && nreg != nil && cache.WaitForCacheSync(ctx.Done(), lreg.HasSynced, nreg.HasSynced) {
 		close(ob.synced)
 	}
-	if pods != nil && podsReg != nil && cache.WaitForCacheSync(ctx.Done(), podsReg.HasSynced) {
+	if ob.o.ManagerPods && podsReg != nil && cache.WaitForCacheSync(ctx.Done(), podsReg.HasSynced) {
 		pods.listedAll()
 		ob.wg.Add(1) // held by watchKube's own: Stop waits for both
 		go func() {

@@ -1,8 +1,10 @@
 package observe
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -93,10 +95,18 @@ func TestManagedWritesOnNodes(t *testing.T) {
 func TestReportedEvent(t *testing.T) {
 	e := &corev1.Event{ObjectMeta: metav1.ObjectMeta{ManagedFields: []metav1.ManagedFieldsEntry{entry("kube-controller-manager", "", t0)}},
 		InvolvedObject: corev1.ObjectReference{Kind: "Service", Namespace: "ns", Name: "web"}, Reason: "EnsuringLoadBalancer",
-		Source: corev1.EventSource{Component: "service-controller"}}
+		Message: "Ensuring load balancer", Source: corev1.EventSource{Component: "service-controller"}}
 	ev, ok := reportedEvent(nil, e)
-	if !ok || ev.Manager != "kube-controller-manager" || ev.Controller != "service-lb-controller" || ev.Attrs["reason"] != "EnsuringLoadBalancer" || ev.Source != "events" {
+	if !ok || ev.Manager != "kube-controller-manager" || ev.Controller != "service-lb-controller" || ev.Attrs["reason"] != "EnsuringLoadBalancer" ||
+		ev.Attrs["message"] != "Ensuring load balancer" || ev.Source != "events" {
 		t.Fatalf("event %+v %v", ev, ok)
+	}
+	// A provider's error may quote a whole API response: its message is
+	// cut to 600 characters.
+	long := e.DeepCopy()
+	long.Message = "Error syncing load balancer: " + strings.Repeat("x", 2000)
+	if ev, _ := reportedEvent(nil, long); utf8.RuneCountInString(ev.Attrs["message"]) != maxMessage || !strings.HasSuffix(ev.Attrs["message"], "…") {
+		t.Fatalf("a long message kept as %d characters", utf8.RuneCountInString(ev.Attrs["message"]))
 	}
 	// Counted again by the same manager: another write, at its new time.
 	again := e.DeepCopy()

@@ -34,6 +34,11 @@ type Options struct {
 	// ManagerPods records the managers' pods in kube-system: a manager
 	// with none cannot have run a controller (needs pods in kube-system).
 	ManagerPods bool
+	// ManagerLogs follows each manager pod's log through the API (pods/log
+	// in kube-system) from the start and records the errors it logs
+	// (manager.error): a controller's failure that posts no Event, in the
+	// provider's own words. It watches the pods as ManagerPods does.
+	ManagerLogs bool
 	// Rediscover, with ManagerPods and a Reach that grows (Growing), finds
 	// the managers again whenever their pods change: one not sampled yet
 	// (a cloud-controller-manager the procedure deploys) is sampled from

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -23,10 +24,15 @@ type managerPods struct {
 	// changed is signalled (without blocking) whenever a manager's pod is
 	// added, changes or goes, once the first list is in.
 	changed chan struct{}
+	// logs follow the pods' logs (Options.ManagerLogs); nil: not.
+	logs *logFollowers
 }
 
-func (ob *Observer) watchManagerPods(inf cache.SharedIndexInformer) (cache.ResourceEventHandlerRegistration, *managerPods) {
+func (ob *Observer) watchManagerPods(ctx context.Context, inf cache.SharedIndexInformer) (cache.ResourceEventHandlerRegistration, *managerPods) {
 	mp := &managerPods{ob: ob, pods: map[string]map[string]string{}, changed: make(chan struct{}, 1)}
+	if ob.o.ManagerLogs {
+		mp.logs = ob.newLogFollowers(ctx)
+	}
 	for _, m := range managers.Names() {
 		mp.pods[m] = map[string]string{}
 	}
@@ -47,9 +53,12 @@ func (mp *managerPods) set(obj any, present bool) {
 	if !ok {
 		return
 	}
-	m, _ := managerOf(p)
-	if m == "" {
+	m, c := ManagerContainer(p)
+	if c == nil {
 		return
+	}
+	if mp.logs != nil {
+		mp.logs.pod(p, m, c.Name, present)
 	}
 	mp.mu.Lock()
 	defer mp.mu.Unlock()
@@ -87,8 +96,12 @@ func (mp *managerPods) listedAll() {
 	}
 }
 
-// emit writes manager m's set; callers hold mu.
+// emit writes manager m's set, when they are recorded (ManagerPods);
+// callers hold mu.
 func (mp *managerPods) emit(m string) {
+	if !mp.ob.o.ManagerPods {
+		return
+	}
 	var pods []string
 	for pod, node := range mp.pods[m] {
 		pods = append(pods, node+"/"+pod)

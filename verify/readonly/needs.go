@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -19,8 +20,13 @@ type Need struct {
 	Group, Resource string
 	// Namespace limits the check to one namespace ("" for all).
 	Namespace string
-	Why       string
-	list      func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error
+	// Verbs are those granted and tried; nil: get, list and watch, tried
+	// by listing and watching.
+	Verbs []string
+	Why   string
+	// list reads as o asks (listing, or opening a watch); a need only got
+	// gets.
+	list func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error
 }
 
 // one lists at most one object: enough to learn whether listing is
@@ -53,7 +59,43 @@ var Needs = []Need{
 		list: func(ctx context.Context, c kubernetes.Interface, ns string, o metav1.ListOptions) error {
 			return read(ctx, c.CoreV1().Pods(ns), o)
 		}},
+	{Resource: "pods/log", Namespace: "kube-system", Verbs: []string{"get"}, Why: "the errors the managers log (a controller's failure that posts no Event, in the provider's own words), which the checks cite",
+		list: func(ctx context.Context, c kubernetes.Interface, ns string, _ metav1.ListOptions) error {
+			return getLog(ctx, c, ns)
+		}},
 }
+
+// preflightPod names no pod: getting its log is refused (403) without
+// the permission, and not found (404) with it.
+const preflightPod = "handover-preflight"
+
+// getLog asks for a log no pod has, to learn whether logs may be read.
+func getLog(ctx context.Context, c kubernetes.Interface, ns string) error {
+	err := c.CoreV1().Pods(ns).GetLogs(preflightPod, &corev1.PodLogOptions{}).Do(ctx).Error()
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// tried are the verbs Preflight tries of n, with what it asks.
+func (n Need) tried() []string {
+	if n.Verbs == nil {
+		return []string{"list", "watch"}
+	}
+	return n.Verbs
+}
+
+// granted are the verbs a role grants of n.
+func (n Need) granted() []string {
+	if n.Verbs == nil {
+		return []string{"get", "list", "watch"}
+	}
+	return n.Verbs
+}
+
+// asks is what Preflight asks of a need for each verb.
+var asks = map[string]metav1.ListOptions{"get": {}, "list": one, "watch": watchOnce}
 
 // reader is what every typed client of a resource can do to read it.
 type reader[L any] interface {
@@ -85,17 +127,14 @@ func Preflight(ctx context.Context, c kubernetes.Interface, timeout time.Duratio
 	}
 	var denied []string
 	for _, n := range Needs {
-		for _, v := range []struct {
-			verb string
-			o    metav1.ListOptions
-		}{{"list", one}, {"watch", watchOnce}} {
-			err := n.list(ctx, c, n.Namespace, v.o)
+		for _, verb := range n.tried() {
+			err := n.list(ctx, c, n.Namespace, asks[verb])
 			switch {
 			case err == nil:
 			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
-				denied = append(denied, v.verb+" "+n.String())
+				denied = append(denied, verb+" "+n.String())
 			default:
-				return fmt.Errorf("%s %s: %w", v.verb, n, err)
+				return fmt.Errorf("%s %s: %w", verb, n, err)
 			}
 		}
 	}

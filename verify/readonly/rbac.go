@@ -11,8 +11,8 @@ import (
 // RBAC is what an observer needs, as YAML documents, all named name and
 // all from Needs: a ClusterRole with get, list and watch of each need not
 // limited to a namespace and get of the non-resource URLs; a Role with
-// get, list and watch of the needs limited to each namespace (the leases,
-// in kube-system alone). Never a write. Given subjects, a
+// the verbs of the needs limited to each namespace (the leases and pods,
+// and get of the pods' logs, in kube-system alone). Never a write. Given subjects, a
 // ClusterRoleBinding and a RoleBinding per Role bind them to each.
 func RBAC(name string, subjects ...rbacv1.Subject) string {
 	return Roles{Name: name, Reader: "handover observe", Needs: Needs, URLs: NonResourceURLs}.YAML(subjects...)
@@ -29,12 +29,13 @@ type Roles struct {
 
 // YAML is the roles, and their bindings to subjects when there are any.
 func (r Roles) YAML(subjects ...rbacv1.Subject) string {
-	byNS := map[string]map[string][]string{} // namespace, group: resources
+	byNS := map[string]map[string][]string{} // namespace, rule (group and verbs): resources
 	for _, n := range r.Needs {
 		if byNS[n.Namespace] == nil {
 			byNS[n.Namespace] = map[string][]string{}
 		}
-		byNS[n.Namespace][n.Group] = append(byNS[n.Namespace][n.Group], n.Resource)
+		k := ruleKey(n.Group, n.granted())
+		byNS[n.Namespace][k] = append(byNS[n.Namespace][k], n.Resource)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# What %s reads; it never writes.\n", r.Reader)
@@ -56,12 +57,17 @@ func (r Roles) YAML(subjects ...rbacv1.Subject) string {
 	return b.String()
 }
 
-// writeRules grants get, list and watch of resources by API group.
-func writeRules(b *strings.Builder, byGroup map[string][]string) {
-	for _, g := range sortedKeys(byGroup) {
-		rs := byGroup[g]
+// ruleKey is one rule's API group and verbs, sorting by group.
+func ruleKey(group string, verbs []string) string { return group + "\x00" + strings.Join(verbs, ", ") }
+
+// writeRules grants the verbs of resources, a rule per API group and
+// verbs.
+func writeRules(b *strings.Builder, byRule map[string][]string) {
+	for _, k := range sortedKeys(byRule) {
+		g, verbs, _ := strings.Cut(k, "\x00")
+		rs := byRule[k]
 		sort.Strings(rs)
-		fmt.Fprintf(b, "- apiGroups: [%q]\n  resources: [%s]\n  verbs: [get, list, watch]\n", g, strings.Join(rs, ", "))
+		fmt.Fprintf(b, "- apiGroups: [%q]\n  resources: [%s]\n  verbs: [%s]\n", g, strings.Join(rs, ", "), verbs)
 	}
 }
 

@@ -3,7 +3,9 @@ package readonly
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +19,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
 	"sigs.k8s.io/yaml"
 )
@@ -163,18 +167,42 @@ func TestClusterRoleReadsEveryNeedAndWritesNothing(t *testing.T) {
 
 // The managers' leases are read in kube-system alone: the printed lease
 // rule is a Role's there, never the ClusterRole's; so are the pods read to
-// find the managers.
+// find the managers, and their logs, only got.
 func TestPrintedLeaseRuleIsNamespaced(t *testing.T) {
 	p := decodeRBAC(t, RBAC("handover-observer"))
 	for _, r := range p.clusterRoles[0].Rules {
-		if slices.Contains(r.Resources, "leases") || slices.Contains(r.Resources, "pods") {
-			t.Fatalf("the ClusterRole grants leases or pods cluster-wide: %+v", r)
+		if slices.Contains(r.Resources, "leases") || slices.Contains(r.Resources, "pods") || slices.Contains(r.Resources, "pods/log") {
+			t.Fatalf("the ClusterRole grants leases, pods or their logs cluster-wide: %+v", r)
 		}
 	}
-	want := []rbacv1.PolicyRule{{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"pods"}},
+	want := []rbacv1.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods/log"}},
+		{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"pods"}},
 		{Verbs: []string{"get", "list", "watch"}, APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}}}
 	if len(p.roles) != 1 || p.roles[0].Namespace != "kube-system" || !reflect.DeepEqual(p.roles[0].Rules, want) {
-		t.Fatalf("want a Role in kube-system for pods and leases alone: %+v", p.roles)
+		t.Fatalf("want a Role in kube-system for pods, their logs and leases alone: %+v", p.roles)
+	}
+}
+
+// Whether logs may be read is learnt from a log no pod has: refused
+// without the permission, not found with it.
+func TestPreflightGetsALogNoPodHas(t *testing.T) {
+	for code, denied := range map[int]bool{http.StatusForbidden: true, http.StatusNotFound: false} {
+		var path string
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			path = r.Method + " " + r.URL.Path
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(code)
+			_, _ = fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","code":%d,"reason":%q}`, code, map[int]string{403: "Forbidden", 404: "NotFound"}[code])
+		}))
+		c, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = getLog(context.Background(), c, "kube-system")
+		srv.Close()
+		if path != "GET /api/v1/namespaces/kube-system/pods/"+preflightPod+"/log" || apierrors.IsForbidden(err) != denied || (!denied && err != nil) {
+			t.Errorf("answered %d: %s, err %v", code, path, err)
+		}
 	}
 }
 
