@@ -136,6 +136,13 @@ type MachineShapes interface {
 	ReadsMachineShapes()
 }
 
+// NetworkShapes is a provider whose simulated cloud shapes the cluster's
+// network as users' networks are shaped where its code trips on them
+// (cloudcluster.NetworkShape: more route tables tagged for the cluster).
+type NetworkShapes interface {
+	ShapesNetwork()
+}
+
 // Imitation is an imitated provider (Runs Imitated) named apart from the
 // provider whose manager it imitates, which runs its own code under its
 // own name: Imitates is that provider's profile name.

@@ -59,6 +59,9 @@ type Config struct {
 	// Machines is the shape of the cluster's machines where real
 	// clusters differ from kind's (--provider aws).
 	Machines MachinesInput `json:"machines,omitempty"`
+	// Network is the shape of the cluster's cloud network where users'
+	// networks differ from a fresh one (network.go).
+	Network NetworkInput `json:"network,omitempty"`
 	// KCMArgs and CCMArgs are further flags (--name=value) for every
 	// kube-controller-manager and every cloud-controller-manager.
 	KCMArgs []string `json:"kcmArgs,omitempty"`
@@ -241,6 +244,9 @@ func (c Config) Validate() (*Plan, error) {
 		return nil, err
 	}
 	if err := c.Machines.validate(c.Provider); err != nil {
+		return nil, err
+	}
+	if err := c.Network.validate(c.Provider); err != nil {
 		return nil, err
 	}
 	s.KCMArgs, s.CCMArgs = c.KCMArgs, c.CCMArgs

@@ -276,6 +276,34 @@ func TestConfigMachines(t *testing.T) {
 	}
 }
 
+// network: a shape only a provider's simulated cloud makes, refused on
+// the simulated provider and beyond its bounds; the example's makes the
+// cluster option.
+func TestConfigNetwork(t *testing.T) {
+	c, err := ReadFile("../examples/aws-route-tables/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Config.Network.RouteTables != 2 || len(p.Config.Network.options()) != 1 {
+		t.Errorf("network %+v: %d options, want the route tables'", p.Config.Network, len(p.Config.Network.options()))
+	}
+	c.Network.RouteTables = 9
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "give 1 to 8") {
+		t.Errorf("nine route tables: %v", err)
+	}
+	c.Network.RouteTables, c.Provider = 2, ""
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "only with --provider aws") {
+		t.Errorf("network on the simulated provider: %v", err)
+	}
+	if (NetworkInput{}).options() != nil {
+		t.Error("a fresh network shaped")
+	}
+}
+
 // A provider that batches its route writes (azure's, every 30 s) gets a
 // route-settle of three reconciliations and a batch, with its basis, and a
 // rehearsal observes that long after the procedure; a given one stands.

@@ -121,7 +121,7 @@ func setUp(ctx context.Context, p *Plan, o Options, kubeconfig string) (*kindclu
 		return nil, phaseFlags.fail(err)
 	}
 	cluster, err := cloudcluster.Create(ctx, p.Topology, cloudcluster.InTree, cloudcluster.DaemonSet,
-		kindcluster.CreateOptions{Logger: o.Logger, KubeconfigPath: kubeconfig}, o.Self, append(clusterOptions(p.Spec), p.Config.Machines.options()...)...)
+		kindcluster.CreateOptions{Logger: o.Logger, KubeconfigPath: kubeconfig}, o.Self, append(append(clusterOptions(p.Spec), p.Config.Machines.options()...), p.Config.Network.options()...)...)
 	return cluster, phaseCluster.fail(nameInput(err))
 }
 

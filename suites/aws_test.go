@@ -131,6 +131,23 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		Expect(red[0].Violations[0].Evidence).To(ContainElement(ContainSubstring("ec2:DescribeAvailabilityZones (403, knob iam)")),
 			"the evidence does not name the refused action; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 25: two route tables are tagged for the cluster; the
+	// in-tree side's cloud-config names the main one (RouteTableId), the
+	// cloud-controller-manager's does not. Once the manager runs the route
+	// controller it lists the tagged tables and refuses to pick one
+	// (findRouteTable in aws_routes.go): the control planes that joined
+	// since get no route and the removed ones keep theirs. The evidence
+	// quotes the manager's own error.
+	It("25: two tagged route tables and a cloud-config naming neither", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/aws-route-tables/rehearsal.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "aws-route-tables", c)
+		red := failed(res, checks.RouteTable)
+		Expect(red).NotTo(BeEmpty(), "route-table did not fire; reports in %s", res.Dir)
+		Expect(red[0].Violations[0].Evidence).To(ContainElement(ContainSubstring("found multiple matching AWS route tables")),
+			"the evidence does not quote the manager's error; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
 })
 
 // awsConfig is a rehearsal of a procedure with AWS's own code, v1.26.13 to

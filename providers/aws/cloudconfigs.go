@@ -28,7 +28,34 @@ func configs(own cloudcluster.CloudConfigVars, base amazon.ProviderConfig, clust
 			clusterID = id
 		}
 	}
+	own = ownResources(own, cluster)
 	return config(own.KCM, base, clusterID), config(own.CCM, base, clusterID), clusterID
+}
+
+// standIns are the cluster's own resources, by the variable that names
+// one (awsconfig.StandInFor): the route table a RouteTableID names is the
+// cluster's main one, whose routes the pod network follows.
+var standIns = map[string]func(cluster string) string{
+	"RouteTableID": func(cluster string) string { return amazon.Network{Cluster: cluster}.RouteTable() },
+}
+
+// ownResources puts the cluster's own resources in place of those the
+// user's carried variables name.
+func ownResources(own cloudcluster.CloudConfigVars, cluster string) cloudcluster.CloudConfigVars {
+	swap := func(vars [][2]string) [][2]string {
+		if vars == nil {
+			return nil
+		}
+		out := make([][2]string, len(vars))
+		for i, v := range vars {
+			if ours, ok := standIns[v[0]]; ok {
+				v[1] = ours(cluster)
+			}
+			out[i] = v
+		}
+		return out
+	}
+	return cloudcluster.CloudConfigVars{KCM: swap(own.KCM), CCM: swap(own.CCM)}
 }
 
 // config is one side's cloud-config: the user's variables, or (nil)

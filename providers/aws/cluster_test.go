@@ -269,7 +269,8 @@ func TestAWSCCMManifest(t *testing.T) {
 // the cluster's resources with the in-tree side's cluster ID.
 func TestAWSUserCloudConfigs(t *testing.T) {
 	t.Setenv("HANDOVER_CACHE", t.TempDir())
-	own := cloudcluster.CloudConfigVars{KCM: [][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}},
+	standIn, _ := awsconfig.StandInFor("RouteTableID", "rtb-0a1b2c3d")
+	own := cloudcluster.CloudConfigVars{KCM: [][2]string{{"KubernetesClusterID", "prod"}, {"DisableSecurityGroupIngress", "true"}, {"RouteTableID", standIn}},
 		CCM: [][2]string{{"KubernetesClusterID", "other \"one\"\nline"}}}
 	flags, err := prepare("c1", endpoints{gateway: "172.18.0.1", apiPort: 4000, metaPort: 4001, nodeNetwork: "172.18.0.0/16"}, own, nil)
 	if err != nil {
@@ -282,7 +283,8 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 		code string
 		vars map[string]string
 	}{
-		"cloud.conf":     {"k8s.io/legacy-cloud-providers/aws@v0.26.13", map[string]string{"KubernetesClusterID": "prod", "DisableSecurityGroupIngress": "true"}},
+		"cloud.conf": {"k8s.io/legacy-cloud-providers/aws@v0.26.13", map[string]string{"KubernetesClusterID": "prod", "DisableSecurityGroupIngress": "true",
+			"RouteTableID": amazon.Network{Cluster: "c1"}.RouteTable()}},
 		"cloud-ccm.conf": {"k8s.io/cloud-provider-aws@v1.27.2", map[string]string{"KubernetesClusterID": "other \"one\"\nline"}},
 	} {
 		raw, err := os.ReadFile(filepath.Join(stateDir("c1"), file))
@@ -295,6 +297,18 @@ func TestAWSUserCloudConfigs(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got.Global, want.vars) || len(got.Overrides) != 2 {
 			t.Errorf("%s reads as %v with %d overrides, want %v and handover's 2:\n%s", file, got.Global, len(got.Overrides), want.vars, raw)
+		}
+	}
+}
+
+// Every variable the rehearsal carries with the cluster's own resource in
+// place of the user's has that resource here.
+func TestEveryStandInHasTheClustersOwn(t *testing.T) {
+	for _, code := range awsconfig.Codes() {
+		for _, name := range awsconfig.Fields(code) {
+			if _, ok := awsconfig.StandInFor(name, "x"); ok != (standIns[name] != nil) {
+				t.Errorf("%s [Global] %s: a stand-in %v, the cluster's own %v", code, name, ok, standIns[name] != nil)
+			}
 		}
 	}
 }
@@ -381,5 +395,18 @@ func TestAWSPoliciesReachTheCloud(t *testing.T) {
 	}
 	if _, err := prepare("c1", testEndpoints, cloudcluster.CloudConfigVars{}, map[string][]byte{"etcd": doc}); err == nil {
 		t.Error("a policy for no component accepted")
+	}
+}
+
+// A network shaped with further route tables reaches the cloud's flags;
+// a fresh one adds none.
+func TestShapeFlags(t *testing.T) {
+	if got := shapeFlags(cloudcluster.NetworkShape{RouteTables: 2}); !slices.Equal(got, []string{"--aws-route-tables", "2"}) {
+		t.Errorf("two tables: %v", got)
+	}
+	for _, n := range []int{0, 1} {
+		if got := shapeFlags(cloudcluster.NetworkShape{RouteTables: n}); got != nil {
+			t.Errorf("%d table(s): %v", n, got)
+		}
 	}
 }

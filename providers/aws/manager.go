@@ -34,6 +34,10 @@ func (Provider) KubeletCredentialFlags(version string) map[string]string {
 }
 func (Provider) RegistryImage() string { return echoImage }
 
+// ShapesNetwork: the aws provider's simulated cloud tags further route
+// tables for the cluster (shapeFlags).
+func (Provider) ShapesNetwork() {}
+
 // ReadsMachineShapes: the aws provider's code reads an instance's network
 // interfaces and private addresses.
 func (Provider) ReadsMachineShapes() {}

@@ -61,6 +61,7 @@ func (Provider) Prepare(ctx context.Context, in cloudcluster.PrepareInput) (clou
 	if err != nil {
 		return cloudcluster.Served{}, err
 	}
+	flags = append(flags, shapeFlags(in.Network)...)
 	reg := registry(in.Cluster)
 	reg.Upstream = net.JoinHostPort(e.gateway, strconv.Itoa(e.tlsPort))
 	return cloudcluster.Served{Flags: flags, Registry: reg, Metadata: net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort))}, nil
@@ -96,6 +97,14 @@ func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars, poli
 	// bootstrap must take a session token first.
 	return append([]string{"--aws-keys", keysFile(cluster), "--aws-listen", apiAddr, "--aws-cluster-id", clusterID,
 		"--node-network", e.nodeNetwork, "--imds-listen", net.JoinHostPort(e.gateway, strconv.Itoa(e.metaPort)), "--imds-require-token"}, append(ecr, held...)...), nil
+}
+
+// shapeFlags are serve's flags that shape the cluster's network.
+func shapeFlags(n cloudcluster.NetworkShape) []string {
+	if n.RouteTables > 1 {
+		return []string{"--aws-route-tables", strconv.Itoa(n.RouteTables)}
+	}
+	return nil
 }
 
 // issueKeys issues the cluster-wide components their keys, in the keys'

@@ -31,10 +31,14 @@ logged to aws-calls.jsonl in --state-dir, an action the cloud does not serve
 among them (answered InvalidAction, as AWS answers it).`
 }
 
+// maxRouteTables bounds --aws-route-tables: a shape, not a scale test.
+const maxRouteTables = 8
+
 // faceFlags serve the AWS APIs beside the cloud's own.
 type faceFlags struct {
 	keys, nodeNetwork  string
 	clusterID          string
+	routeTables        int
 	listen, imdsListen []string
 	imdsRequireToken   bool
 	policies           []string // PRINCIPAL=FILE
@@ -56,6 +60,7 @@ func (Provider) FaceFlags(f *pflag.FlagSet) cloudserver.FaceFlags {
 	f.BoolVar(&a.imdsRequireToken, "imds-require-token", false, "require IMDSv2 session tokens of the metadata service's callers")
 	f.StringArrayVar(&a.policies, "aws-iam-policy", nil, "PRINCIPAL=FILE: the IAM policy (JSON) the keys of that component (kube-controller-manager, cloud-controller-manager, kubelet) sign under; a call it does not allow is refused as AWS refuses it, and the audit holds the refusal (repeatable; a component without one may make every call)")
 	f.StringVar(&a.nodeNetwork, "node-network", "", "the nodes' network (the VPC's CIDR), e.g. the kind network's subnet")
+	f.IntVar(&a.routeTables, "aws-route-tables", 1, "how many route tables are tagged for the cluster: the VPC's main one, which carries the pod routes, and the rest associated with no subnet, as a table a tool tagged and left (the providers then refuse to pick one unless their cloud-config names it: RouteTableID)")
 	f.StringVar(&a.clusterID, "aws-cluster-id", "", "the cluster ID the cluster's resources are tagged with (kubernetes.io/cluster/ID; default: the cluster's name)")
 	return a
 }
@@ -79,6 +84,9 @@ func (a *faceFlags) Asked() (bool, error) {
 	}
 	if _, _, err := net.ParseCIDR(a.nodeNetwork); err != nil {
 		return false, fmt.Errorf("--node-network: %w", err)
+	}
+	if a.routeTables < 1 || a.routeTables > maxRouteTables {
+		return false, fmt.Errorf("--aws-route-tables %d: give 1 to %d (a VPC holds at most 200 route tables; a cluster's shape needs few)", a.routeTables, maxRouteTables)
 	}
 	return true, nil
 }
@@ -104,7 +112,7 @@ func (a *faceFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error)
 	}
 	s := in.Cloud
 	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), in.Token), Keys: keys, Terminated: s.Terminated, TokenKey: in.RegistryKey,
-		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork},
+		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork, TaggedRouteTables: a.routeTables},
 		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record, DropTraffic: s.DropTraffic, Logf: log.Printf, Policies: policies})
 	if err != nil {
 		calls.Close()

@@ -17,6 +17,8 @@ func TestAWSFlagsRefuseHalfAConfiguration(t *testing.T) {
 	}{
 		"metadata without keys":   {faceFlags{imdsListen: []string{"127.0.0.1:0"}}, "need --aws-keys"},
 		"a node network not CIDR": {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0"}, "--node-network"},
+		"no route table":          {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}, "--aws-route-tables 0"},
+		"a VPC of route tables":   {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16", routeTables: 100}, "--aws-route-tables 100"},
 	} {
 		if _, err := tc.flags.Asked(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v", name, err)
@@ -42,7 +44,7 @@ func TestAWSFaceOpensOverTheCloud(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	f := faceFlags{keys: keys, listen: []string{"127.0.0.1:0"}, imdsListen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}
+	f := faceFlags{keys: keys, listen: []string{"127.0.0.1:0"}, imdsListen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16", routeTables: 1}
 	face, err := f.Open(cloudserver.FaceInput{Cloud: s, Token: strings.Repeat("t", 32), Cluster: "c", StateDir: dir})
 	if err != nil {
 		t.Fatal(err)

@@ -61,6 +61,9 @@ type PrepareInput struct {
 	// kubelet), for a provider whose cloud holds its callers to them
 	// (providers.Policies); nil: none.
 	Policies map[string][]byte
+	// Network is the network's shape, for a provider whose cloud shapes
+	// it (providers.NetworkShapes); zero: a fresh one.
+	Network NetworkShape
 }
 
 // CloudConfigVars are a user's cloud-config variables (name, value, in

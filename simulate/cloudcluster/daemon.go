@@ -162,7 +162,7 @@ func startSimcloud(ctx context.Context, self, cluster, podNetwork string, set se
 	if err != nil {
 		return "", err
 	}
-	served, err := w.cloud.Prepare(ctx, PrepareInput{Cluster: cluster, Gateway: gw, Vars: set.vars, Policies: set.policies})
+	served, err := w.cloud.Prepare(ctx, PrepareInput{Cluster: cluster, Gateway: gw, Vars: set.vars, Policies: set.policies, Network: set.network})
 	if err != nil {
 		return "", err
 	}

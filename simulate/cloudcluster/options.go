@@ -7,6 +7,7 @@ type settings struct {
 	provider string
 	vars     CloudConfigVars
 	policies map[string][]byte
+	network  NetworkShape
 	// secondInterfaces, noNodeIP: the machines' shape (nodeshape.go).
 	secondInterfaces, noNodeIP bool
 }
@@ -35,4 +36,18 @@ func WithCloudConfigVars(kcm, ccm [][2]string) Option {
 // policies, by component (PrepareInput.Policies).
 func WithPolicies(p map[string][]byte) Option {
 	return func(s *settings) { s.policies = p }
+}
+
+// NetworkShape is the shape of the cluster's cloud network where users'
+// networks differ from a fresh one in ways the providers trip on
+// (providers.NetworkShapes): zero is the fresh one.
+type NetworkShape struct {
+	// RouteTables is how many route tables are tagged for the cluster
+	// (0: one, the VPC's main table).
+	RouteTables int
+}
+
+// WithNetworkShape shapes the cluster's cloud network (PrepareInput.Network).
+func WithNetworkShape(n NetworkShape) Option {
+	return func(s *settings) { s.network = n }
 }

@@ -47,13 +47,14 @@ func TestReadAsEachReleaseReads(t *testing.T) {
 // A rehearsal runs with the variables that change what the providers do
 // and leaves those naming the user's own places and resources.
 func TestCarry(t *testing.T) {
-	f, err := Read(ccm, "[Global]\nKubernetesClusterID = prod\nVPC = vpc-1\nDisableSecurityGroupIngress = true\n"+
+	f, err := Read(ccm, "[Global]\nKubernetesClusterID = prod\nVPC = vpc-1\nDisableSecurityGroupIngress = true\nRouteTableId = rtb-1\n"+
 		"[ServiceOverride \"1\"]\nService = ec2\nRegion = us-east-1\nURL = https://ec2.example\nSigningRegion = us-east-1\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	vars, left := Carry(f)
-	if want := [][2]string{{"DisableSecurityGroupIngress", "true"}, {"KubernetesClusterID", "prod"}}; !reflect.DeepEqual(vars, want) {
+	if want := [][2]string{{"DisableSecurityGroupIngress", "true"}, {"KubernetesClusterID", "prod"},
+		{"RouteTableID", "(the cluster's main route table, in place of rtb-1)"}}; !reflect.DeepEqual(vars, want) {
 		t.Errorf("carried %v, want %v", vars, want)
 	}
 	if len(left) != 2 || left[0].Name != "VPC" || left[1].Name != `[ServiceOverride "1"]` {
@@ -64,7 +65,7 @@ func TestCarry(t *testing.T) {
 // Every variable any release knows is either carried or left with a
 // reason on purpose: a new release's variable must be decided.
 func TestEveryVariableIsDecided(t *testing.T) {
-	carried := map[string]bool{"KubernetesClusterID": true, "DisableSecurityGroupIngress": true, "DisableStrictZoneCheck": true}
+	carried := map[string]bool{"KubernetesClusterID": true, "DisableSecurityGroupIngress": true, "DisableStrictZoneCheck": true, "RouteTableID": true}
 	for _, code := range Codes() {
 		for _, name := range Fields(code) {
 			if _, left := notCarried[name]; left == carried[name] {

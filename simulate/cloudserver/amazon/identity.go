@@ -48,8 +48,8 @@ func MAC(ip string) string {
 	return fmt.Sprintf("02:42:%02x:%02x:%02x:%02x", v4[0], v4[1], v4[2], v4[3])
 }
 
-// Network is the cluster's one VPC, a subnet per zone, its route table and
-// its nodes' security group.
+// Network is the cluster's one VPC, a subnet per zone, its route tables
+// and its nodes' security group.
 type Network struct {
 	Cluster, Region string
 	// ClusterID names the cluster in its resources' tags: the
@@ -57,6 +57,10 @@ type Network struct {
 	ClusterID string
 	Zones     []string
 	CIDR      string // the node network's
+	// TaggedRouteTables is how many route tables are tagged for the
+	// cluster (0 is 1): the VPC's main table, which carries the pod
+	// routes, and the rest beside it (routes.go).
+	TaggedRouteTables int
 }
 
 func (n Network) VPC() string                  { return "vpc-" + hexID(n.Cluster, "vpc", 17) }
@@ -64,6 +68,16 @@ func (n Network) Subnet(zone string) string    { return "subnet-" + hexID(n.Clus
 func (n Network) RouteTable() string           { return "rtb-" + hexID(n.Cluster, "rtb", 17) }
 func (n Network) NodeGroup() string            { return "sg-" + hexID(n.Cluster, "sg/nodes", 17) }
 func (n Network) Interface(name string) string { return "eni-" + hexID(n.Cluster, "eni/"+name, 17) }
+
+// RouteTableIDs are the tables tagged for the cluster, the main one
+// first.
+func (n Network) RouteTableIDs() []string {
+	out := []string{n.RouteTable()}
+	for i := 1; i < n.TaggedRouteTables; i++ {
+		out = append(out, "rtb-"+hexID(n.Cluster, fmt.Sprintf("rtb/%d", i), 17))
+	}
+	return out
+}
 
 // ClusterTag is the tag that marks a resource as the cluster's
 // (TagNameKubernetesClusterPrefix in the providers' tags.go), and "owned"

@@ -2,6 +2,7 @@ package amazon
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go/aws"
@@ -11,11 +12,17 @@ import (
 	"github.com/handover-sh/handover/simulate/cloudserver/awsapi"
 )
 
-// The cluster's one route table, tagged the cluster's, the main table of
-// its VPC: the VPC's local route, a default route to an internet gateway
-// (what makes the subnets public to the providers' isSubnetPublic), and the
-// simulated cloud's routes, each to its instance — a blackhole once the
-// instance is gone, as EC2 shows it.
+// The cluster's route tables, each tagged the cluster's. The VPC's main
+// table holds the VPC's local route, a default route to an internet
+// gateway (what makes the subnets public to the providers'
+// isSubnetPublic), and the simulated cloud's routes, each to its instance
+// — a blackhole once the instance is gone, as EC2 shows it. A cluster
+// shaped with more tagged tables (Network.TaggedRouteTables) has the rest
+// beside it, associated with no subnet and holding the local route only,
+// as a table a tool tagged for the cluster and left: the providers then
+// find several and route nothing ("found multiple matching AWS route
+// tables", findRouteTable in aws_routes.go) unless their cloud-config
+// names one (RouteTableID).
 
 // routeName names a route in the cloud's table as the cloud's own
 // routes are named, after the cluster (its pod network reads those).
@@ -26,21 +33,37 @@ func routeName(cluster, cidr string) string {
 func (f *Face) describeRouteTables(ctx context.Context, c awsapi.Call, in *ec2.DescribeRouteTablesInput) (*ec2.DescribeRouteTablesOutput, error) {
 	n := f.opts.Network
 	out := &ec2.DescribeRouteTablesOutput{RouteTables: []*ec2.RouteTable{}}
-	tags := f.tagsOf(n.RouteTable(), map[string]string{n.ClusterTag(): owned})
-	a := attrs{"route-table-id": {n.RouteTable()}, "vpc-id": {n.VPC()}, "association.main": {"true"}}
-	ok, err := match(in.Filters, a, tags, []string{"route-table-id", "vpc-id", "association.main"})
-	if err != nil || !ok || (len(in.RouteTableIds) > 0 && !contains(in.RouteTableIds, n.RouteTable())) {
-		return out, err
+	for _, id := range n.RouteTableIDs() {
+		main := id == n.RouteTable()
+		tags := f.tagsOf(id, map[string]string{n.ClusterTag(): owned})
+		a := attrs{"route-table-id": {id}, "vpc-id": {n.VPC()}}
+		if main {
+			a["association.main"] = []string{"true"}
+		}
+		ok, err := match(in.Filters, a, tags, []string{"route-table-id", "vpc-id", "association.main"})
+		if err != nil {
+			return nil, err
+		}
+		if !ok || (len(in.RouteTableIds) > 0 && !contains(in.RouteTableIds, id)) {
+			continue
+		}
+		table := &ec2.RouteTable{RouteTableId: aws.String(id), VpcId: aws.String(n.VPC()), OwnerId: aws.String(account), Tags: ec2Tags(tags),
+			Routes: []*ec2.Route{localRoute(n)}, Associations: []*ec2.RouteTableAssociation{}}
+		if main {
+			if table.Routes, err = f.routes(ctx, c); err != nil {
+				return nil, err
+			}
+			table.Associations = []*ec2.RouteTableAssociation{{Main: aws.Bool(true), RouteTableId: aws.String(id),
+				RouteTableAssociationId: aws.String("rtbassoc-" + hexID(n.Cluster, "rtbassoc", 17))}}
+		}
+		out.RouteTables = append(out.RouteTables, table)
 	}
-	routes, err := f.routes(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	out.RouteTables = append(out.RouteTables, &ec2.RouteTable{RouteTableId: aws.String(n.RouteTable()), VpcId: aws.String(n.VPC()),
-		OwnerId: aws.String(account), Tags: ec2Tags(tags), Routes: routes,
-		Associations: []*ec2.RouteTableAssociation{{Main: aws.Bool(true), RouteTableId: aws.String(n.RouteTable()),
-			RouteTableAssociationId: aws.String("rtbassoc-" + hexID(n.Cluster, "rtbassoc", 17))}}})
 	return out, nil
+}
+
+// localRoute is the VPC's route to its own range, in every table.
+func localRoute(n Network) *ec2.Route {
+	return &ec2.Route{DestinationCidrBlock: aws.String(n.CIDR), GatewayId: aws.String("local"), State: aws.String(ec2.RouteStateActive), Origin: aws.String("CreateRouteTable")}
 }
 
 // routes are the table's routes, the cloud's after the VPC's own two.
@@ -58,8 +81,7 @@ func (f *Face) routes(ctx context.Context, c awsapi.Call) ([]*ec2.Route, error) 
 	for _, in := range all {
 		live[in.Name] = true
 	}
-	out := []*ec2.Route{
-		{DestinationCidrBlock: aws.String(n.CIDR), GatewayId: aws.String("local"), State: aws.String(ec2.RouteStateActive), Origin: aws.String("CreateRouteTable")},
+	out := []*ec2.Route{localRoute(n),
 		{DestinationCidrBlock: aws.String("0.0.0.0/0"), GatewayId: aws.String("igw-" + hexID(n.Cluster, "igw", 17)), State: aws.String(ec2.RouteStateActive), Origin: aws.String("CreateRoute")},
 	}
 	for _, r := range cloud {
@@ -78,12 +100,21 @@ func (f *Face) routes(ctx context.Context, c awsapi.Call) ([]*ec2.Route, error) 
 	return out, nil
 }
 
-// table checks a request names the cluster's route table.
+// table checks a request names the VPC's main table, the one whose
+// routes the pod network follows. A further tagged table exists, but a
+// route there would carry nothing (the table is associated with no
+// subnet): the cloud refuses to hold one rather than keep a route no
+// packet takes.
 func (f *Face) table(id *string) error {
-	if aws.StringValue(id) != f.opts.Network.RouteTable() {
-		return awsapi.Errorf("InvalidRouteTableID.NotFound", "The routeTable ID '%s' does not exist", aws.StringValue(id))
+	n := f.opts.Network
+	switch want := aws.StringValue(id); {
+	case want == n.RouteTable():
+		return nil
+	case slices.Contains(n.RouteTableIDs(), want):
+		return awsapi.Errorf("UnsupportedOperation", "the route table %s is associated with no subnet: this simulated cloud routes pod ranges through the VPC's main table %s only", want, n.RouteTable())
+	default:
+		return awsapi.Errorf("InvalidRouteTableID.NotFound", "The routeTable ID '%s' does not exist", want)
 	}
-	return nil
 }
 
 func (f *Face) createRoute(ctx context.Context, c awsapi.Call, in *ec2.CreateRouteInput) (*ec2.CreateRouteOutput, error) {

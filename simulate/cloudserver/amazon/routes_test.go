@@ -134,3 +134,42 @@ func TestTerminatedInstancesAreDescribed(t *testing.T) {
 		t.Errorf("an instance never seen: %v", err)
 	}
 }
+
+// A cluster shaped with two tagged route tables: both answer a tagged
+// listing, as the providers' findRouteTable lists them (and refuses
+// more than one); naming the main table, or filtering on it, finds it
+// alone; the other holds the local route only, and no pod route.
+func TestTaggedRouteTablesBesideTheMainOne(t *testing.T) {
+	r := newRig(t, t.TempDir(), func(o *amazon.Options) { o.Network.TaggedRouteTables = 2 })
+	c := r.ec2(ccm)
+	n := amazon.Network{Cluster: cluster, TaggedRouteTables: 2}
+	ids := n.RouteTableIDs()
+	if len(ids) != 2 || ids[0] != n.RouteTable() || ids[1] == ids[0] {
+		t.Fatalf("the tables: %v", ids)
+	}
+	all, err := c.DescribeRouteTables(&ec2.DescribeRouteTablesInput{Filters: []*ec2.Filter{{Name: aws.String("tag-key"), Values: aws.StringSlice([]string{n.ClusterTag()})}}})
+	if err != nil || len(all.RouteTables) != 2 {
+		t.Fatalf("tagged tables: %v, %v", all, err)
+	}
+	other := all.RouteTables[1]
+	if aws.StringValue(other.RouteTableId) != ids[1] || len(other.Associations) != 0 || len(other.Routes) != 1 || aws.StringValue(other.Routes[0].GatewayId) != "local" {
+		t.Errorf("the further table: %v", other)
+	}
+	for _, in := range []*ec2.DescribeRouteTablesInput{
+		{RouteTableIds: aws.StringSlice([]string{ids[0]})},
+		{Filters: []*ec2.Filter{{Name: aws.String("route-table-id"), Values: aws.StringSlice([]string{ids[0]})}}},
+		{Filters: []*ec2.Filter{{Name: aws.String("association.main"), Values: aws.StringSlice([]string{"true"})}}},
+	} {
+		got, err := c.DescribeRouteTables(in)
+		if err != nil || len(got.RouteTables) != 1 || aws.StringValue(got.RouteTables[0].RouteTableId) != ids[0] {
+			t.Errorf("%v: %v, %v", in, got, err)
+		}
+	}
+	worker := amazon.InstanceID(cluster, "c-worker")
+	if _, err := c.CreateRoute(&ec2.CreateRouteInput{RouteTableId: aws.String(ids[1]), DestinationCidrBlock: aws.String("10.244.1.0/24"), InstanceId: aws.String(worker)}); code(t, err) != "UnsupportedOperation" {
+		t.Errorf("a route in the further table: %v", err)
+	}
+	if _, err := c.CreateRoute(&ec2.CreateRouteInput{RouteTableId: aws.String(ids[0]), DestinationCidrBlock: aws.String("10.244.1.0/24"), InstanceId: aws.String(worker)}); err != nil {
+		t.Errorf("a route in the main table: %v", err)
+	}
+}

@@ -1,0 +1,49 @@
+package rehearsal
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/handover-sh/handover/providers"
+	"github.com/handover-sh/handover/simulate/cloudcluster"
+)
+
+// NetworkInput is the shape of the cluster's cloud network as written:
+// where users' networks differ from a fresh one in ways the providers
+// trip on. Zero is a fresh network.
+type NetworkInput struct {
+	// RouteTables is how many route tables are tagged for the cluster
+	// (0: one, the VPC's main table): the rest are associated with no
+	// subnet, as a table a tool tagged for the cluster and left.
+	RouteTables int `json:"routeTables,omitempty"`
+}
+
+// maxRouteTables bounds routeTables: a shape, not a scale test (the
+// simulated cloud's --aws-route-tables takes as many).
+const maxRouteTables = 8
+
+// validate refuses a shape the provider's simulated cloud does not make
+// (providers.NetworkShapes), and one beyond its bounds.
+func (n NetworkInput) validate(provider string) error {
+	if n == (NetworkInput{}) {
+		return nil
+	}
+	if n.RouteTables < 0 || n.RouteTables > maxRouteTables {
+		return fmt.Errorf("network.routeTables (--route-tables) %d: give 1 to %d", n.RouteTables, maxRouteTables)
+	}
+	if p, err := providers.Lookup(provider); err == nil {
+		if _, ok := providers.As[providers.NetworkShapes](p); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("network (--route-tables): only with --provider %s, whose simulated cloud shapes its network as the provider's own code reads it",
+		strings.Join(providers.NamesWith[providers.NetworkShapes](), " or "))
+}
+
+// options are the cluster options that make the shape.
+func (n NetworkInput) options() []cloudcluster.Option {
+	if n == (NetworkInput{}) {
+		return nil
+	}
+	return []cloudcluster.Option{cloudcluster.WithNetworkShape(cloudcluster.NetworkShape{RouteTables: n.RouteTables})}
+}
