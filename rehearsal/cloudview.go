@@ -52,7 +52,7 @@ func (v simCloudView) LoadBalancers(ctx context.Context) ([]observe.CloudLB, err
 	out := make([]observe.CloudLB, 0, len(lbs))
 	for _, lb := range lbs {
 		out = append(out, observe.CloudLB{Name: lb.Name, IP: lb.IP, Service: lb.Spec.Service, Backends: lb.Spec.Nodes, Health: lbHealth(lb.Spec.HealthCheck),
-			Dropped: lb.Spec.Dropped})
+			Dropped: lb.Spec.Dropped, Draining: drainingAttr(lb.Spec.Draining)})
 	}
 	return out, err
 }
@@ -106,4 +106,16 @@ func lbHealth(hc *api.HealthCheck) *observe.LBHealth {
 	target := fmt.Sprintf("%s:%d%s", hc.Protocol, hc.Port, hc.Path)
 	return &observe.LBHealth{Target: target, Interval: time.Duration(hc.Interval) * time.Second, Timeout: time.Duration(hc.Timeout) * time.Second,
 		Healthy: int(hc.Healthy), Unhealthy: int(hc.Unhealthy)}
+}
+
+// drainingAttr is a load balancer's connection draining as the timeline
+// says it (timeline.LBDraining).
+func drainingAttr(d *api.Draining) string {
+	switch {
+	case d == nil:
+		return ""
+	case !d.Enabled:
+		return "off"
+	}
+	return (time.Duration(d.Timeout) * time.Second).String()
 }

@@ -23,3 +23,13 @@ func TestResolveLBOfAGoneLoadBalancer(t *testing.T) {
 		t.Errorf("a gone load balancer: %v", err)
 	}
 }
+
+// A load balancer's connection draining reads on the timeline as
+// timeline.LBDraining says it.
+func TestDrainingAttr(t *testing.T) {
+	for d, want := range map[*api.Draining]string{nil: "", {}: "off", {Enabled: true, Timeout: 300}: "5m0s"} {
+		if got := drainingAttr(d); got != want {
+			t.Errorf("%+v: %q, want %q", d, got, want)
+		}
+	}
+}

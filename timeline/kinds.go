@@ -208,3 +208,10 @@ const (
 // traffic to (a security group with no rule letting it in), comma-
 // separated and cut short as "backends" is; absent when none.
 const LBDropped = "dropped"
+
+// LBDraining, on lb.created and lb.changed, is what the load balancer does
+// with a backend's open connections when the backend leaves it or fails
+// its check (a classic ELB's connection draining): "off" (closed at once)
+// or the timeout a removed backend's may finish within (a Go duration);
+// absent when the cloud's load balancer leaves them to run on.
+const LBDraining = "draining"

@@ -57,7 +57,11 @@ var (
 // lbHealthAttrs are a load balancer's health check, when it has one, and
 // the traffic the network drops.
 var lbHealthAttrs = []attrRule{{HealthCheck, false, reason}, {HealthInterval, false, period}, {HealthTimeout, false, period},
-	{HealthyThreshold, false, positive}, {UnhealthyThreshold, false, positive}, {LBDropped, false, reason}}
+	{HealthyThreshold, false, positive}, {UnhealthyThreshold, false, positive}, {LBDropped, false, reason},
+	{LBDraining, false, drainingRule}}
+
+// drainingRule is "off" or a timeout.
+var drainingRule = valueRule{what: `"off" or a Go duration above zero`, ok: func(v string) bool { return v == "off" || isPeriod(v) }}
 
 // positive is a whole number above zero.
 var positive = valueRule{what: "a whole number above zero", ok: func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n > 0 }}

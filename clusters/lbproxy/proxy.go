@@ -35,6 +35,10 @@ type Config struct {
 	// Dial opens a connection to a backend (nil: a TCP dial given
 	// ConnectTimeout).
 	Dial func(ctx context.Context, address string) (net.Conn, error)
+	// OnLeave is what becomes of the connections a backend holds when it
+	// leaves the set or fails its check (drain.go); nil leaves them to
+	// run until their ends close them.
+	OnLeave *Drain
 }
 
 func (c *Config) defaults() {
@@ -73,6 +77,7 @@ type backend struct {
 	address   string
 	healthy   atomic.Bool
 	active    atomic.Int64
+	conns     relayed
 	fails     int
 	successes int
 	stop      context.CancelFunc
@@ -118,6 +123,7 @@ func (p *Proxy) SetBackends(addresses []string) {
 	}
 	for _, b := range old {
 		b.stop()
+		b.leave(p.cfg.OnLeave, true)
 	}
 	p.backends = next
 }
@@ -217,7 +223,9 @@ func (p *Proxy) relay(client net.Conn) {
 			continue
 		}
 		b.active.Add(1)
+		done := b.conns.add(client, upstream)
 		pipe(client, upstream)
+		done()
 		b.active.Add(-1)
 		return
 	}
@@ -278,8 +286,8 @@ func (p *Proxy) record(b *backend, ok bool, cfg Config) {
 	}
 	b.successes = 0
 	b.fails++
-	if b.fails >= cfg.UnhealthyThreshold {
-		b.healthy.Store(false)
+	if b.fails >= cfg.UnhealthyThreshold && b.healthy.Swap(false) {
+		b.leave(cfg.OnLeave, false)
 	}
 }
 

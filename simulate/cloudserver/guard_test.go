@@ -204,3 +204,21 @@ func TestDroppedTrafficNamesTheNodes(t *testing.T) {
 		t.Fatalf("load balancers made: %v", r.fakes.lbs)
 	}
 }
+
+// Connection draining beyond ELB's 1–3600 s is refused, and nothing is
+// made.
+func TestDrainingTimeoutIsBounded(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	ccm := r.client("cloud-controller-manager")
+	for _, bad := range []int32{0, 3601} {
+		spec := api.LoadBalancerSpec{Service: "default/web", Ports: []api.Port{{Port: 80, NodePort: 30080, Protocol: "TCP"}}, Nodes: []string{"172.18.0.4"},
+			Draining: &api.Draining{Enabled: true, Timeout: bad}}
+		var se *api.StatusError
+		if _, err := ccm.EnsureLoadBalancer(context.Background(), "service-lb-controller", "lb", spec); !errors.As(err, &se) || se.Code != http.StatusBadRequest || !strings.Contains(se.Message, "draining") {
+			t.Errorf("draining %d s: %v, want 400", bad, err)
+		}
+	}
+	if len(r.fakes.lbs) != 0 {
+		t.Fatalf("load balancers made: %v", r.fakes.lbs)
+	}
+}

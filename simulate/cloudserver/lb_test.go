@@ -255,6 +255,21 @@ func TestLBServerLosesWhatTheNetworkDrops(t *testing.T) {
 	}
 }
 
+// The listeners drain as the load balancer's connection draining says:
+// unset, a leaving backend's connections run on; off, they are closed at
+// once; on, within the timeout.
+func TestOnLeave(t *testing.T) {
+	if onLeave(nil) != nil {
+		t.Error("no draining set, yet connections are cut")
+	}
+	if d := onLeave(&api.Draining{}); d == nil || d.Timeout != 0 {
+		t.Errorf("draining off: %+v", d)
+	}
+	if d := onLeave(&api.Draining{Enabled: true, Timeout: 30}); d == nil || d.Timeout != 30*time.Second {
+		t.Errorf("draining 30 s: %+v", d)
+	}
+}
+
 // serveLB runs an LBServer on the configuration at path until the test
 // ends, waits for its listener on port, and returns whether an HTTP GET
 // through it is answered 200 (given timeout).

@@ -21,6 +21,9 @@ type LBConfig struct {
 	// Dropped are the node address:port pairs the network drops the
 	// load balancer's traffic to (api.LoadBalancerSpec.Dropped).
 	Dropped []string `json:"dropped,omitempty"`
+	// Draining is what becomes of a backend's open connections as it
+	// goes (api.LoadBalancerSpec.Draining).
+	Draining *api.Draining `json:"draining,omitempty"`
 }
 
 // LBListener relays one port to the node port on every backend node.
@@ -32,7 +35,7 @@ type LBListener struct {
 
 // LBConfigFor translates a load balancer spec.
 func LBConfigFor(spec api.LoadBalancerSpec) LBConfig {
-	cfg := LBConfig{HealthCheck: spec.HealthCheck, Dropped: spec.Dropped}
+	cfg := LBConfig{HealthCheck: spec.HealthCheck, Dropped: spec.Dropped, Draining: spec.Draining}
 	for _, p := range spec.Ports {
 		l := LBListener{Port: p.Port, Protocol: strings.ToUpper(p.Protocol)}
 		for _, n := range spec.Nodes {

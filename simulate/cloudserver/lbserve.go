@@ -70,6 +70,7 @@ func (s *LBServer) reload(ctx context.Context) error {
 	}
 	checkNow := !reflect.DeepEqual(cfg.HealthCheck, s.check)
 	s.health, s.check = healthConfig(cfg.HealthCheck, dropping(cfg.Dropped)), cfg.HealthCheck
+	s.health.OnLeave = onLeave(cfg.Draining)
 	for _, p := range s.proxies {
 		p.proxy.Reconfigure(s.health, checkNow)
 	}
@@ -152,6 +153,19 @@ func healthConfig(hc *api.HealthCheck, drop dropped) lbproxy.Config {
 		},
 		Dial: drop.dial(),
 	}
+}
+
+// onLeave is the listeners' connection draining: off closes a leaving
+// backend's connections at once, on lets them finish (a removed backend's
+// within the timeout); unset leaves them.
+func onLeave(d *api.Draining) *lbproxy.Drain {
+	switch {
+	case d == nil:
+		return nil
+	case !d.Enabled:
+		return &lbproxy.Drain{}
+	}
+	return &lbproxy.Drain{Timeout: time.Duration(d.Timeout) * time.Second}
 }
 
 // dropped are the address:port pairs the network drops traffic to.

@@ -189,6 +189,9 @@ func validateSpec(spec api.LoadBalancerSpec) error {
 	if err := validateDropped(spec); err != nil {
 		return err
 	}
+	if d := spec.Draining; d != nil && d.Enabled && (d.Timeout < 1 || d.Timeout > 3600) {
+		return badRequest("draining timeout %ds: 1 to 3600 seconds, as ELB takes", d.Timeout)
+	}
 	return validateHealthCheck(spec.HealthCheck)
 }
 

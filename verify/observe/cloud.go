@@ -65,10 +65,13 @@ func (ob *Observer) diffLBs(ctx context.Context, known map[string]CloudLB) {
 		if len(lb.Dropped) > 0 {
 			attrs[timeline.LBDropped] = backendsAttr(lb.Dropped)
 		}
+		if lb.Draining != "" {
+			attrs[timeline.LBDraining] = lb.Draining
+		}
 		switch {
 		case !ok:
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBCreated, Attrs: attrs})
-		case !slices.Equal(before.Backends, lb.Backends) || !reflect.DeepEqual(before.Health, lb.Health) || !slices.Equal(before.Dropped, lb.Dropped):
+		case !slices.Equal(before.Backends, lb.Backends) || !reflect.DeepEqual(before.Health, lb.Health) || !slices.Equal(before.Dropped, lb.Dropped) || before.Draining != lb.Draining:
 			ob.emit(timeline.Event{Source: "cloud", Kind: timeline.LBChanged, Attrs: attrs})
 		}
 	}

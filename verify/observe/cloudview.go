@@ -52,6 +52,9 @@ type CloudLB struct {
 	// Dropped are the backends' address:port pairs the cloud's network
 	// drops its traffic to (a security group with no rule letting it in).
 	Dropped []string
+	// Draining is what it does with a leaving backend's connections, as
+	// timeline.LBDraining says it ("": the cloud says nothing of it).
+	Draining string
 }
 
 // LBHealth is a load balancer's health check as configured: a backend is

@@ -256,8 +256,10 @@ func TestDiffLBsRecordsTheHealthCheckAndDroppedTraffic(t *testing.T) {
 	}
 	dropped := lb("TCP:31000")
 	dropped.Dropped = []string{"10.0.0.1:31000"}
+	draining := lb("TCP:31000")
+	draining.Draining = "30s"
 	known := map[string]CloudLB{}
-	for _, now := range [][]CloudLB{{lb("TCP:80")}, {lb("TCP:80")}, {lb("TCP:31000")}, {dropped}, {lb("TCP:31000")}} {
+	for _, now := range [][]CloudLB{{lb("TCP:80")}, {lb("TCP:80")}, {lb("TCP:31000")}, {dropped}, {lb("TCP:31000")}, {draining}} {
 		cloud.lbs = now
 		ob.diffLBs(context.Background(), known)
 	}
@@ -267,9 +269,9 @@ func TestDiffLBsRecordsTheHealthCheckAndDroppedTraffic(t *testing.T) {
 	}
 	var got []string
 	for _, e := range evs {
-		got = append(got, strings.TrimSpace(e.Kind+" "+e.Attrs[timeline.HealthCheck]+" "+e.Attrs[timeline.HealthInterval]+" "+e.Attrs[timeline.UnhealthyThreshold]+" "+e.Attrs[timeline.LBDropped]))
+		got = append(got, strings.TrimSpace(e.Kind+" "+e.Attrs[timeline.HealthCheck]+" "+e.Attrs[timeline.HealthInterval]+" "+e.Attrs[timeline.UnhealthyThreshold]+" "+e.Attrs[timeline.LBDropped]+" "+e.Attrs[timeline.LBDraining]))
 	}
-	if want := []string{"lb.created TCP:80 10s 6", "lb.changed TCP:31000 10s 6", "lb.changed TCP:31000 10s 6 10.0.0.1:31000", "lb.changed TCP:31000 10s 6"}; !slices.Equal(got, want) {
+	if want := []string{"lb.created TCP:80 10s 6", "lb.changed TCP:31000 10s 6", "lb.changed TCP:31000 10s 6 10.0.0.1:31000", "lb.changed TCP:31000 10s 6", "lb.changed TCP:31000 10s 6  30s"}; !slices.Equal(got, want) {
 		t.Fatalf("events = %q, want %q", got, want)
 	}
 }

@@ -63,6 +63,20 @@ type LoadBalancerSpec struct {
 	// in does: a check there fails by its timeout, a connection there is
 	// lost. The cloud's own face of a provider sets it; none by default.
 	Dropped []string `json:"dropped,omitempty"`
+	// Draining, when set, is what the load balancer does with a node's
+	// open connections when the node is taken out of it or fails its
+	// check, as a classic ELB's connection draining: off, they are closed
+	// at once; on, a removed node's may finish within Timeout seconds and
+	// an unhealthy node's finish. Unset, they run on until their ends
+	// close them (the simulated provider's own). The cloud's own face of a
+	// provider sets it.
+	Draining *Draining `json:"draining,omitempty"`
+}
+
+// Draining is a load balancer's connection draining.
+type Draining struct {
+	Enabled bool  `json:"enabled"`
+	Timeout int32 `json:"timeoutSeconds,omitempty"`
 }
 
 // HealthCheck is a load balancer's check of its nodes: a TCP connect to

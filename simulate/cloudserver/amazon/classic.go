@@ -74,6 +74,7 @@ func (f *Face) push(ctx context.Context, c awsapi.Call, lb *classicLB, create bo
 	var rules []*ec2.IpPermission
 	f.state.Read(func(d *stateData) { rules = f.nodeRules(d) })
 	spec.Dropped = f.drops(rules, lb.Description.SecurityGroups, spec)
+	spec.Draining = draining(lb.Attributes)
 	name := *lb.Description.LoadBalancerName
 	cloud := f.cloud(c).UpdateLoadBalancer
 	if create {
@@ -100,4 +101,15 @@ func (f *Face) addresses(ctx context.Context, c awsapi.Call, registered []*elb.I
 		}
 	}
 	return out, nil
+}
+
+// draining is the load balancer's connection draining as the cloud
+// carries it: off (ELB's default for a load balancer made through the
+// API) closes a leaving instance's connections at once.
+func draining(a *elb.LoadBalancerAttributes) *api.Draining {
+	d := &api.Draining{}
+	if a != nil && a.ConnectionDraining != nil && aws.BoolValue(a.ConnectionDraining.Enabled) {
+		d.Enabled, d.Timeout = true, int32(aws.Int64Value(a.ConnectionDraining.Timeout))
+	}
+	return d
 }

@@ -87,13 +87,22 @@ func (f *Face) describeAttributes(_ context.Context, _ awsapi.Call, in *elb.Desc
 
 // modifyAttributes sets the attributes given, leaving the others.
 func (f *Face) modifyAttributes(ctx context.Context, c awsapi.Call, in *elb.ModifyLoadBalancerAttributesInput) (*elb.ModifyLoadBalancerAttributesOutput, error) {
-	lb, err := f.modify(ctx, c, in.LoadBalancerName, false, func(lb *classicLB) error {
-		a, set := lb.Attributes, in.LoadBalancerAttributes
+	set := in.LoadBalancerAttributes
+	// A change of connection draining changes what the load balancer
+	// does with its instances' connections: the cloud's is changed too.
+	lb, err := f.modify(ctx, c, in.LoadBalancerName, set != nil && set.ConnectionDraining != nil, func(lb *classicLB) error {
+		a := lb.Attributes
 		if set == nil {
 			return awsapi.Errorf("ValidationError", "LoadBalancerAttributes is required")
 		}
-		if set.ConnectionDraining != nil {
-			a.ConnectionDraining = set.ConnectionDraining
+		if d := set.ConnectionDraining; d != nil {
+			if err := validDraining(d); err != nil {
+				return err
+			}
+			a.ConnectionDraining = &elb.ConnectionDraining{Enabled: d.Enabled, Timeout: d.Timeout}
+			if d.Timeout == nil {
+				a.ConnectionDraining.Timeout = aws.Int64(300)
+			}
 		}
 		if set.ConnectionSettings != nil {
 			a.ConnectionSettings = set.ConnectionSettings
@@ -110,6 +119,19 @@ func (f *Face) modifyAttributes(ctx context.Context, c awsapi.Call, in *elb.Modi
 		return nil, err
 	}
 	return &elb.ModifyLoadBalancerAttributesOutput{LoadBalancerName: in.LoadBalancerName, LoadBalancerAttributes: lb.Attributes}, nil
+}
+
+// validDraining: Enabled is required, and a timeout is 1 to 3600
+// seconds (ELB's ConnectionDraining: "Timeout ... Valid Range: 1-3600";
+// unset, 300).
+func validDraining(d *elb.ConnectionDraining) error {
+	if d.Enabled == nil {
+		return awsapi.Errorf("ValidationError", "ConnectionDraining.Enabled is required")
+	}
+	if t := d.Timeout; t != nil && (*t < 1 || *t > 3600) {
+		return awsapi.Errorf(elb.ErrCodeInvalidConfigurationRequestException, "connection draining timeout %d: 1 to 3600 seconds", *t)
+	}
+	return nil
 }
 
 func (f *Face) addTags(ctx context.Context, c awsapi.Call, in *elb.AddTagsInput) (*elb.AddTagsOutput, error) {

@@ -163,3 +163,48 @@ func TestDeniedLoadBalancerIsAccessDenied(t *testing.T) {
 		t.Errorf("a refused load balancer exists: %v", err)
 	}
 }
+
+// Connection draining as ELB takes it: off on a load balancer made
+// through the API, on with a timeout once set, 300 s when none is given,
+// and a timeout beyond 1–3600 s refused. The cloud's load balancer
+// carries each setting.
+func TestConnectionDrainingReachesTheCloud(t *testing.T) {
+	r := newRig(t, t.TempDir())
+	c := r.elb(ccm)
+	name := aws.String("a1")
+	if _, err := c.CreateLoadBalancer(&elb.CreateLoadBalancerInput{LoadBalancerName: name,
+		Listeners: []*elb.Listener{{Protocol: aws.String("TCP"), LoadBalancerPort: aws.Int64(80), InstancePort: aws.Int64(30080)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.cloudLB(t, "a1").Spec.Draining; got == nil || got.Enabled {
+		t.Errorf("a new load balancer drains: %+v", got)
+	}
+	modify := func(d *elb.ConnectionDraining) error {
+		_, err := c.ModifyLoadBalancerAttributes(&elb.ModifyLoadBalancerAttributesInput{LoadBalancerName: name,
+			LoadBalancerAttributes: &elb.LoadBalancerAttributes{ConnectionDraining: d}})
+		return err
+	}
+	if err := modify(&elb.ConnectionDraining{Enabled: aws.Bool(true), Timeout: aws.Int64(30)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.cloudLB(t, "a1").Spec.Draining; got == nil || *got != (api.Draining{Enabled: true, Timeout: 30}) {
+		t.Errorf("draining 30 s: the cloud's %+v", got)
+	}
+	if err := modify(&elb.ConnectionDraining{Enabled: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.cloudLB(t, "a1").Spec.Draining; got == nil || got.Timeout != 300 {
+		t.Errorf("draining with no timeout given: the cloud's %+v, want ELB's 300 s", got)
+	}
+	for _, bad := range []int64{0, 3601} {
+		if err := modify(&elb.ConnectionDraining{Enabled: aws.Bool(true), Timeout: aws.Int64(bad)}); code(t, err) != elb.ErrCodeInvalidConfigurationRequestException {
+			t.Errorf("timeout %d: %v", bad, err)
+		}
+	}
+	if err := modify(&elb.ConnectionDraining{Enabled: aws.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.cloudLB(t, "a1").Spec.Draining; got == nil || got.Enabled {
+		t.Errorf("draining turned off: the cloud's %+v", got)
+	}
+}
