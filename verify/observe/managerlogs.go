@@ -116,11 +116,13 @@ func (lf *logFollowers) follow(ctx context.Context, t logTarget, pl *podLog) {
 		if ctx.Err() != nil {
 			return
 		}
-		// A container not started yet, or restarting, is refused with 400
-		// and soon is not: said are the others, each once.
-		if err != nil && !apierrors.IsBadRequest(err) && err.Error() != said {
+		// A container not started yet or restarting (400), a pod or node
+		// going (404), a kubelet restarting (a failed dial): each soon
+		// passes, and the pod's deletion ends the follower. Only a refusal
+		// is the user's to mend (no pods/log): said once.
+		if err != nil && apierrors.IsForbidden(err) && err.Error() != said {
 			said = err.Error()
-			lf.ob.warnf("observer: %v (retrying)", err)
+			lf.ob.warnf("observer: %v (retrying; the managers' logged errors are evidence the checks cite)", err)
 		}
 		if n > 0 {
 			wait = lf.retry.min
