@@ -58,10 +58,14 @@ func (e *Env) switchKubelet(ctx context.Context, node string) error {
 		return err
 	}
 	args := externalKubelet(kubeletArgs(env))
-	if e.Spec.setup().SwitchByHostname {
-		if args, err = e.dropNodeName(ctx, node, args); err != nil {
-			return err
-		}
+	switch st := e.Spec.setup(); {
+	case st.SwitchByHostname:
+		args, err = e.dropNodeName(ctx, node, args)
+	case st.SwitchByMetadata:
+		args, err = e.metadataNodeName(ctx, node, args)
+	}
+	if err != nil {
+		return err
 	}
 	if err := e.Cluster.WriteFile(ctx, node, kubeletFlagsFile, renderKubeletArgs(args)); err != nil {
 		return err

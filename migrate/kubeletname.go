@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -34,18 +35,57 @@ func (e *Env) dropNodeName(ctx context.Context, node string, args []string) ([]s
 	if host == "" {
 		return nil, fmt.Errorf("node %s has no hostname to register under", node)
 	}
-	pem, err := e.issueNodeCredential(ctx, host)
-	if err != nil {
-		return nil, fmt.Errorf("node %s: a credential for the Node name %s: %w", node, host, err)
-	}
-	path := kubeletPKI + "kubelet-client-" + host + ".pem"
-	if err := e.Cluster.WriteFile(ctx, node, path, pem); err != nil {
-		return nil, err
-	}
-	if _, err := e.Cluster.Exec(ctx, node, "ln", "-sf", path, kubeletClientCert); err != nil {
+	if err := e.credentialFor(ctx, node, host); err != nil {
 		return nil, err
 	}
 	return removeFlag(args, "hostname-override"), nil
+}
+
+// metadataNodeName sets a switched kubelet's --hostname-override to its
+// instance metadata's hostname, as RKE's useInstanceMetadataHostname does
+// ("will query ec2 metadata service and set /hostname as
+// hostname-override for kubelet"): the name the in-tree provider gave the
+// Node where the VPC's DHCP options are the region's, another where they
+// name a domain of their own. A kubelet given another name registers it,
+// with a credential for it (as dropNodeName).
+func (e *Env) metadataNodeName(ctx context.Context, node string, args []string) ([]string, error) {
+	out, err := e.Cluster.Exec(ctx, node, "sh", "-c", metadataHostname)
+	if err != nil {
+		return nil, fmt.Errorf("node %s: the instance metadata's hostname: %w", node, err)
+	}
+	name := strings.ToLower(strings.TrimSpace(out))
+	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
+		return nil, fmt.Errorf("node %s: the instance metadata's hostname %q is no node name: %s", node, name, strings.Join(errs, "; "))
+	}
+	if cur, _ := flagValue(args, "hostname-override"); cur == name {
+		return args, nil
+	}
+	if err := e.credentialFor(ctx, node, name); err != nil {
+		return nil, err
+	}
+	return setFlag(args, "hostname-override", name), nil
+}
+
+// metadataHostname asks the instance metadata service for the hostname,
+// with a session token (IMDSv2), as RKE's agent does on the node.
+const metadataHostname = `imds=http://169.254.169.254/latest
+get="curl -fsS --retry 5 --retry-delay 1 --retry-all-errors --max-time 5"
+token=$($get -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 60' "$imds/api/token")
+$get -H "X-aws-ec2-metadata-token: $token" "$imds/meta-data/hostname"`
+
+// credentialFor gives a node's kubelet a client credential for the Node
+// name it is to register under.
+func (e *Env) credentialFor(ctx context.Context, node, name string) error {
+	pem, err := e.issueNodeCredential(ctx, name)
+	if err != nil {
+		return fmt.Errorf("node %s: a credential for the Node name %s: %w", node, name, err)
+	}
+	path := kubeletPKI + "kubelet-client-" + name + ".pem"
+	if err := e.Cluster.WriteFile(ctx, node, path, pem); err != nil {
+		return err
+	}
+	_, err = e.Cluster.Exec(ctx, node, "ln", "-sf", path, kubeletClientCert)
+	return err
 }
 
 // issueNodeCredential has a control plane's kubeadm issue a client

@@ -135,7 +135,7 @@ var mistakes = map[string]mistake{
 	// (rancher/rke2#7336, kubernetes/cloud-provider-aws#285).
 	MistakeRKENoMetaHostname: {what: "the kubelets are switched to external-aws without useInstanceMetadataHostname", at: switchKey, runbook: runbook{RKE, "external-aws"},
 		detail: " (no --hostname-override: each kubelet registers under its hostname)",
-		apply:  func(st *Setup, _ Spec) { st.SwitchByHostname = true }},
+		apply:  func(st *Setup, _ Spec) { st.SwitchByHostname, st.SwitchByMetadata = true, false }},
 }
 
 // ccmWithout turns controller (canonical name) off in the CCM's

@@ -78,6 +78,12 @@ type Managers struct {
 	// --controllers during the procedure ("" leaves them as kubeadm
 	// wrote them): KubeOne's exclusion of the cloud loops.
 	KCMControllers string
+	// SwitchNamesFromMetadata are the flavours whose switch sets each
+	// kubelet's --hostname-override to its instance metadata's hostname
+	// (RKE's external-aws with useInstanceMetadataHostname), where the
+	// cloud serves instance metadata (providers.InstanceMetadata); on
+	// another the kubelets keep their names.
+	SwitchNamesFromMetadata []string
 }
 
 // ConfigStyle is what the leader-migration configuration files say.

@@ -35,6 +35,10 @@ type Setup struct {
 	// SwitchByHostname: kubelets switched to the external provider lose
 	// the name the provider gave them and register under their hostnames.
 	SwitchByHostname bool
+	// SwitchByMetadata: kubelets switched to the external provider take
+	// their instance metadata's hostname as their name
+	// (Managers.SwitchNamesFromMetadata).
+	SwitchByMetadata bool
 	// Notes are added to the plans of the steps they are keyed by.
 	Notes map[string][]Item
 }
@@ -85,6 +89,8 @@ func (s Spec) setupAs(style ConfigStyle) Setup {
 	st := Setup{KCM: side(lmconfig.KCM, s.From, s.Provider().CloudProvider, config(lmconfig.KCM, s.From)), CCM: &ccm,
 		GrantCCM: m.migrates(), Notes: map[string][]Item{}}
 	st.KCM.Controllers = m.KCMControllers
+	_, served := providers.As[providers.InstanceMetadata](s.cloud())
+	st.SwitchByMetadata = served && slices.Contains(m.SwitchNamesFromMetadata, s.Flavour)
 	if m.NewKCM || s.Raises() {
 		st.NewKCM = &lint.Side{Component: lmconfig.KCM, Version: s.To, AllocateNodeCIDRs: true, ClusterName: s.Cluster, Args: s.KCMArgs}
 	}

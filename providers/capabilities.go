@@ -136,6 +136,14 @@ type MachineShapes interface {
 	ReadsMachineShapes()
 }
 
+// InstanceMetadata is a provider whose simulated cloud serves the
+// instance metadata service at the link-local address its code and its
+// runbooks' tools read (RKE's useInstanceMetadataHostname asks it for the
+// hostname).
+type InstanceMetadata interface {
+	ServesInstanceMetadata()
+}
+
 // NetworkShapes is a provider whose simulated cloud shapes the cluster's
 // network as users' networks are shaped where its code trips on them
 // (cloudcluster.NetworkShape: more route tables tagged for the cluster).

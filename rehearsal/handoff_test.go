@@ -302,6 +302,17 @@ func TestConfigNetwork(t *testing.T) {
 	if (NetworkInput{}).options() != nil {
 		t.Error("a fresh network shaped")
 	}
+	c, err = ReadFile("../examples/aws-dhcp-domain/rehearsal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Validate(); err != nil || c.Network.DHCPDomain != "corp.example" {
+		t.Errorf("a DHCP domain: %+v, %v", c.Network, err)
+	}
+	c.Network.DHCPDomain = "Corp_Example"
+	if _, err := c.Validate(); err == nil || !strings.Contains(err.Error(), "network.dhcpDomain") {
+		t.Errorf("a DHCP domain not a name: %v", err)
+	}
 }
 
 // A provider that batches its route writes (azure's, every 30 s) gets a

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/handover-sh/handover/providers"
 	"github.com/handover-sh/handover/simulate/cloudcluster"
 )
@@ -16,6 +18,10 @@ type NetworkInput struct {
 	// (0: one, the VPC's main table): the rest are associated with no
 	// subnet, as a table a tool tagged for the cluster and left.
 	RouteTables int `json:"routeTables,omitempty"`
+	// DHCPDomain is the domain-name of the VPC's DHCP options set ("": the
+	// region's): the instances' hostnames and the metadata service's
+	// local-hostname end in it, EC2's private DNS names do not.
+	DHCPDomain string `json:"dhcpDomain,omitempty"`
 }
 
 // maxRouteTables bounds routeTables: a shape, not a scale test (the
@@ -31,12 +37,15 @@ func (n NetworkInput) validate(provider string) error {
 	if n.RouteTables < 0 || n.RouteTables > maxRouteTables {
 		return fmt.Errorf("network.routeTables (--route-tables) %d: give 1 to %d", n.RouteTables, maxRouteTables)
 	}
+	if errs := validation.IsDNS1123Subdomain(n.DHCPDomain); n.DHCPDomain != "" && len(errs) > 0 {
+		return fmt.Errorf("network.dhcpDomain (--dhcp-domain) %q: a lower-case DNS domain name: %s", n.DHCPDomain, strings.Join(errs, "; "))
+	}
 	if p, err := providers.Lookup(provider); err == nil {
 		if _, ok := providers.As[providers.NetworkShapes](p); ok {
 			return nil
 		}
 	}
-	return fmt.Errorf("network (--route-tables): only with --provider %s, whose simulated cloud shapes its network as the provider's own code reads it",
+	return fmt.Errorf("network (--route-tables, --dhcp-domain): only with --provider %s, whose simulated cloud shapes its network as the provider's own code reads it",
 		strings.Join(providers.NamesWith[providers.NetworkShapes](), " or "))
 }
 
@@ -45,5 +54,5 @@ func (n NetworkInput) options() []cloudcluster.Option {
 	if n == (NetworkInput{}) {
 		return nil
 	}
-	return []cloudcluster.Option{cloudcluster.WithNetworkShape(cloudcluster.NetworkShape{RouteTables: n.RouteTables})}
+	return []cloudcluster.Option{cloudcluster.WithNetworkShape(cloudcluster.NetworkShape{RouteTables: n.RouteTables, DHCPDomain: n.DHCPDomain})}
 }

@@ -2,6 +2,7 @@ package suites_test
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -147,6 +148,21 @@ var _ = Describe("AWS's own code", Label("aws"), func() {
 		Expect(red).NotTo(BeEmpty(), "route-table did not fire; reports in %s", res.Dir)
 		Expect(red[0].Violations[0].Evidence).To(ContainElement(ContainSubstring("found multiple matching AWS route tables")),
 			"the evidence does not quote the manager's error; reports in %s", res.Dir)
+	}, NodeTimeout(30*time.Minute))
+
+	// Negative case 26: RKE's runbook as written (external-aws with
+	// useInstanceMetadataHostname) in a VPC whose DHCP options name a
+	// domain of their own: the metadata's hostname is not the private DNS
+	// name the in-tree kubelets registered under, so each switched kubelet
+	// registers a second Node for its instance.
+	It("26: useInstanceMetadataHostname in a VPC with a DHCP domain of its own", func(ctx context.Context) {
+		c, err := rehearsal.ReadFile("../examples/aws-dhcp-domain/rehearsal.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		res := negative(ctx, "aws-dhcp-domain", c)
+		red := failed(res, checks.NodeIdentity)
+		Expect(red).NotTo(BeEmpty(), "node-identity did not fire; reports in %s", res.Dir)
+		Expect(red[0].Violations[0].Message+strings.Join(red[0].Violations[0].Evidence, " ")).To(ContainSubstring(".corp.example"),
+			"the second Node is not the metadata's name; reports in %s", res.Dir)
 	}, NodeTimeout(30*time.Minute))
 })
 

@@ -64,7 +64,7 @@ full before anything runs:
   ccmArgs: [--leader-elect-lease-duration=60s, --leader-elect-renew-deadline=40s]
   ccm: {form: deployment, replicas: 2}  # or {manifest: ccm.yaml}: your chart, rendered
   machines: {secondInterface: true, kubeletNodeIP: false}  # --provider aws: machines as yours are
-  network: {routeTables: 2}  # --provider aws: a network as yours is (route tables tagged for the cluster)
+  network: {routeTables: 2, dhcpDomain: corp.example}  # --provider aws: a network as yours is
   iamPolicy: {ccm: ccm-policy.json}  # --provider aws: a component's own IAM policy (kcm, ccm, kubelet)
   out: _output/rke2
 
@@ -129,6 +129,7 @@ workers, v1.30.14 to v1.31.4, under moderate load.`,
 	fs.StringVar(&cfg.CCM.Manifest, "ccm-manifest", "", ccmManifestHelp())
 	fs.BoolVar(&cfg.Machines.SecondInterface, "second-interface", false, "--provider aws: every node the cluster is created with gets a second network interface (device index 1), as the VPC CNI attaches a further ENI")
 	fs.IntVar(&cfg.Network.RouteTables, "route-tables", 0, "--provider aws: how many route tables are tagged for the cluster (default one, the VPC's main table); the rest are associated with no subnet, as a table a tool tagged and left: the providers then route nothing unless their cloud-config names one (RouteTableId)")
+	fs.StringVar(&cfg.Network.DHCPDomain, "dhcp-domain", "", "--provider aws: the domain-name of the VPC's DHCP options (default: the region's): the instances' hostnames and the metadata service's local-hostname end in it while EC2's private DNS names keep the region's, so a kubelet named from the metadata (RKE's useInstanceMetadataHostname) takes another name than the in-tree provider gave its Node")
 	fs.BoolVar(&f.nodeIP, "kubelet-node-ip", true, "--provider aws: false starts the kubelets without --node-ip, as cluster-api's AWS templates and kops do (kind always gives it): each takes every address the provider reports, in its order")
 	fs.IntVar(&cfg.ControlPlanes, "control-planes", cfg.ControlPlanes, "control planes (N)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "workers")

@@ -32,7 +32,8 @@ const (
 	patchDir = nodeDir + "/patches"
 	// NodeNameFromMetadata is the node name cluster-api's AWS templates
 	// give kubeadm: the bootstrap fills in the instance's private DNS
-	// name from the metadata service before kubeadm runs.
+	// name, formed from the metadata service's answers, before kubeadm
+	// runs (bootstrap-kubeadm.sh says why not its local-hostname).
 	NodeNameFromMetadata = "{{ ds.meta_data.local_hostname }}"
 )
 

@@ -409,4 +409,7 @@ func TestShapeFlags(t *testing.T) {
 			t.Errorf("%d table(s): %v", n, got)
 		}
 	}
+	if got := shapeFlags(cloudcluster.NetworkShape{DHCPDomain: "corp.example"}); !slices.Equal(got, []string{"--aws-dhcp-domain", "corp.example"}) {
+		t.Errorf("a DHCP domain: %v", got)
+	}
 }

@@ -34,6 +34,10 @@ func (Provider) KubeletCredentialFlags(version string) map[string]string {
 }
 func (Provider) RegistryImage() string { return echoImage }
 
+// ServesInstanceMetadata: the aws cloud serves EC2's metadata service at
+// 169.254.169.254 (Prepare's Served.Metadata).
+func (Provider) ServesInstanceMetadata() {}
+
 // ShapesNetwork: the aws provider's simulated cloud tags further route
 // tables for the cluster (shapeFlags).
 func (Provider) ShapesNetwork() {}

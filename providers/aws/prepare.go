@@ -101,10 +101,14 @@ func prepare(cluster string, e endpoints, own cloudcluster.CloudConfigVars, poli
 
 // shapeFlags are serve's flags that shape the cluster's network.
 func shapeFlags(n cloudcluster.NetworkShape) []string {
+	var out []string
 	if n.RouteTables > 1 {
-		return []string{"--aws-route-tables", strconv.Itoa(n.RouteTables)}
+		out = append(out, "--aws-route-tables", strconv.Itoa(n.RouteTables))
 	}
-	return nil
+	if n.DHCPDomain != "" {
+		out = append(out, "--aws-dhcp-domain", n.DHCPDomain)
+	}
+	return out
 }
 
 // issueKeys issues the cluster-wide components their keys, in the keys'

@@ -7,8 +7,10 @@ import (
 	"log"
 	"net"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
@@ -39,6 +41,7 @@ type faceFlags struct {
 	keys, nodeNetwork  string
 	clusterID          string
 	routeTables        int
+	dhcpDomain         string
 	listen, imdsListen []string
 	imdsRequireToken   bool
 	policies           []string // PRINCIPAL=FILE
@@ -61,6 +64,7 @@ func (Provider) FaceFlags(f *pflag.FlagSet) cloudserver.FaceFlags {
 	f.StringArrayVar(&a.policies, "aws-iam-policy", nil, "PRINCIPAL=FILE: the IAM policy (JSON) the keys of that component (kube-controller-manager, cloud-controller-manager, kubelet) sign under; a call it does not allow is refused as AWS refuses it, and the audit holds the refusal (repeatable; a component without one may make every call)")
 	f.StringVar(&a.nodeNetwork, "node-network", "", "the nodes' network (the VPC's CIDR), e.g. the kind network's subnet")
 	f.IntVar(&a.routeTables, "aws-route-tables", 1, "how many route tables are tagged for the cluster: the VPC's main one, which carries the pod routes, and the rest associated with no subnet, as a table a tool tagged and left (the providers then refuse to pick one unless their cloud-config names it: RouteTableID)")
+	f.StringVar(&a.dhcpDomain, "aws-dhcp-domain", "", "the domain-name of the VPC's DHCP options: each instance's hostname, and the metadata service's local-hostname and hostname, end in it, while EC2's private DNS names keep the region's (default: the region's)")
 	f.StringVar(&a.clusterID, "aws-cluster-id", "", "the cluster ID the cluster's resources are tagged with (kubernetes.io/cluster/ID; default: the cluster's name)")
 	return a
 }
@@ -84,6 +88,9 @@ func (a *faceFlags) Asked() (bool, error) {
 	}
 	if _, _, err := net.ParseCIDR(a.nodeNetwork); err != nil {
 		return false, fmt.Errorf("--node-network: %w", err)
+	}
+	if errs := validation.IsDNS1123Subdomain(a.dhcpDomain); a.dhcpDomain != "" && len(errs) > 0 {
+		return false, fmt.Errorf("--aws-dhcp-domain %q: %s", a.dhcpDomain, strings.Join(errs, "; "))
 	}
 	if a.routeTables < 1 || a.routeTables > maxRouteTables {
 		return false, fmt.Errorf("--aws-route-tables %d: give 1 to %d (a VPC holds at most 200 route tables; a cluster's shape needs few)", a.routeTables, maxRouteTables)
@@ -112,7 +119,7 @@ func (a *faceFlags) Open(in cloudserver.FaceInput) (cloudserver.OpenFace, error)
 	}
 	s := in.Cloud
 	face, err := amazon.New(amazon.Options{Cloud: amazon.LocalCloud(s.Handler(), in.Token), Keys: keys, Terminated: s.Terminated, TokenKey: in.RegistryKey,
-		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork, TaggedRouteTables: a.routeTables},
+		Network:   amazon.Network{Cluster: in.Cluster, ClusterID: a.clusterID, Region: cloudserver.Region, Zones: cloudserver.Zones(), CIDR: a.nodeNetwork, TaggedRouteTables: a.routeTables, DHCPDomain: a.dhcpDomain},
 		StatePath: filepath.Join(in.StateDir, "aws-state.json"), Record: calls.Record, DropTraffic: s.DropTraffic, Logf: log.Printf, Policies: policies})
 	if err != nil {
 		calls.Close()

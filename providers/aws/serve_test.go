@@ -15,10 +15,11 @@ func TestAWSFlagsRefuseHalfAConfiguration(t *testing.T) {
 		flags faceFlags
 		want  string
 	}{
-		"metadata without keys":   {faceFlags{imdsListen: []string{"127.0.0.1:0"}}, "need --aws-keys"},
-		"a node network not CIDR": {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0"}, "--node-network"},
-		"no route table":          {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}, "--aws-route-tables 0"},
-		"a VPC of route tables":   {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16", routeTables: 100}, "--aws-route-tables 100"},
+		"metadata without keys":    {faceFlags{imdsListen: []string{"127.0.0.1:0"}}, "need --aws-keys"},
+		"a node network not CIDR":  {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0"}, "--node-network"},
+		"no route table":           {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16"}, "--aws-route-tables 0"},
+		"a DHCP domain not a name": {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16", routeTables: 1, dhcpDomain: "Corp_Example"}, "--aws-dhcp-domain"},
+		"a VPC of route tables":    {faceFlags{keys: "k.json", listen: []string{"127.0.0.1:0"}, nodeNetwork: "172.18.0.0/16", routeTables: 100}, "--aws-route-tables 100"},
 	} {
 		if _, err := tc.flags.Asked(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v", name, err)

@@ -45,6 +45,10 @@ type NetworkShape struct {
 	// RouteTables is how many route tables are tagged for the cluster
 	// (0: one, the VPC's main table).
 	RouteTables int
+	// DHCPDomain is the domain-name of the VPC's DHCP options ("": the
+	// region's): the instances' own hostnames end in it, EC2's private DNS
+	// names do not.
+	DHCPDomain string
 }
 
 // WithNetworkShape shapes the cluster's cloud network (PrepareInput.Network).

@@ -14,7 +14,8 @@ import (
 func init() {
 	migrate.Register(migrate.Registration{Name: migrate.RKE, Source: Source, Order: 30, Flavours: []string{"external", "external-aws"},
 		Variants: migrate.Variant{Disable: true, CCMLast: true},
-		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N1, SwitchRaises: true, CCMForms: migrate.ChartForms}, Steps: Steps})
+		Managers: migrate.Managers{Config: migrate.Wildcard, FollowsDefault: true, CCMAt: migrate.N1, SwitchRaises: true, CCMForms: migrate.ChartForms,
+			SwitchNamesFromMetadata: []string{"external-aws"}}, Steps: Steps})
 }
 
 // Source is the runbook the procedure follows.
@@ -34,7 +35,7 @@ func Steps(s migrate.Spec) *migrate.Procedure {
 	}
 	enable = append(enable, s.KCMArgsPlan()...)
 	if s.Flavour == "external-aws" {
-		enable = append(enable, migrate.Item{Kind: migrate.Note, Body: "useInstanceMetadataHostname: each kubelet keeps the --hostname-override its node was given from the instance metadata (on the simulated cloud, node names are their hostnames)."})
+		enable = append(enable, migrate.Item{Kind: migrate.Note, Body: "useInstanceMetadataHostname: at the switch each kubelet's --hostname-override is set to its instance metadata's hostname (on --provider aws, asked of the metadata service on the node; on the simulated provider, which serves none, each kubelet keeps its name)."})
 	}
 	p := &migrate.Procedure{
 		Title: fmt.Sprintf("RKE runbook (%s): cloud controllers from kube-controller-manager %s to the %s chart", s.Flavour, s.From, s.CCMWorkload()),

@@ -61,6 +61,11 @@ type Network struct {
 	// cluster (0 is 1): the VPC's main table, which carries the pod
 	// routes, and the rest beside it (routes.go).
 	TaggedRouteTables int
+	// DHCPDomain is the domain-name of the VPC's DHCP options set ("":
+	// AmazonProvidedDNS's, the region's): an instance's own hostname, and
+	// the metadata service's local-hostname, end in it; EC2's private DNS
+	// name does not (Hostname).
+	DHCPDomain string
 }
 
 func (n Network) VPC() string                  { return "vpc-" + hexID(n.Cluster, "vpc", 17) }
@@ -68,6 +73,20 @@ func (n Network) Subnet(zone string) string    { return "subnet-" + hexID(n.Clus
 func (n Network) RouteTable() string           { return "rtb-" + hexID(n.Cluster, "rtb", 17) }
 func (n Network) NodeGroup() string            { return "sg-" + hexID(n.Cluster, "sg/nodes", 17) }
 func (n Network) Interface(name string) string { return "eni-" + hexID(n.Cluster, "eni/"+name, 17) }
+
+// Hostname is the hostname an instance at ip gets from the VPC's DHCP
+// options, which the metadata service's local-hostname and hostname
+// answer: EC2's private DNS name under the default options, else its
+// first label in the options' domain-name (kube-aws#522 shows
+// local-hostname following the options; aws-parallelcluster-cookbook#1127
+// shows it holding a custom domain-name, while DescribeInstances'
+// PrivateDnsName keeps the region's, kubernetes#11543).
+func (n Network) Hostname(ip string) string {
+	if n.DHCPDomain == "" {
+		return PrivateDNSName(ip, n.Region)
+	}
+	return "ip-" + strings.ReplaceAll(ip, ".", "-") + "." + n.DHCPDomain
+}
 
 // RouteTableIDs are the tables tagged for the cluster, the main one
 // first.

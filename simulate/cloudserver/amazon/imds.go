@@ -34,17 +34,18 @@ func (l instanceLookup) lookup(ip string) (awsapi.Instance, bool, error) {
 	return l.face.metadata(in), true, nil
 }
 
-// metadata is what the service tells an instance of itself.
+// metadata is what the service tells an instance of itself: its
+// hostnames as the VPC's DHCP options give them (Network.Hostname).
 func (f *Face) metadata(in api.Instance) awsapi.Instance {
 	n := f.opts.Network
 	ip := internalIP(in)
 	md := awsapi.Instance{ID: InstanceID(n.Cluster, in.Name), Type: in.Type, Zone: in.Zone, Region: n.Region,
-		PrivateIP: ip, PrivateDNS: PrivateDNSName(ip, n.Region), MAC: MAC(ip), VPC: n.VPC(), Subnet: n.Subnet(in.Zone),
+		PrivateIP: ip, PrivateDNS: n.Hostname(ip), MAC: MAC(ip), VPC: n.VPC(), Subnet: n.Subnet(in.Zone),
 		Account: account, Image: "ami-" + hexID(n.Cluster, "ami", 17)}
 	ips := internalIPs(in)
 	for i := 1; i < len(ips); i++ {
 		more := ips[i]
-		md.More = append(md.More, awsapi.Interface{MAC: MAC(more), PrivateIP: more, PrivateDNS: PrivateDNSName(more, n.Region), Device: i})
+		md.More = append(md.More, awsapi.Interface{MAC: MAC(more), PrivateIP: more, PrivateDNS: n.Hostname(more), Device: i})
 	}
 	return md
 }

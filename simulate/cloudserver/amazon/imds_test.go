@@ -43,6 +43,28 @@ func TestMetadataAgreesWithEC2(t *testing.T) {
 	}
 }
 
+// In a VPC whose DHCP options name a domain, the metadata service's
+// hostnames end in it and EC2's private DNS name does not: the names the
+// in-tree kubelet and the external manager read part.
+func TestDHCPDomainPartsTheNames(t *testing.T) {
+	r := newRig(t, t.TempDir(), func(o *amazon.Options) { o.Network.DHCPDomain = "corp.example" })
+	srv := httptest.NewServer(r.face.IMDS(true))
+	t.Cleanup(srv.Close)
+	md := ec2metadata.New(session.Must(session.NewSession(&aws.Config{MaxRetries: aws.Int(0)})), &aws.Config{Endpoint: aws.String(srv.URL)})
+	for _, path := range []string{"local-hostname", "hostname"} {
+		if got, err := md.GetMetadata(path); err != nil || got != "ip-127-0-0-1.corp.example" {
+			t.Errorf("%s: %q, %v", path, got, err)
+		}
+	}
+	out, err := r.ec2(kcm).DescribeInstances(&ec2.DescribeInstancesInput{InstanceIds: aws.StringSlice([]string{amazon.InstanceID(cluster, "c-local")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := *out.Reservations[0].Instances[0].PrivateDnsName; got != amazon.PrivateDNSName("127.0.0.1", "sim-region-1") {
+		t.Errorf("EC2's private DNS name %q", got)
+	}
+}
+
 // An instance with a second interface: the metadata service lists each
 // MAC with its device-number, EC2 describes the later interface first
 // with its device index, DescribeNetworkInterfaces lists both, and EC2
