@@ -97,7 +97,11 @@ func (e *Env) issueNodeCredential(ctx context.Context, name string) (string, err
 		return "", fmt.Errorf("no control plane to issue it: %v", err)
 	}
 	cp := cps[0].String()
-	script := `umask 077; kubeadm kubeconfig user --config /kind/kubeadm.conf --client-name "$1" --org system:nodes > "$2"`
+	// A control plane that joined (one a version raise brought) holds a
+	// JoinConfiguration only, which kubeadm kubeconfig refuses; its
+	// defaults sign with the same CA, all the credential needs.
+	script := `umask 077; cfg=; grep -qs '^kind: ClusterConfiguration' /kind/kubeadm.conf && cfg='--config /kind/kubeadm.conf'
+kubeadm kubeconfig user $cfg --client-name "$1" --org system:nodes > "$2"`
 	if _, err := e.Cluster.Exec(ctx, cp, "sh", "-c", script, "sh", "system:node:"+name, issuedCredential); err != nil {
 		return "", err
 	}
