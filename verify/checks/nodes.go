@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -58,7 +59,8 @@ func CheckProviderIDs(evs []timeline.Event, cfg Config) []Result {
 		last := h[n][len(h[n])-1]
 		if last.Kind != timeline.NodeDeleted && last.Attrs["providerID"] == "" {
 			vs = append(vs, Violation{From: h[n][0].Time, To: end, Sources: []string{"nodes"},
-				Message: "has no ProviderID at the end", Evidence: append([]string{fmt.Sprintf("registered %s, never initialised", clock(h[n][0].Time))}, lookupRefusals(evs, n)...)})
+				Message: "has no ProviderID at the end", Evidence: slices.Concat([]string{fmt.Sprintf("registered %s, never initialised", clock(h[n][0].Time))}, lookupRefusals(evs, n),
+					loggedErrors(evs, h[n][0].Time, end, naming(n), maxLoggedCited))})
 		}
 		out = append(out, result(ProviderID, n, vs, "ProviderID "+orNone(first), nil))
 	}

@@ -206,3 +206,22 @@ func TestLBIdentity(t *testing.T) {
 		t.Error("a leaked load balancer passed")
 	}
 }
+
+// A Node never initialised cites the errors the managers logged naming it
+// (the node controller's "failed to get provider ID for node …"), not
+// those naming another Node.
+func TestProviderIDCitesLoggedErrors(t *testing.T) {
+	const syncErr = "error syncing 'w1.corp.example': failed to get provider ID for node w1.corp.example at cloudprovider: failed to get instance ID from cloud provider: instance not found, requeuing"
+	evs := []timeline.Event{nodeEv(0, timeline.NodeAdded, "w1.corp.example", "", "node.cloudprovider.kubernetes.io/uninitialized"),
+		logged(5, ccm, "node_controller.go:240", syncErr, "3"),
+		logged(6, ccm, "node_controller.go:240", "error syncing 'w10.corp.example': other", ""),
+		{Time: at(60), Source: "observer", Kind: timeline.Snapshot}}
+	r := one(t, CheckProviderIDs(evs, cfg), "w1.corp.example")
+	if r.Passed {
+		t.Fatal("a node without ProviderID passed")
+	}
+	all := strings.Join(r.Violations[0].Evidence, "\n")
+	if !strings.Contains(all, syncErr) || strings.Contains(all, "w10.corp.example") {
+		t.Errorf("cites:\n%s", all)
+	}
+}
