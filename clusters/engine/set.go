@@ -23,6 +23,8 @@ type Container struct {
 	// Networks are its IPv4 addresses by network name: more than one
 	// where a second network was connected, as a second interface.
 	Networks map[string]string
+	// Created is when the engine made it (to the second).
+	Created time.Time
 }
 
 // KindNetwork is the network kind puts its nodes on: a node's own
@@ -263,7 +265,7 @@ func nameOf(c container.Summary) string {
 }
 
 func summarize(c container.Summary) Container {
-	out := Container{ID: c.ID, Name: nameOf(c), Image: c.Image, Labels: c.Labels, State: c.State}
+	out := Container{ID: c.ID, Name: nameOf(c), Image: c.Image, Labels: c.Labels, State: c.State, Created: time.Unix(c.Created, 0)}
 	if c.NetworkSettings == nil {
 		return out
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/handover-sh/handover/internal/durations"
+	"github.com/handover-sh/handover/simulate/cloudserver"
 )
 
 // durationFlags are the ranges of every duration flag, by command and flag:
@@ -23,6 +24,8 @@ var durationFlags = map[string]durations.Range{
 	"simcloud faults --latency": {Min: 0, Max: 5 * time.Minute},
 	// A kept cluster's cloud out for a day at most; --clear ends it sooner.
 	"simcloud faults --outage-for": {Min: 0, Max: 24 * time.Hour},
+	// The cloud refuses a longer lag (cloudserver.MaxLag says why).
+	"simcloud faults --lag": {Min: 0, Max: cloudserver.MaxLag},
 }
 
 // durationKey names a command's flag in durationFlags.

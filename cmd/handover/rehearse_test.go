@@ -27,7 +27,7 @@ func TestRehearseRejectsBadInputFirst(t *testing.T) {
 		want string
 	}{
 		"unknown load":          {[]string{"rehearse", "--load", "extreme"}, `--load "extreme": use one of heavy, light, moderate, none`},
-		"unknown fault":         {[]string{"rehearse", "--faults", "meteor"}, `--faults "meteor": use one of ccm-denied-routes, ccm-other-region, cloud-outage, cloud-throttle, cp-node-stop, leader-kill, node-reregister, none, service-delete`},
+		"unknown fault":         {[]string{"rehearse", "--faults", "meteor"}, `--faults "meteor": use one of ccm-denied-routes, ccm-other-region, cloud-lag, cloud-outage, cloud-throttle, cp-node-stop, leader-kill, node-reregister, none, service-delete`},
 		"unknown procedure":     {[]string{"rehearse", "--procedure", "eks"}, "eks"},
 		"load without workers":  {[]string{"rehearse", "--workers", "0"}, "needs at least one worker"},
 		"config and flags":      {[]string{"rehearse", "--config", good, "--load", "heavy"}, "--config " + good + " and --load contradict"},

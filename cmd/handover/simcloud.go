@@ -124,7 +124,7 @@ instances; load balancers relay only to the cluster's instances.` + facesHelp(),
 func newFaultsCommand(g *globals) *cobra.Command {
 	var name string
 	var errorRates, deny, scope []string
-	var latency, outage time.Duration
+	var latency, outage, lag time.Duration
 	var qps float64
 	var clear bool
 	cmd := &cobra.Command{
@@ -143,6 +143,10 @@ func newFaultsCommand(g *globals) *cobra.Command {
                       zone WHERE: others are not found (404) and not listed, as
                       credentials or a cloud-config of another region (e.g.
                       cloud-controller-manager=sim-region-1a; repeatable)
+  --lag D             answer the managers and kubelets about instances D late, as
+                      an eventually consistent API: one launched less than D ago
+                      is not found (404) or listed, one terminated less than D
+                      ago is still answered as it was
   --clear             remove every knob
 Every injected failure is recorded in the cloud's audit with the knob that caused it.`,
 		Args: cobra.NoArgs,
@@ -151,7 +155,7 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 			if err != nil {
 				return err
 			}
-			changed := clear || len(errorRates) > 0 || len(deny) > 0 || len(scope) > 0 || latency > 0 || outage > 0 || qps > 0
+			changed := clear || len(errorRates) > 0 || len(deny) > 0 || len(scope) > 0 || latency > 0 || outage > 0 || qps > 0 || lag > 0
 			if changed {
 				f, err := faultsFromFlags(errorRates, latency, qps, outage, time.Now())
 				if err != nil {
@@ -163,6 +167,7 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 				if f.Scope, err = scopeFromFlags(scope); err != nil {
 					return exitcode.AsBadInput(err)
 				}
+				f.Lag = api.Duration{Duration: lag}
 				if err := client.SetFaults(cmd.Context(), f); err != nil {
 					return exitcode.AsInfrastructure(err)
 				}
@@ -184,6 +189,7 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 	f.DurationVar(&outage, "outage-for", 0, "fail every call from now for this long")
 	f.StringArrayVar(&deny, "deny", nil, "COMPONENT=OP[,OP]: refuse that caller those operations (403)")
 	f.StringArrayVar(&scope, "scope", nil, "COMPONENT=REGION|ZONE: that caller sees only those instances")
+	f.DurationVar(&lag, "lag", 0, "how late the managers and kubelets learn of an instance's launch or termination")
 	f.BoolVar(&clear, "clear", false, "remove every knob")
 	cmd.MarkFlagsMutuallyExclusive("clear", "error-rate")
 	cmd.MarkFlagsMutuallyExclusive("clear", "deny")
@@ -191,6 +197,7 @@ Every injected failure is recorded in the cloud's audit with the knob that cause
 	cmd.MarkFlagsMutuallyExclusive("clear", "latency")
 	cmd.MarkFlagsMutuallyExclusive("clear", "throttle-qps")
 	cmd.MarkFlagsMutuallyExclusive("clear", "outage-for")
+	cmd.MarkFlagsMutuallyExclusive("clear", "lag")
 	return cmd
 }
 

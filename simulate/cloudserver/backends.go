@@ -2,6 +2,7 @@ package cloudserver
 
 import (
 	"context"
+	"time"
 
 	"github.com/handover-sh/handover/simulate/cloudprovider/api"
 )
@@ -9,6 +10,15 @@ import (
 // Instances finds the machines the cloud has (for kind: node containers).
 type Instances interface {
 	List(ctx context.Context) ([]api.Instance, error)
+}
+
+// Launcher is implemented by instance backends that know when each
+// machine was launched (for kind: its container's creation): the lag knob
+// dates an instance from then, not from the cloud's first listing of it,
+// which may come later.
+type Launcher interface {
+	// ListLaunched is List with each instance's launch time by name.
+	ListLaunched(ctx context.Context) ([]api.Instance, map[string]time.Time, error)
 }
 
 // Terminator is implemented by instance backends that can make a machine

@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/docker/docker/api/types/container"
 
@@ -50,23 +51,31 @@ type DockerInstances struct {
 // (a docker process and an inspect per node) was most of what the cloud
 // cost the machine.
 func (d DockerInstances) List(ctx context.Context) ([]api.Instance, error) {
+	out, _, err := d.ListLaunched(ctx)
+	return out, err
+}
+
+// ListLaunched is List with each node container's creation time: its
+// instance's launch.
+func (d DockerInstances) ListLaunched(ctx context.Context) ([]api.Instance, map[string]time.Time, error) {
 	set, err := engine.Watch(kindClusterLabel + "=" + d.Cluster)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	all, err := set.List(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("listing node containers: %w", err)
+		return nil, nil, fmt.Errorf("listing node containers: %w", err)
 	}
-	out := []api.Instance{}
+	out, launched := []api.Instance{}, map[string]time.Time{}
 	for _, c := range all {
 		role := c.Labels[kindRoleLabel]
 		if role != "control-plane" && role != "worker" {
 			continue
 		}
 		out = append(out, d.instance(c, role))
+		launched[c.Name] = c.Created
 	}
-	return out, nil
+	return out, launched, nil
 }
 
 func (d DockerInstances) instance(c engine.Container, role string) api.Instance {

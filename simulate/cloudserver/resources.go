@@ -19,7 +19,7 @@ func (s *Server) listInstances(r *http.Request) (any, error) {
 	}
 	scope := s.scope(r)
 	out := all[:0:0]
-	for _, in := range all {
+	for _, in := range s.lagged(r, all) {
 		if inScope(in, scope) {
 			out = append(out, in)
 		}
@@ -54,22 +54,27 @@ func inScope(in api.Instance, scope string) bool {
 }
 
 // seenFrom is the instance as the caller's credentials see it: not found
-// when outside their scope (the audit names the knob).
+// when outside their scope, or launched too lately for its view (the
+// audit names the knob).
 func (s *Server) seenFrom(r *http.Request, in api.Instance, what string) (any, error) {
 	if scope := s.scope(r); !inScope(in, scope) {
 		return nil, &httpError{code: http.StatusNotFound, msg: "no instance " + what, fault: "scope"}
 	}
+	if s.stillLaunching(r, in) {
+		return nil, &httpError{code: http.StatusNotFound, msg: "no instance " + what, fault: "lag"}
+	}
 	return in, nil
 }
 
-// findInstance returns the first live instance that matches, or a 404 naming
-// what was looked for.
+// findInstance returns the first live instance that matches (or, to a
+// lagging view, one terminated a moment ago), or a 404 naming what was
+// looked for.
 func (s *Server) findInstance(r *http.Request, what string, match func(api.Instance) bool) (any, error) {
 	all, err := s.instances(r.Context())
 	if err != nil {
 		return nil, err
 	}
-	for _, in := range all {
+	for _, in := range append(all, s.lingering(s.lagOf(r))...) {
 		if match(in) {
 			return s.seenFrom(r, in, what)
 		}
@@ -78,7 +83,8 @@ func (s *Server) findInstance(r *http.Request, what string, match func(api.Insta
 }
 
 func (s *Server) terminateInstance(r *http.Request) (any, error) {
-	if _, err := s.getInstance(r); err != nil {
+	got, err := s.getInstance(r)
+	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -92,6 +98,9 @@ func (s *Server) terminateInstance(r *http.Request) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state.Terminated[r.PathValue("name")] = true
+	if in, ok := got.(api.Instance); ok {
+		s.recordTermination(in)
+	}
 	return nil, s.persist()
 }
 

@@ -58,7 +58,9 @@ type Server struct {
 	dirty   bool
 	saveErr error
 	seen    map[string]bool // addresses instances were listed with
-	refused atomic.Int64    // calls without the token
+	// launched dates the instances for the lag knob (dateLaunches).
+	launched map[string]time.Time
+	refused  atomic.Int64 // calls without the token
 }
 
 // New loads saved state and opens the audit log.
@@ -77,7 +79,8 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opts: o, state: st, virtual: newVirtualIndex(st.Virtual), audit: audit, faults: newInjector(st.Faults, o.Seed), seen: map[string]bool{}}, nil
+	return &Server{opts: o, state: st, virtual: newVirtualIndex(st.Virtual), audit: audit, faults: newInjector(st.Faults, o.Seed),
+		seen: map[string]bool{}, launched: map[string]time.Time{}}, nil
 }
 
 // Close writes the state and closes the audit log.
@@ -262,6 +265,9 @@ func (s *Server) setFaults(r *http.Request) (any, error) {
 			return nil, badRequest("scope[%q] = %q: name a caller component and the region or zone its credentials see", component, where)
 		}
 	}
+	if f.Lag.Duration < 0 || f.Lag.Duration > MaxLag {
+		return nil, badRequest("lag %s: from 0s to %s", f.Lag.Duration, MaxLag)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults.set(f)
@@ -299,15 +305,24 @@ func (s *Server) getAudit(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.audit.since(since))
 }
 
-// instances lists the backend's machines minus terminated ones.
+// instances lists the backend's machines minus terminated ones, as they
+// are: the cloud's own view (a caller's is lagged).
 func (s *Server) instances(ctx context.Context) ([]api.Instance, error) {
-	all, err := s.opts.Backends.Instances.List(ctx)
+	var all []api.Instance
+	var launched map[string]time.Time
+	var err error
+	if l, ok := s.opts.Backends.Instances.(Launcher); ok {
+		all, launched, err = l.ListLaunched(ctx)
+	} else {
+		all, err = s.opts.Backends.Instances.List(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.see(all)
+	s.dateLaunches(all, launched)
 	out := []api.Instance{}
 	for _, in := range all {
 		if !s.state.Terminated[in.Name] {

@@ -17,7 +17,11 @@ type state struct {
 	Routes        map[string]api.Route        `json:"routes"`
 	// Terminated instances stay gone even if their container lingers.
 	Terminated map[string]bool `json:"terminated"`
-	Faults     api.Faults      `json:"faults"`
+	// Terminations are when instances were terminated, each with the
+	// instance as it was then: the lag knob still answers it so for a
+	// while. Pruned after MaxLag; absent from older state files.
+	Terminations map[string]termination `json:"terminations,omitempty"`
+	Faults       api.Faults             `json:"faults"`
 	// PodCIDRs are the instances' pod ranges, when the cloud does IPAM.
 	PodCIDRs map[string]string `json:"podCIDRs"`
 	// Virtual are the instances with no container behind them.
@@ -29,7 +33,8 @@ type state struct {
 }
 
 func newState() *state {
-	return &state{LoadBalancers: map[string]api.LoadBalancer{}, Routes: map[string]api.Route{}, Terminated: map[string]bool{}, PodCIDRs: map[string]string{}, Virtual: map[string]api.Instance{}}
+	return &state{LoadBalancers: map[string]api.LoadBalancer{}, Routes: map[string]api.Route{}, Terminated: map[string]bool{},
+		Terminations: map[string]termination{}, PodCIDRs: map[string]string{}, Virtual: map[string]api.Instance{}}
 }
 
 func loadState(path string) (*state, error) {
@@ -55,6 +60,9 @@ func loadState(path string) (*state, error) {
 	}
 	if s.Terminated == nil {
 		s.Terminated = map[string]bool{}
+	}
+	if s.Terminations == nil {
+		s.Terminations = map[string]termination{}
 	}
 	if s.PodCIDRs == nil {
 		s.PodCIDRs = map[string]string{}

@@ -50,6 +50,7 @@ func (s *Server) addVirtual(r *http.Request) (any, error) {
 		Addresses: []api.Address{{Type: "InternalIP", Address: ip}, {Type: "Hostname", Address: name}}}
 	s.state.Virtual[name] = in
 	s.virtual.add(in)
+	s.launched[name] = s.opts.Now()
 	if err := s.persist(); err != nil {
 		return nil, err
 	}

@@ -167,3 +167,20 @@ func (in *Injector) cloudOutage(ctx context.Context) (string, error) {
 	in.started(timeline.FaultTargetCloud, fmt.Sprintf("cloud API down (every call 503) for %s", in.s.Duration))
 	return timeline.FaultTargetCloud, in.holdKnobs(ctx, api.Faults{Outages: []api.Window{{Start: now, End: now.Add(in.s.Duration)}}})
 }
+
+// CloudLagBy is how far the cloud-lag fault has the managers' view of the
+// instances trail the cloud's. EC2 gives no figure; its guide has callers
+// back off from "a couple of seconds" up to "about five minutes" before
+// trusting an answer ("Eventual consistency in the Amazon EC2 API", EC2
+// developer guide): 30 s is well within that.
+const CloudLagBy = 30 * time.Second
+
+// cloudLag makes the cloud's instance API eventually consistent for the
+// fault's duration (the lag knob), then makes it consistent again.
+func (in *Injector) cloudLag(ctx context.Context) (string, error) {
+	if in.o.Cloud == nil {
+		return "", errNoCloud
+	}
+	in.started(timeline.FaultTargetCloud, fmt.Sprintf("cloud API eventually consistent: instances appear to the managers and kubelets %s after their launch and go %s after their termination, for %s", CloudLagBy, CloudLagBy, in.s.Duration))
+	return timeline.FaultTargetCloud, in.holdKnobs(ctx, api.Faults{Lag: api.Duration{Duration: CloudLagBy}})
+}

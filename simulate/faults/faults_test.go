@@ -49,34 +49,46 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// A cloud fault armed on a step fires when the runner starts that step,
-// is announced, and is undone after its duration.
-func TestCloudThrottleFiresAtItsStepAndIsUndone(t *testing.T) {
-	var mu sync.Mutex
-	var puts []api.Faults
-	cloud := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPut && r.URL.Path == "/v1/faults" {
-			var f api.Faults
-			body, _ := io.ReadAll(r.Body)
-			_ = json.Unmarshal(body, &f)
-			mu.Lock()
-			puts = append(puts, f)
-			mu.Unlock()
-		}
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write([]byte("{}"))
-	}))
+// knobsCloud is a cloud that records the knobs it is set to.
+type knobsCloud struct {
+	mu   sync.Mutex
+	puts []api.Faults
+}
+
+func (k *knobsCloud) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPut && r.URL.Path == "/v1/faults" {
+		var f api.Faults
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &f)
+		k.mu.Lock()
+		k.puts = append(k.puts, f)
+		k.mu.Unlock()
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("{}"))
+}
+
+func (k *knobsCloud) set() []api.Faults {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]api.Faults(nil), k.puts...)
+}
+
+// runCloudFault arms a cloud fault on step "switch", starts another step
+// and then that one, and returns the knobs it set and its timeline once it
+// has ended.
+func runCloudFault(t *testing.T, name string) ([]api.Faults, string) {
+	t.Helper()
+	k := &knobsCloud{}
+	cloud := httptest.NewServer(k)
 	defer cloud.Close()
 	var buf testenv.LockedBuffer
 	tl := timeline.NewWriter(&buf)
 	in := Start(context.Background(), Options{Cloud: api.NewClient(cloud.URL, "test"), Timeline: tl, Logger: log.NoopLogger{}},
-		Spec{Name: CloudThrottle, Step: "switch", Duration: 50 * time.Millisecond})
+		Spec{Name: name, Step: "switch", Duration: 50 * time.Millisecond})
 	_ = tl.Write(timeline.Event{Kind: timeline.StepStart, Step: "other"})
 	time.Sleep(20 * time.Millisecond)
-	mu.Lock()
-	early := len(puts)
-	mu.Unlock()
-	if early != 0 {
+	if early := len(k.set()); early != 0 {
 		t.Fatal("fired before its step")
 	}
 	_ = tl.Write(timeline.Event{Kind: timeline.StepStart, Step: "switch"})
@@ -87,13 +99,39 @@ func TestCloudThrottleFiresAtItsStepAndIsUndone(t *testing.T) {
 	if err := in.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	if !strings.Contains(buf.String(), timeline.FaultStart) {
+		t.Fatal("fault not announced on the timeline")
+	}
+	return k.set(), buf.String()
+}
+
+// A cloud fault armed on a step fires when the runner starts that step,
+// is announced, and is undone after its duration.
+func TestCloudThrottleFiresAtItsStepAndIsUndone(t *testing.T) {
+	puts, _ := runCloudFault(t, CloudThrottle)
 	if len(puts) != 2 || puts[0].ThrottleQPS == 0 || puts[1].ThrottleQPS != 0 || len(puts[1].ErrorRate) != 0 {
 		t.Fatalf("cloud faults set %+v, want throttle then cleared", puts)
 	}
-	if !strings.Contains(buf.String(), timeline.FaultStart) {
-		t.Fatal("fault not announced on the timeline")
+}
+
+// cloud-lag sets the cloud's lag knob alone, on the cloud as its target,
+// and clears it after its duration.
+func TestCloudLagSetsTheLagAndClearsIt(t *testing.T) {
+	puts, events := runCloudFault(t, CloudLag)
+	if len(puts) != 2 || puts[0].Lag.Duration != CloudLagBy || puts[0].ThrottleQPS != 0 || len(puts[0].ErrorRate) != 0 || puts[1].Lag.Duration != 0 {
+		t.Fatalf("cloud faults set %+v, want a lag of %s then cleared", puts, CloudLagBy)
+	}
+	if !strings.Contains(events, `"target":"`+timeline.FaultTargetCloud+`"`) {
+		t.Fatalf("the fault's target is not the cloud: %s", events)
+	}
+	if CloudLagBy > cloudserver.MaxLag {
+		t.Fatalf("CloudLagBy %s is over the cloud's bound %s", CloudLagBy, cloudserver.MaxLag)
+	}
+	if s, _ := Lookup(CloudLag); s.Duration != 3*time.Minute || !s.Cloud() {
+		t.Fatalf("cloud-lag's default: %+v", s)
+	}
+	if err := (Spec{Name: CloudLag}).Validate(nil); err == nil || !strings.Contains(err.Error(), "needs a duration") {
+		t.Fatalf("cloud-lag without a duration: %v", err)
 	}
 }
 

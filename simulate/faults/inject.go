@@ -135,6 +135,8 @@ func (in *Injector) inject(ctx context.Context) error {
 		target, err = in.cloudThrottle(ctx)
 	case CloudOutage:
 		target, err = in.cloudOutage(ctx)
+	case CloudLag:
+		target, err = in.cloudLag(ctx)
 	case ServiceDelete:
 		target, err = in.serviceDelete(ctx)
 	case NodeReregister:

@@ -15,6 +15,12 @@ const (
 	CPNodeStop    = "cp-node-stop"
 	CloudThrottle = "cloud-throttle"
 	CloudOutage   = "cloud-outage"
+	// CloudLag: the cloud's instance API is eventually consistent for a
+	// while (the cloud's lag knob, at CloudLagBy): a manager does not find
+	// an instance just launched and still finds one just terminated — the
+	// window in which a manager deleted a Node whose new instance it could
+	// not see yet (kubernetes/kubernetes#64036, #81636).
+	CloudLag = "cloud-lag"
 	// ServiceDelete deletes a LoadBalancer Service at the hand-off.
 	ServiceDelete = "service-delete"
 	// NodeReregister deletes a worker's Node and registers it again with
@@ -50,6 +56,7 @@ var defaults = map[string]Spec{
 	CPNodeStop:     {Name: CPNodeStop, Delay: 5 * time.Second, Duration: 30 * time.Second},
 	CloudThrottle:  {Name: CloudThrottle, Delay: 0, Duration: 90 * time.Second, cloud: true},
 	CloudOutage:    {Name: CloudOutage, Delay: 0, Duration: 30 * time.Second, cloud: true},
+	CloudLag:       {Name: CloudLag, Delay: 0, Duration: 3 * time.Minute, cloud: true},
 	ServiceDelete:  {Name: ServiceDelete, Delay: 5 * time.Second},
 	NodeReregister: {Name: NodeReregister, Delay: 5 * time.Second},
 	// From the hand-off to the end: the credentials do not heal.
@@ -93,7 +100,7 @@ func (s Spec) Validate(steps []string) error {
 	if s.Delay < 0 || s.Duration < 0 {
 		return fmt.Errorf("fault %s: delay and duration must not be negative", s.Name)
 	}
-	if (s.Name == CPNodeStop || s.Name == CloudThrottle || s.Name == CloudOutage) && s.Duration == 0 {
+	if (s.Name == CPNodeStop || s.Name == CloudThrottle || s.Name == CloudOutage || s.Name == CloudLag) && s.Duration == 0 {
 		return fmt.Errorf("fault %s needs a duration", s.Name)
 	}
 	if s.Step == "" || s.Step == AfterProcedure {

@@ -130,6 +130,13 @@ type Faults struct {
 	// and not listed, as a cloud answers credentials or a configuration
 	// scoped to another region.
 	Scope map[string]string `json:"scope,omitempty"`
+	// Lag is how far the callers' view of instances trails the cloud's:
+	// an instance launched less than Lag ago is not listed or found
+	// (404), and one terminated less than Lag ago is still answered as it
+	// was, as EC2's API is eventually consistent ("Eventual consistency
+	// in the Amazon EC2 API", EC2 developer guide). The cloud's own
+	// callers (handover's) see the instances as they are.
+	Lag Duration `json:"lag,omitempty"`
 }
 
 // Window is a time interval.

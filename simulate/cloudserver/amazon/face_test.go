@@ -97,10 +97,18 @@ const localSecondIP = "10.0.0.9"
 
 func newRig(t *testing.T, dir string, with ...func(*amazon.Options)) *rig {
 	t.Helper()
+	return newRigWith(t, dir, func(*cloudserver.Options) {}, with...)
+}
+
+// newRigWith is newRig with the cloud's options changed by cloud first.
+func newRigWith(t *testing.T, dir string, cloud func(*cloudserver.Options), with ...func(*amazon.Options)) *rig {
+	t.Helper()
 	r := &rig{back: &backends{instances: []api.Instance{instance("c-control-plane", region+"a", "172.18.0.2"),
 		instance("c-worker", region+"b", "172.18.0.3"), instance("c-local", region+"c", "127.0.0.1", localSecondIP)}}}
-	s, err := cloudserver.New(cloudserver.Options{Backends: cloudserver.Backends{Instances: r.back, LoadBalancers: r.back, Routes: r.back},
-		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token, AdminToken: adminToken})
+	co := cloudserver.Options{Backends: cloudserver.Backends{Instances: r.back, LoadBalancers: r.back, Routes: r.back},
+		StatePath: filepath.Join(dir, "state.json"), AuditPath: filepath.Join(dir, "audit.jsonl"), Token: token, AdminToken: adminToken}
+	cloud(&co)
+	s, err := cloudserver.New(co)
 	if err != nil {
 		t.Fatal(err)
 	}
