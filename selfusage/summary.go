@@ -137,18 +137,11 @@ func pressure(a, b sample) float64 {
 func nearest(ss []sample, t time.Time) sample {
 	best := ss[0]
 	for _, s := range ss[1:] {
-		if abs(s.t.Sub(t)) < abs(best.t.Sub(t)) {
+		if s.t.Sub(t).Abs() < best.t.Sub(t).Abs() {
 			best = s
 		}
 	}
 	return best
-}
-
-func abs(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 func num(s string) float64 {

@@ -45,18 +45,11 @@ func nearestYear(t, ref time.Time) time.Time {
 	best := time.Time{}
 	for _, y := range []int{ref.Year() - 1, ref.Year(), ref.Year() + 1} {
 		c := time.Date(y, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
-		if best.IsZero() || absDuration(c.Sub(ref)) < absDuration(best.Sub(ref)) {
+		if best.IsZero() || c.Sub(ref).Abs() < best.Sub(ref).Abs() {
 			best = c
 		}
 	}
 	return best
-}
-
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 // maxMessage bounds a logged error's or an Event's message on the
