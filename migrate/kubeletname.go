@@ -68,10 +68,11 @@ func (e *Env) metadataNodeName(ctx context.Context, node string, args []string) 
 
 // metadataHostname asks the instance metadata service for the hostname,
 // with a session token (IMDSv2), as RKE's agent does on the node.
-const metadataHostname = `imds=http://169.254.169.254/latest
+const metadataHostname = `set -eu
+imds=http://169.254.169.254/latest
 get="curl -fsS --retry 5 --retry-delay 1 --retry-all-errors --max-time 5"
-token=$($get -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 60' "$imds/api/token")
-$get -H "X-aws-ec2-metadata-token: $token" "$imds/meta-data/hostname"`
+token=$($get -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 60' "$imds/api/token" 2>/dev/null)
+$get -H "X-aws-ec2-metadata-token: $token" "$imds/meta-data/hostname" 2>/dev/null`
 
 // credentialFor gives a node's kubelet a client credential for the Node
 // name it is to register under.

@@ -19,8 +19,8 @@ type NetworkInput struct {
 	// subnet, as a table a tool tagged for the cluster and left.
 	RouteTables int `json:"routeTables,omitempty"`
 	// DHCPDomain is the domain-name of the VPC's DHCP options set ("": the
-	// region's): the instances' hostnames and the metadata service's
-	// local-hostname end in it, EC2's private DNS names do not.
+	// region's): the metadata service's local-hostname and hostname end
+	// in it, EC2's private DNS names do not.
 	DHCPDomain string `json:"dhcpDomain,omitempty"`
 }
 

@@ -1,6 +1,7 @@
 package lbproxy
 
 import (
+	"context"
 	"net"
 	"sync"
 	"time"
@@ -21,6 +22,9 @@ type Drain struct {
 type relayed struct {
 	mu    sync.Mutex
 	pairs map[*pair]struct{}
+	// cut: the backend left with its connections closed at once; one
+	// dialled as it left is closed as it is added.
+	cut bool
 }
 
 type pair struct{ client, upstream net.Conn }
@@ -29,6 +33,12 @@ type pair struct{ client, upstream net.Conn }
 func (r *relayed) add(client, upstream net.Conn) (done func()) {
 	p := &pair{client, upstream}
 	r.mu.Lock()
+	if r.cut {
+		r.mu.Unlock()
+		abort(client)
+		_ = upstream.Close()
+		return func() {}
+	}
 	if r.pairs == nil {
 		r.pairs = map[*pair]struct{}{}
 	}
@@ -42,9 +52,11 @@ func (r *relayed) add(client, upstream net.Conn) (done func()) {
 }
 
 // closeAll closes both ends of every connection open now: the client
-// sees its connection reset, as an in-flight request ELB drops.
-func (r *relayed) closeAll() {
+// sees its connection reset, as an in-flight request ELB drops. With for
+// good, a connection added later is closed too (the backend is gone).
+func (r *relayed) closeAll(forGood bool) {
 	r.mu.Lock()
+	r.cut = r.cut || forGood
 	open := make([]*pair, 0, len(r.pairs))
 	for p := range r.pairs {
 		open = append(open, p)
@@ -66,13 +78,14 @@ func abort(c net.Conn) {
 }
 
 // leave applies d to b's connections as b is deregistered (removed) or
-// found unhealthy.
-func (b *backend) leave(d *Drain, removed bool) {
+// found unhealthy; a drain's deadline ends with ctx, the proxy's life.
+func (b *backend) leave(ctx context.Context, d *Drain, removed bool) {
 	switch {
 	case d == nil:
 	case d.Timeout == 0:
-		b.conns.closeAll()
+		b.conns.closeAll(removed)
 	case removed:
-		time.AfterFunc(d.Timeout, b.conns.closeAll)
+		t := time.AfterFunc(d.Timeout, func() { b.conns.closeAll(true) })
+		context.AfterFunc(ctx, func() { t.Stop() })
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -92,9 +93,37 @@ func TestUnhealthyClosesWithoutDraining(t *testing.T) {
 			c, r := held(t, addr)
 			failing.Store(true)
 			waitHealthy(t, p, 0)
-			if got := cut(c, r, 300*time.Millisecond); got != tc.cut {
-				t.Errorf("closed: %v, want %v", got, tc.cut)
+			// Over a dozen check intervals: an unhealthy backend's
+			// connections are cut once, at once, or never.
+			if got := cut(c, r, 600*time.Millisecond); got != tc.cut {
+				t.Fatalf("closed: %v, want %v", got, tc.cut)
+			}
+			if tc.cut {
+				return
+			}
+			_ = c.SetReadDeadline(time.Now().Add(time.Second))
+			fmt.Fprintln(c, "again")
+			if _, err := r.ReadString('\n'); err != nil {
+				t.Errorf("a drained connection no longer relays: %v", err)
 			}
 		})
+	}
+}
+
+// A connection dialled while its backend was deregistered without
+// draining is closed as it is added, not left to run.
+func TestAddedAfterTheCutIsClosed(t *testing.T) {
+	var r relayed
+	r.closeAll(true)
+	client, clientPeer := net.Pipe()
+	upstream, upstreamPeer := net.Pipe()
+	defer clientPeer.Close()
+	defer upstreamPeer.Close()
+	r.add(client, upstream)()
+	for name, peer := range map[string]net.Conn{"client": clientPeer, "upstream": upstreamPeer} {
+		_ = peer.SetReadDeadline(time.Now().Add(time.Second))
+		if _, err := peer.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("the %s end stayed open: %v", name, err)
+		}
 	}
 }

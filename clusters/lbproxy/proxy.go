@@ -123,7 +123,7 @@ func (p *Proxy) SetBackends(addresses []string) {
 	}
 	for _, b := range old {
 		b.stop()
-		b.leave(p.cfg.OnLeave, true)
+		b.leave(p.ctx, p.cfg.OnLeave, true)
 	}
 	p.backends = next
 }
@@ -287,7 +287,7 @@ func (p *Proxy) record(b *backend, ok bool, cfg Config) {
 	b.successes = 0
 	b.fails++
 	if b.fails >= cfg.UnhealthyThreshold && b.healthy.Swap(false) {
-		b.leave(cfg.OnLeave, false)
+		b.leave(p.ctx, cfg.OnLeave, false)
 	}
 }
 

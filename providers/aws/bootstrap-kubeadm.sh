@@ -28,8 +28,8 @@ if [ -n "$conf" ] && grep -qF "$placeholder" "$conf"; then
 	ip=$($get -H "X-aws-ec2-metadata-token: $token" "$imds/meta-data/local-ipv4")
 	region=$($get -H "X-aws-ec2-metadata-token: $token" "$imds/meta-data/placement/region")
 	name="ip-$(echo "$ip" | tr . -).$region.compute.internal"
-	case "$name" in
-	ip-.* | *[!a-z0-9.-]*) echo "kubeadm bootstrap: the instance metadata's local-ipv4 '$ip' and region '$region' make no node name: '$name'" >&2; exit 1 ;;
+	case "$ip:$region:$name" in
+	:* | *::* | *[!a-z0-9.:-]*) echo "kubeadm bootstrap: the instance metadata's local-ipv4 '$ip' and region '$region' make no node name: '$name'" >&2; exit 1 ;;
 	esac
 	sed -i "s/{{ ds.meta_data.local_hostname }}/$name/g" "$conf"
 fi

@@ -64,7 +64,7 @@ func (Provider) FaceFlags(f *pflag.FlagSet) cloudserver.FaceFlags {
 	f.StringArrayVar(&a.policies, "aws-iam-policy", nil, "PRINCIPAL=FILE: the IAM policy (JSON) the keys of that component (kube-controller-manager, cloud-controller-manager, kubelet) sign under; a call it does not allow is refused as AWS refuses it, and the audit holds the refusal (repeatable; a component without one may make every call)")
 	f.StringVar(&a.nodeNetwork, "node-network", "", "the nodes' network (the VPC's CIDR), e.g. the kind network's subnet")
 	f.IntVar(&a.routeTables, "aws-route-tables", 1, "how many route tables are tagged for the cluster: the VPC's main one, which carries the pod routes, and the rest associated with no subnet, as a table a tool tagged and left (the providers then refuse to pick one unless their cloud-config names it: RouteTableID)")
-	f.StringVar(&a.dhcpDomain, "aws-dhcp-domain", "", "the domain-name of the VPC's DHCP options: each instance's hostname, and the metadata service's local-hostname and hostname, end in it, while EC2's private DNS names keep the region's (default: the region's)")
+	f.StringVar(&a.dhcpDomain, "aws-dhcp-domain", "", "the domain-name of the VPC's DHCP options: the metadata service's local-hostname and hostname end in it, while EC2's private DNS names keep the region's (default: the region's)")
 	f.StringVar(&a.clusterID, "aws-cluster-id", "", "the cluster ID the cluster's resources are tagged with (kubernetes.io/cluster/ID; default: the cluster's name)")
 	return a
 }

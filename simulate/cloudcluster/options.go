@@ -46,8 +46,8 @@ type NetworkShape struct {
 	// (0: one, the VPC's main table).
 	RouteTables int
 	// DHCPDomain is the domain-name of the VPC's DHCP options ("": the
-	// region's): the instances' own hostnames end in it, EC2's private DNS
-	// names do not.
+	// region's): the metadata service's hostnames end in it, EC2's
+	// private DNS names do not.
 	DHCPDomain string
 }
 

@@ -50,6 +50,9 @@ func loggedErrors(evs []timeline.Event, from, to time.Time, match func(source, m
 	}
 	all := make([]*loggedGroup, 0, len(groups))
 	for _, g := range groups {
+		// The first line's repeats were folded before it: not since.
+		n, _ := strconv.Atoi(g.first.Attrs["repeats"])
+		g.lines -= max0(n)
 		all = append(all, g)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].latest.Time.Before(all[j].latest.Time) })

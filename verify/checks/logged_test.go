@@ -33,8 +33,13 @@ func TestLoggedErrors(t *testing.T) {
 	if got := loggedErrors(evs, at(0), at(200), bySource("route_controller.go"), 3); len(got) != 3 || !strings.Contains(got[0], kcm) {
 		t.Fatalf("three groups: %q", got)
 	}
-	if got := loggedErrors(evs[:2], at(0), at(200), bySource("route_controller.go"), 3); len(got) != 0 {
-		t.Fatalf("no error logged, cited %q", got)
+	if got := loggedErrors(evs, at(0), at(200), bySource("node_controller.go"), 3); len(got) != 0 {
+		t.Fatalf("no such error logged, cited %q", got)
+	}
+	// From 00:00:35 the first line is the one at 40 s, whose two repeats
+	// came before it: 40 s's own and 70 s's with its two, 3 more since.
+	if got := loggedErrors(evs, at(35), at(200), bySource("route_controller.go"), 2); len(got) != 2 || !strings.Contains(got[0], "3 more since 00:00:40.000") {
+		t.Fatalf("from 35 s: %q", got)
 	}
 }
 

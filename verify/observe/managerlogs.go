@@ -80,6 +80,9 @@ func (lf *logFollowers) pod(p *corev1.Pod, manager, container string, present bo
 			cur.cancel()
 			cur.gone = true
 		}
+		if !present && !mirrored(p) {
+			delete(lf.logs, p.Name) // a Deployment's or DaemonSet's pod: its name does not come back
+		}
 		return
 	}
 	if p.Spec.NodeName == "" || container == "" || (cur != nil && !cur.gone) || lf.ctx.Err() != nil {
@@ -100,11 +103,29 @@ func (lf *logFollowers) pod(p *corev1.Pod, manager, container string, present bo
 		defer lf.ob.wg.Done()
 		defer close(f.done)
 		defer cancel()
+		defer lf.forget(p.Name, f)
 		if prev != nil {
 			<-prev.done // the pod's last reader has let go of pl
 		}
 		lf.follow(ctx, t, pl)
 	}(cur)
+}
+
+// forget drops a follower that ended because its pod went, unless a
+// newer one follows the pod already.
+func (lf *logFollowers) forget(pod string, f *follower) {
+	lf.mu.Lock()
+	defer lf.mu.Unlock()
+	if lf.running[pod] == f && f.gone {
+		delete(lf.running, pod)
+	}
+}
+
+// mirrored: a static pod's mirror, made again under the same name when
+// its kubelet restarts, whose log resumes where it was read to.
+func mirrored(p *corev1.Pod) bool {
+	_, ok := p.Annotations[corev1.MirrorPodAnnotationKey]
+	return ok
 }
 
 // follow reads the pod's log, reopening it where it was read to whenever a
@@ -149,12 +170,12 @@ func (lf *logFollowers) stream(ctx context.Context, t logTarget, pl *podLog) (in
 	pl.reopened()
 	n := 0
 	err = eachLine(rc, maxLogLine, func(line string) {
-		rest, fresh := pl.fresh(line)
+		rest, at, fresh := pl.fresh(line)
 		if !fresh {
 			return
 		}
 		n++
-		if e, ok := pl.logged(t, rest, lf.ob.started); ok {
+		if e, ok := pl.logged(t, rest, at, lf.ob.started); ok {
 			lf.ob.emit(e)
 		}
 	})

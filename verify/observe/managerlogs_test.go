@@ -55,15 +55,15 @@ func TestParseKlog(t *testing.T) {
 	}
 }
 
-// A line longer than the limit is skipped, not fatal; the last line needs
-// no line end.
+// A line longer than the limit is skipped, not fatal; a last line without
+// its end (a stream cut mid-line) is not given.
 func TestEachLineSkipsOverlongLines(t *testing.T) {
 	in := "short\n" + strings.Repeat("x", 100) + "\nafter\r\nlast"
 	var got []string
 	if err := eachLine(strings.NewReader(in), 32, func(l string) { got = append(got, l) }); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(got, "|") != "short|after|last" {
+	if strings.Join(got, "|") != "short|after" {
 		t.Fatalf("lines %q", got)
 	}
 }
@@ -117,7 +117,7 @@ func TestManagerErrorsFoldedAndResumed(t *testing.T) {
 		klogAt(resumeAt, "W", "controller.go:301", "retrying"),
 		klogAt(resumeAt, "E", "controller.go:302", "third at the same time"),
 		klogAt(at(41), "E", "route_controller.go:119", routeErr), // folded
-	}, "\n")
+	}, "\n") + "\n"
 	logs := &fakeLogs{streams: []string{first, second}, opened: make(chan struct{}, 8)}
 	var buf testenv.LockedBuffer
 	ob := &Observer{o: Options{Timeline: timeline.NewWriter(&buf), ManagerLogs: true}, started: t0}
@@ -197,5 +197,20 @@ func TestManagerLogsReadThroughTheAPI(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), timeline.ManagerPods) {
 		t.Fatalf("manager.pods recorded without ManagerPods:\n%s", buf.String())
+	}
+}
+
+// An error is timed by the runtime's timestamp, exact and in UTC, not by
+// klog's header, which is the container's local time without a year.
+func TestLoggedTakesTheRuntimesTime(t *testing.T) {
+	pl := newPodLog()
+	runtime := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	rest, at, fresh := pl.fresh(runtime.Format(time.RFC3339Nano) + " E0301 12:00:00.000000       1 node_controller.go:240] error syncing 'w1'")
+	if !fresh {
+		t.Fatal("a first line taken as read")
+	}
+	e, ok := pl.logged(logTarget{manager: "cloud-controller-manager", node: "cp-1"}, rest, at, runtime)
+	if !ok || !e.Time.Equal(runtime) {
+		t.Errorf("timed %v (%v), want the runtime's %v", e.Time, ok, runtime)
 	}
 }

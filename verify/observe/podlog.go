@@ -58,31 +58,33 @@ func (pl *podLog) reopened() { pl.seen = 0 }
 
 // fresh splits the runtime's timestamp off a line and says whether the
 // line is new: after the last one read, or one more bearing its time. A
-// line without a timestamp is taken as new.
-func (pl *podLog) fresh(line string) (string, bool) {
-	ts, rest, ok := strings.Cut(line, " ")
+// line without a timestamp is taken as new (at zero).
+func (pl *podLog) fresh(line string) (rest string, at time.Time, ok bool) {
+	ts, rest, cut := strings.Cut(line, " ")
 	at, err := time.Parse(time.RFC3339Nano, ts)
 	switch {
-	case !ok || err != nil:
-		return line, true
+	case !cut || err != nil:
+		return line, time.Time{}, true
 	case at.Before(pl.at):
-		return rest, false
+		return rest, at, false
 	case at.Equal(pl.at):
 		if pl.seen++; pl.seen <= pl.atN {
-			return rest, false
+			return rest, at, false
 		}
 		pl.atN = pl.seen
-		return rest, true
+		return rest, at, true
 	}
 	pl.at, pl.atN, pl.seen = at, 1, 1
-	return rest, true
+	return rest, at, true
 }
 
 // logged is a klog error line as manager.error, unless the same error was
 // written less than errorEvery before (by the lines' times): then it is
-// counted, to be said by the next one written. ref is the observation's
-// start, whose year the line's time takes.
-func (pl *podLog) logged(t logTarget, line string, ref time.Time) (timeline.Event, bool) {
+// counted, to be said by the next one written. The line's time is the
+// runtime's (at, exact and in UTC) where the log has one, else klog's,
+// which has no year and is the container's local time (ref, the
+// observation's start, gives the year).
+func (pl *podLog) logged(t logTarget, line string, at, ref time.Time) (timeline.Event, bool) {
 	if !strings.HasPrefix(line, "E") {
 		return timeline.Event{}, false // most lines: no need to parse them
 	}
@@ -90,8 +92,12 @@ func (pl *podLog) logged(t logTarget, line string, ref time.Time) (timeline.Even
 	if !ok || l.severity != 'E' || strings.TrimSpace(l.message) == "" {
 		return timeline.Event{}, false
 	}
-	at := l.at
-	if !l.ok {
+	switch {
+	case !at.IsZero():
+		at = at.UTC()
+	case l.ok:
+		at = l.at
+	default:
 		at = time.Now().UTC()
 	}
 	k := foldKey{l.source, clip(l.message)}
@@ -125,8 +131,10 @@ func (pl *podLog) forget(now time.Time) {
 	}
 }
 
-// eachLine calls f with each line of r, without its line end; a line
-// longer than limit is skipped whole, not an error.
+// eachLine calls f with each whole line of r, without its line end; a line
+// longer than limit is skipped whole, not an error. A last line without
+// its end (a stream cut mid-line) is not given: the next stream brings it
+// whole, as it was never marked read.
 func eachLine(r io.Reader, limit int, f func(string)) error {
 	br := bufio.NewReaderSize(r, limit)
 	skipping := false
@@ -138,7 +146,7 @@ func eachLine(r io.Reader, limit int, f func(string)) error {
 			continue
 		case skipping:
 			skipping = false // the overlong line's tail
-		case len(line) > 0:
+		case len(line) > 0 && line[len(line)-1] == '\n':
 			f(strings.TrimRight(string(line), "\r\n"))
 		}
 		if errors.Is(err, io.EOF) {

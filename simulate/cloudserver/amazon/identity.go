@@ -62,9 +62,9 @@ type Network struct {
 	// routes, and the rest beside it (routes.go).
 	TaggedRouteTables int
 	// DHCPDomain is the domain-name of the VPC's DHCP options set ("":
-	// AmazonProvidedDNS's, the region's): an instance's own hostname, and
-	// the metadata service's local-hostname, end in it; EC2's private DNS
-	// name does not (Hostname).
+	// AmazonProvidedDNS's, the region's): the metadata service's
+	// local-hostname and hostname end in it; EC2's private DNS name does
+	// not (Hostname). The node containers' own hostnames are not changed.
 	DHCPDomain string
 }
 

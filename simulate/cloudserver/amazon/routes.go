@@ -101,10 +101,11 @@ func (f *Face) routes(ctx context.Context, c awsapi.Call) ([]*ec2.Route, error) 
 }
 
 // table checks a request names the VPC's main table, the one whose
-// routes the pod network follows. A further tagged table exists, but a
-// route there would carry nothing (the table is associated with no
-// subnet): the cloud refuses to hold one rather than keep a route no
-// packet takes.
+// routes the pod network follows. A further tagged table exists, and EC2
+// would take a route there, which would carry nothing (the table is
+// associated with no subnet): this cloud refuses it instead, a deviation
+// from EC2 said in the error, so that a route written where no packet
+// takes it does not pass unseen.
 func (f *Face) table(id *string) error {
 	n := f.opts.Network
 	switch want := aws.StringValue(id); {
