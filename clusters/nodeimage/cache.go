@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/handover-sh/handover/internal/privatefs"
 )
@@ -122,9 +123,14 @@ const sidecarMin = 1 << 20
 
 // cachedDir returns dir/name/key, building it with build into a temporary
 // directory first if absent; a half-built artifact is never seen as done.
+// A hit marks the artifact used; a build removes the same artifact's
+// other builds unused for staleAfter (pruneStale).
 func cachedDir(root, name, key string, build func(dir string) error) (string, bool, error) {
 	final := filepath.Join(root, name, key)
-	if _, err := os.Stat(filepath.Join(final, ".done")); err == nil {
+	done := filepath.Join(final, ".done")
+	if _, err := os.Stat(done); err == nil {
+		now := time.Now()
+		_ = os.Chtimes(done, now, now) // used: kept by pruneStale
 		return final, true, nil
 	}
 	tmp := final + ".partial"
@@ -143,7 +149,40 @@ func cachedDir(root, name, key string, build func(dir string) error) (string, bo
 	if err := os.Rename(tmp, final); err != nil {
 		return "", false, err
 	}
+	pruneStale(filepath.Join(root, name), key, time.Now())
 	return final, false, nil
+}
+
+// staleAfter: an artifact's earlier build unused this long is removed when
+// a new one is made. Every source change makes a new build of each
+// Kubernetes version's binaries (about 600 MB each): kept, they filled a
+// shared disk within days.
+const staleAfter = 24 * time.Hour
+
+// pruneStale removes, in dir, the other builds of key's artifact (the same
+// name before its last "-", another key after it) whose last use is older
+// than staleAfter; a build in progress (".partial") and a key without a
+// name part are left. Best effort: what cannot be removed stays.
+func pruneStale(dir, key string, now time.Time) {
+	i := strings.LastIndex(key, "-")
+	if i <= 0 {
+		return
+	}
+	prefix := key[:i+1]
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if n == key || !strings.HasPrefix(n, prefix) || strings.Contains(n[len(prefix):], "-") || strings.HasSuffix(n, ".partial") {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(dir, n, ".done"))
+		if err == nil && now.Sub(fi.ModTime()) > staleAfter {
+			_ = os.RemoveAll(filepath.Join(dir, n))
+		}
+	}
 }
 
 // AddImageFiles appends image files (paths, modes, link targets, contents)

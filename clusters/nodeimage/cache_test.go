@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestKeyIsOrderedAndLengthPrefixed(t *testing.T) {
@@ -58,5 +59,38 @@ func TestImageFilesKeyIgnoresOrder(t *testing.T) {
 	_ = kc.AddImageFiles([]file{{Path: "/a", Data: []byte("2")}, {Path: "/b", Link: "a"}})
 	if kc.String() == ka.String() {
 		t.Fatal("content change did not change the key")
+	}
+}
+
+// A new build removes the same artifact's other builds unused for a day,
+// and keeps those used since, other artifacts' and one being built.
+func TestANewBuildPrunesStaleOnes(t *testing.T) {
+	root := t.TempDir()
+	build := func(dir string) error { return nil }
+	old := time.Now().Add(-2 * staleAfter)
+	for _, key := range []string{"kubernetes-v1.30.14-aaaa", "kubernetes-v1.30.14-bbbb", "kubernetes-v1.31.4-cccc", "cloud-provider-aws-v1.27.2-credential-provider-dddd"} {
+		if _, _, err := cachedDir(root, "bin", key, build); err != nil {
+			t.Fatal(err)
+		}
+		done := filepath.Join(root, "bin", key, ".done")
+		if err := os.Chtimes(done, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "bin", "kubernetes-v1.30.14-eeee.partial"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// bbbb used again since: kept.
+	if _, hit, _ := cachedDir(root, "bin", "kubernetes-v1.30.14-bbbb", build); !hit {
+		t.Fatal("a cached build missed")
+	}
+	if _, _, err := cachedDir(root, "bin", "kubernetes-v1.30.14-ffff", build); err != nil {
+		t.Fatal(err)
+	}
+	for key, kept := range map[string]bool{"kubernetes-v1.30.14-aaaa": false, "kubernetes-v1.30.14-bbbb": true, "kubernetes-v1.31.4-cccc": true,
+		"cloud-provider-aws-v1.27.2-credential-provider-dddd": true, "kubernetes-v1.30.14-eeee.partial": true, "kubernetes-v1.30.14-ffff": true} {
+		if _, err := os.Stat(filepath.Join(root, "bin", key)); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", key, err == nil, kept)
+		}
 	}
 }
