@@ -24,18 +24,14 @@ type NetworkInput struct {
 	DHCPDomain string `json:"dhcpDomain,omitempty"`
 }
 
-// maxRouteTables bounds routeTables: a shape, not a scale test (the
-// simulated cloud's --aws-route-tables takes as many).
-const maxRouteTables = 8
-
 // validate refuses a shape the provider's simulated cloud does not make
 // (providers.NetworkShapes), and one beyond its bounds.
 func (n NetworkInput) validate(provider string) error {
 	if n == (NetworkInput{}) {
 		return nil
 	}
-	if n.RouteTables < 0 || n.RouteTables > maxRouteTables {
-		return fmt.Errorf("network.routeTables (--route-tables) %d: give 1 to %d", n.RouteTables, maxRouteTables)
+	if n.RouteTables < 0 || n.RouteTables > cloudcluster.MaxRouteTables {
+		return fmt.Errorf("network.routeTables (--route-tables) %d: give 1 to %d", n.RouteTables, cloudcluster.MaxRouteTables)
 	}
 	if errs := validation.IsDNS1123Subdomain(n.DHCPDomain); n.DHCPDomain != "" && len(errs) > 0 {
 		return fmt.Errorf("network.dhcpDomain (--dhcp-domain) %q: a lower-case DNS domain name: %s", n.DHCPDomain, strings.Join(errs, "; "))

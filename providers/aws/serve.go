@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/handover-sh/handover/simulate/cloudcluster"
 	"github.com/handover-sh/handover/simulate/cloudserver"
 	"github.com/handover-sh/handover/simulate/cloudserver/amazon"
 )
@@ -32,9 +33,6 @@ apply), and the instance metadata service on --imds-listen. Every AWS call is
 logged to aws-calls.jsonl in --state-dir, an action the cloud does not serve
 among them (answered InvalidAction, as AWS answers it).`
 }
-
-// maxRouteTables bounds --aws-route-tables: a shape, not a scale test.
-const maxRouteTables = 8
 
 // faceFlags serve the AWS APIs beside the cloud's own.
 type faceFlags struct {
@@ -92,8 +90,8 @@ func (a *faceFlags) Asked() (bool, error) {
 	if errs := validation.IsDNS1123Subdomain(a.dhcpDomain); a.dhcpDomain != "" && len(errs) > 0 {
 		return false, fmt.Errorf("--aws-dhcp-domain %q: %s", a.dhcpDomain, strings.Join(errs, "; "))
 	}
-	if a.routeTables < 1 || a.routeTables > maxRouteTables {
-		return false, fmt.Errorf("--aws-route-tables %d: give 1 to %d (a VPC holds at most 200 route tables; a cluster's shape needs few)", a.routeTables, maxRouteTables)
+	if a.routeTables < 1 || a.routeTables > cloudcluster.MaxRouteTables {
+		return false, fmt.Errorf("--aws-route-tables %d: give 1 to %d (a VPC holds at most 200 route tables; a cluster's shape needs few)", a.routeTables, cloudcluster.MaxRouteTables)
 	}
 	return true, nil
 }

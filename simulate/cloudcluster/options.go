@@ -51,6 +51,11 @@ type NetworkShape struct {
 	DHCPDomain string
 }
 
+// MaxRouteTables bounds NetworkShape.RouteTables (and the simulated
+// cloud's --aws-route-tables): a shape, not a scale test; a VPC holds up
+// to 200.
+const MaxRouteTables = 8
+
 // WithNetworkShape shapes the cluster's cloud network (PrepareInput.Network).
 func WithNetworkShape(n NetworkShape) Option {
 	return func(s *settings) { s.network = n }

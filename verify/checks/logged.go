@@ -46,13 +46,13 @@ func loggedErrors(evs []timeline.Event, from, to time.Time, match func(source, m
 		}
 		// Each line written stands for the lines folded into it too.
 		n, _ := strconv.Atoi(e.Attrs["repeats"])
-		g.lines += 1 + max0(n)
+		g.lines += 1 + max(n, 0)
 	}
 	all := make([]*loggedGroup, 0, len(groups))
 	for _, g := range groups {
 		// The first line's repeats were folded before it: not since.
 		n, _ := strconv.Atoi(g.first.Attrs["repeats"])
-		g.lines -= max0(n)
+		g.lines -= max(n, 0)
 		all = append(all, g)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].latest.Time.Before(all[j].latest.Time) })
@@ -76,21 +76,15 @@ func (g loggedGroup) String() string {
 	return fmt.Sprintf("%s %s logged (%s): %s", clock(g.latest.Time), g.latest.Manager, where, g.latest.Attrs["message"])
 }
 
-func max0(n int) int {
-	if n < 0 {
-		return 0
-	}
-	return n
-}
-
 // bySource selects the errors logged from one source file (klog's
 // file:line, any line of it).
 func bySource(file string) func(source, message string) bool {
 	return func(source, _ string) bool { return strings.HasPrefix(source, file+":") }
 }
 
-// naming selects the errors whose message names a Service (namespace/name)
-// as a whole word: "default/web" is not named by "default/web-2".
+// naming selects the errors whose message names an object (a Service as
+// namespace/name, a Node) as a whole word: "default/web" is not named by
+// "default/web-2".
 func naming(service string) func(source, message string) bool {
 	return func(_, message string) bool {
 		for i := 0; service != ""; {
