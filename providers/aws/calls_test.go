@@ -82,3 +82,18 @@ func TestDisabledIngressHoldsToItsSource(t *testing.T) {
 		}
 	}
 }
+
+// The route tables' shape and the RouteTableID stand-in hold to both
+// releases' aws_routes.go: findRouteTable takes the table a cloud-config
+// names, and without one refuses more than one tagged for the cluster.
+func TestRouteTableFactsHoldToTheirSource(t *testing.T) {
+	named := regexp.MustCompile(`func \(c \*Cloud\) findRouteTable\([^)]*\) \([^)]*\) \{[\s\S]*?if c\.cfg\.Global\.RouteTableID != "" \{`)
+	refused := regexp.MustCompile(`if len\(tables\) != 1 \{\s*return nil, fmt\.Errorf\("found multiple matching AWS route tables for AWS cluster: %s"`)
+	for code, rel := range actionsCalled {
+		module := strings.Replace(code, "/"+rel.pkg+"@", "@", 1)
+		text, ok := modsource.Text(t, modsource.Dir(t, module), rel.pkg+"/aws_routes.go")
+		if !ok || !named.MatchString(text) || !refused.MatchString(text) {
+			t.Errorf("%s: findRouteTable no longer takes the named table first, or no longer refuses several tagged ones", code)
+		}
+	}
+}

@@ -34,7 +34,8 @@ func configs(own cloudcluster.CloudConfigVars, base amazon.ProviderConfig, clust
 
 // standIns are the cluster's own resources, by the variable that names
 // one (awsconfig.StandInFor): the route table a RouteTableID names is the
-// cluster's main one, whose routes the pod network follows.
+// cluster's main one, whose routes the pod network follows (findRouteTable
+// takes it first in both releases: TestRouteTableFactsHoldToTheirSource).
 var standIns = map[string]func(cluster string) string{
 	"RouteTableID": func(cluster string) string { return amazon.Network{Cluster: cluster}.RouteTable() },
 }
