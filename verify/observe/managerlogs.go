@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -111,6 +112,13 @@ func (lf *logFollowers) pod(p *corev1.Pod, manager, container string, present bo
 	}(cur)
 }
 
+// refusedLogs: the API server refused the observer pods/log (RBAC's
+// "cannot get resource \"pods/log\""), as opposed to a kubelet refusing
+// the API server a moment while its node joins, which passes.
+func refusedLogs(err error) bool {
+	return apierrors.IsForbidden(err) && strings.Contains(err.Error(), `cannot get resource "pods/log"`)
+}
+
 // forget drops a follower that ended because its pod went, unless a
 // newer one follows the pod already.
 func (lf *logFollowers) forget(pod string, f *follower) {
@@ -141,7 +149,7 @@ func (lf *logFollowers) follow(ctx context.Context, t logTarget, pl *podLog) {
 		// going (404), a kubelet restarting (a failed dial): each soon
 		// passes, and the pod's deletion ends the follower. Only a refusal
 		// is the user's to mend (no pods/log): said once.
-		if err != nil && apierrors.IsForbidden(err) && err.Error() != said {
+		if refusedLogs(err) && err.Error() != said {
 			said = err.Error()
 			lf.ob.warnf("observer: %v (retrying; the managers' logged errors are evidence the checks cite)", err)
 		}

@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,7 +12,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
@@ -212,5 +215,15 @@ func TestLoggedTakesTheRuntimesTime(t *testing.T) {
 	e, ok := pl.logged(logTarget{manager: "cloud-controller-manager", node: "cp-1"}, rest, at, runtime)
 	if !ok || !e.Time.Equal(runtime) {
 		t.Errorf("timed %v (%v), want the runtime's %v", e.Time, ok, runtime)
+	}
+}
+
+// Only the API server's refusal of pods/log is the user's to mend: a
+// kubelet refusing the API server while its node joins is not warned of.
+func TestRefusedLogs(t *testing.T) {
+	rbac := apierrors.NewForbidden(schema.GroupResource{Resource: "pods/log"}, "kcm-x", errors.New(`User "observer" cannot get resource "pods/log" in API group "" in the namespace "kube-system"`))
+	kubelet := apierrors.NewForbidden(schema.GroupResource{Resource: "pods/log"}, "kcm-x", errors.New("Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy)"))
+	if !refusedLogs(rbac) || refusedLogs(kubelet) || refusedLogs(nil) || refusedLogs(errors.New("EOF")) {
+		t.Errorf("refused: rbac %v, kubelet %v", refusedLogs(rbac), refusedLogs(kubelet))
 	}
 }
